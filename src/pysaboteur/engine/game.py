@@ -1,0 +1,182 @@
+"""The shape every game shares: a ``Game`` (rules + options, immutable) makes ``State``s.
+
+A state is mutable and cheap to clone.  It offers the OpenSpiel-style surface
+every face and bot uses::
+
+    state = game.new_state(seed=7)
+    while not state.is_terminal:
+        action = choose(state.view(state.current_player), state.legal_actions())
+        state.apply(action)          # raises a specific IllegalAction, changing nothing
+    state.returns()
+
+Legality has one source of truth: ``legal_actions()``.  ``apply`` accepts
+exactly the actions it lists and asks the game's ``explain`` for the reason
+when it refuses one.  Fast callers that pick from the list themselves may skip
+the check (``apply(action, check=False)``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .actions import Action
+from .cards import Catalogue
+from .errors import GameOver, IllegalAction, NotYourTurn, RecordError
+from .notation import parse_action
+from .rng import Rng
+
+TERMINAL = -1
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A fixed deal: the order of the goal cards and of each round's draw pile (top first).
+
+    Rounds without a given deck are shuffled by the state's generator.  Used by
+    tests, puzzles and tutorials to set up exact positions.
+    """
+
+    goals: tuple[str, ...] = ()
+    decks: tuple[tuple[str, ...], ...] = ()
+
+    def deck(self, round_no: int) -> tuple[str, ...] | None:
+        return self.decks[round_no - 1] if round_no <= len(self.decks) else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"goals": list(self.goals), "decks": [list(d) for d in self.decks]}
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Deal:
+        return Deal(tuple(data.get("goals", ())), tuple(tuple(d) for d in data.get("decks", ())))
+
+
+def check_same_cards(given: Sequence[str], expected: Sequence[str], what: str) -> None:
+    """A fixed deal must hold exactly the cards the rules put there."""
+    if Counter(given) != Counter(expected):
+        missing = Counter(expected) - Counter(given)
+        extra = Counter(given) - Counter(expected)
+        raise RecordError(f"fixed {what} does not match the cards in play: "
+                          f"missing {dict(missing)}, unexpected {dict(extra)}")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Base of each game's options (frozen dataclass, JSON-friendly fields)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class Game(ABC):
+    """A game's rules and options.  Immutable; shared by every state it makes."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    catalogue: ClassVar[Catalogue]
+
+    def __init__(self, players: int, options: Options) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.title} is for {self.min_players}-{self.max_players} players, "
+                             f"not {players}")
+        self.players = players
+        self.options = options
+
+    @abstractmethod
+    def new_state(self, seed: int, deal: Deal | None = None) -> State: ...
+
+    def parse_action(self, text: str, hand: Sequence[str] | None = None) -> Action:
+        return parse_action(text, self.catalogue, hand)
+
+
+@dataclass
+class RoundResult:
+    """What a round gave each seat, in the form records and views show."""
+
+    round: int
+    gold: list[int]
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, "gold": list(self.gold), **self.details}
+
+
+class State(ABC):
+    """One position of a match.  Subclasses keep flat, cheaply copied fields."""
+
+    game: Game
+    rng: Rng
+    history: list[Action]
+    results: list[RoundResult]
+
+    # -- turn ---------------------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat that must decide now, or ``TERMINAL``."""
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]: ...
+
+    def apply(self, action: Action, check: bool = True) -> None:
+        """Play ``action`` for the current player.
+
+        With ``check`` (the default) an action that is not in ``legal_actions()``
+        raises a specific :class:`IllegalAction` and leaves the state untouched.
+        """
+        if check:
+            if self.is_terminal:
+                raise GameOver("the match is over")
+            if action not in self.legal_actions():
+                raise self.explain(action)
+        self._apply(action)
+        self.history.append(action)
+
+    def apply_as(self, seat: int, action: Action) -> None:
+        """Like :meth:`apply`, but refuse when it is not ``seat``'s decision."""
+        if not self.is_terminal and seat != self.current_player:
+            raise NotYourTurn(f"it is seat {self.current_player}'s turn, not seat {seat}'s")
+        self.apply(action)
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None: ...
+
+    def explain(self, action: Action) -> IllegalAction:
+        """Why ``action`` is not legal now (games override with specific reasons)."""
+        return IllegalAction(f"{action} is not a legal move now")
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    # -- outcome ------------------------------------------------------------
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Gold (or points) each seat has collected so far."""
+
+    @abstractmethod
+    def returns(self) -> list[float]: ...
+
+    # -- information ----------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: int | None) -> Any:
+        """What ``seat`` may know (``None``: a spectator).  The only door out of the engine."""
+
+    def hand(self, seat: int) -> list[str]:
+        raise NotImplementedError
+
+    def census(self) -> Counter[str]:
+        """Every card of the box wherever it is (for conservation checks)."""
+        raise NotImplementedError
+
+    @property
+    def round_no(self) -> int:
+        raise NotImplementedError

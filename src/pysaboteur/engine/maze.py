@@ -1,0 +1,243 @@
+"""The maze: an unbounded grid of oriented tiles with incremental fit and reachability.
+
+Cells are single integers so that every table is a flat ``dict[int, int]``
+(cheap to copy, cheap to look up):
+
+>>> c = cell(3, -1)
+>>> xy(c), xy(c + DELTA[E]), xy(c + DELTA[N])
+((3, -1), (4, -1), (3, -2))
+
+The coordinate range is +-512 in each direction.  A maze is built from the
+cards of one game (at most a few hundred), so it can never get there: for the
+players the grid is unbounded.
+
+What the maze keeps up to date on every change:
+
+* ``cells``: face-up tiles, cell -> oriented tile id (see :class:`Catalogue`).
+* ``hidden``: face-down cards (goals, mines), cell -> code.  They impose no fit
+  constraint and let nothing through (common.md).
+* ``constraint``: for every empty cell next to a face-up tile, the edges that
+  must be open (low 4 bits) and closed (high 4 bits).  Fit is one table look-up.
+* One *reach context* per passage rule set (a Duel player, the Saboteur team...).
+  Each holds its sources (start, ladders), per-cell passage blocks, the set of
+  reachable segments (cell -> bit mask of segment indexes) and ``reach_in``:
+  for every cell without a face-up tile, the edges through which a reachable
+  segment points into it.  A fitting tile placed on a cell with a non-zero
+  ``reach_in`` is connected; a face-down goal with a non-zero ``reach_in`` is
+  reached.  Placements push reachability forward; removals and passage changes
+  recompute it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .cards import Catalogue
+from .tiles import EDGES, OPPOSITE, E, N, S, W
+
+_STRIDE_BITS = 10
+_OFFSET = 512
+_LOW = (1 << _STRIDE_BITS) - 1
+DELTA = {N: -1, E: 1 << _STRIDE_BITS, S: 1, W: -(1 << _STRIDE_BITS)}
+_STEPS = tuple((edge, DELTA[edge], OPPOSITE[edge]) for edge in EDGES)
+
+#: passage block flags (per reach context, per cell)
+NO_ENTER = 1  # the tile cannot be entered at all (a locked door)
+NO_LEAVE = 2  # the tile can be entered but not passed through (an unbribed troll)
+
+
+def cell(x: int, y: int) -> int:
+    return ((x + _OFFSET) << _STRIDE_BITS) | (y + _OFFSET)
+
+
+def xy(c: int) -> tuple[int, int]:
+    return (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET
+
+
+def neighbours(c: int) -> Iterator[tuple[int, int]]:
+    """(edge, neighbouring cell) for the four sides of ``c``."""
+    for edge, delta, _ in _STEPS:
+        yield edge, c + delta
+
+
+def _build_fit_table() -> tuple[tuple[bool, ...], ...]:
+    table = []
+    for constraint in range(256):
+        need_open, need_closed = constraint & 15, constraint >> 4
+        table.append(tuple((m & need_open) == need_open and not m & need_closed for m in range(16)))
+    return tuple(table)
+
+
+#: FITS[constraint][open_mask] -> does a tile with these open edges fit?
+FITS = _build_fit_table()
+
+
+class Maze:
+    """Grid + fit constraints + reachability for ``contexts`` passage rule sets."""
+
+    __slots__ = ("blocks", "cat", "cells", "constraint", "hidden", "order", "reach", "reach_in",
+                 "sources")
+
+    def __init__(self, catalogue: Catalogue, contexts: int) -> None:
+        self.cat = catalogue
+        self.cells: dict[int, int] = {}
+        self.hidden: dict[int, str] = {}
+        self.constraint: dict[int, int] = {}
+        #: face-up cells in the order they were placed (for "most recently placed")
+        self.order: list[int] = []
+        self.sources: list[dict[int, int]] = [{} for _ in range(contexts)]
+        self.blocks: list[dict[int, int]] = [{} for _ in range(contexts)]
+        self.reach: list[dict[int, int]] = [{} for _ in range(contexts)]
+        self.reach_in: list[dict[int, int]] = [{} for _ in range(contexts)]
+
+    def clone(self) -> Maze:
+        new = Maze.__new__(Maze)
+        new.cat = self.cat
+        new.cells = self.cells.copy()
+        new.hidden = self.hidden.copy()
+        new.constraint = self.constraint.copy()
+        new.order = self.order.copy()
+        new.sources = [d.copy() for d in self.sources]
+        new.blocks = [d.copy() for d in self.blocks]
+        new.reach = [d.copy() for d in self.reach]
+        new.reach_in = [d.copy() for d in self.reach_in]
+        return new
+
+    # ------------------------------------------------------------------ queries
+    def fits(self, c: int, otile: int) -> bool:
+        """Does ``otile`` fit on the empty cell ``c`` (every face-up neighbour agrees)?"""
+        return FITS[self.constraint.get(c, 0)][self.cat.open_mask[otile]]
+
+    def constraint_of(self, c: int) -> int:
+        """The fit constraint the face-up neighbours put on ``c`` (also for a face-down card)."""
+        value = 0
+        open_mask = self.cat.open_mask
+        for edge, delta, opposite in _STEPS:
+            t = self.cells.get(c + delta)
+            if t is not None:
+                value |= edge if open_mask[t] & opposite else edge << 4
+        return value
+
+    def is_reachable(self, ctx: int, c: int) -> bool:
+        """Is any segment of the face-up tile on ``c`` reachable in context ``ctx``?"""
+        return c in self.reach[ctx]
+
+    def occupied(self, c: int) -> bool:
+        return c in self.cells or c in self.hidden
+
+    def reached_hidden(self) -> list[int]:
+        """Face-down cells that some context reaches, ordered by x then y."""
+        return sorted(c for c in self.hidden if any(r.get(c) for r in self.reach_in))
+
+    # ------------------------------------------------------------------ changes
+    def put_hidden(self, c: int, code: str) -> None:
+        self.hidden[c] = code
+        self.constraint.pop(c, None)
+
+    def place(self, c: int, otile: int, blocks: Iterable[int] | None = None,
+              source_for: Iterable[int] = ()) -> None:
+        """Lay a face-up tile on ``c`` (empty or face-down) and update everything.
+
+        ``blocks`` gives the tile's passage flags per context, ``source_for`` the
+        contexts for which the tile is itself a source (a ladder).
+        """
+        self.hidden.pop(c, None)
+        self.constraint.pop(c, None)
+        self.cells[c] = otile
+        self.order.append(c)
+        open_mask = self.cat.open_mask[otile]
+        constraint, cells, hidden = self.constraint, self.cells, self.hidden
+        for edge, delta, opposite in _STEPS:
+            n = c + delta
+            if n in cells or n in hidden:
+                continue
+            bit = opposite if open_mask & edge else opposite << 4
+            constraint[n] = constraint.get(n, 0) | bit
+        if blocks is not None:
+            for ctx, flags in enumerate(blocks):
+                if flags:
+                    self.blocks[ctx][c] = flags
+        seg_of_edge = self.cat.seg_of_edge[otile]
+        for ctx in range(len(self.reach)):
+            entry = self.reach_in[ctx].pop(c, 0)
+            starts = []
+            if ctx in source_for:
+                self.sources[ctx][c] = (1 << len(self.cat.segments[otile])) - 1
+                starts = list(range(len(self.cat.segments[otile])))
+            for edge in EDGES:
+                if entry & edge and seg_of_edge[edge] >= 0:
+                    starts.append(seg_of_edge[edge])
+            if starts:
+                self._spread(ctx, [(c, s) for s in starts])
+
+    def remove(self, c: int) -> int:
+        """Take the face-up tile off ``c``; returns its oriented tile id."""
+        otile = self.cells.pop(c)
+        self.order.remove(c)
+        for ctx in range(len(self.reach)):
+            self.blocks[ctx].pop(c, None)
+            self.sources[ctx].pop(c, None)
+        for _, n in neighbours(c):
+            self._refresh_constraint(n)
+        self._refresh_constraint(c)
+        self.recompute()
+        return otile
+
+    def set_block(self, ctx: int, c: int, flags: int) -> None:
+        """Change a passage flag; call :meth:`recompute` after a batch of changes."""
+        if flags:
+            self.blocks[ctx][c] = flags
+        else:
+            self.blocks[ctx].pop(c, None)
+
+    def add_source(self, ctx: int, c: int) -> None:
+        self.sources[ctx][c] = (1 << len(self.cat.segments[self.cells[c]])) - 1
+
+    def recompute(self, contexts: Iterable[int] | None = None) -> None:
+        """Rebuild reachability from the sources (after a removal or a passage change)."""
+        for ctx in range(len(self.reach)) if contexts is None else contexts:
+            self.reach[ctx] = {}
+            self.reach_in[ctx] = {}
+            starts = [(c, s) for c, segmask in self.sources[ctx].items()
+                      for s in range(4) if segmask >> s & 1]
+            self._spread(ctx, starts)
+
+    # ------------------------------------------------------------------ internals
+    def _refresh_constraint(self, c: int) -> None:
+        if c in self.cells or c in self.hidden:
+            self.constraint.pop(c, None)
+            return
+        value = self.constraint_of(c)
+        if value:
+            self.constraint[c] = value
+        else:
+            self.constraint.pop(c, None)
+
+    def _spread(self, ctx: int, stack: list[tuple[int, int]]) -> None:
+        """Mark segments reachable, depth first, honouring passage blocks."""
+        reach, reach_in, blocks = self.reach[ctx], self.reach_in[ctx], self.blocks[ctx]
+        cells, segments, seg_of_edge = self.cells, self.cat.segments, self.cat.seg_of_edge
+        while stack:
+            c, s = stack.pop()
+            bit = 1 << s
+            mask = reach.get(c, 0)
+            if mask & bit:
+                continue
+            flags = blocks.get(c, 0)
+            if flags & NO_ENTER and c not in self.sources[ctx]:
+                continue
+            reach[c] = mask | bit
+            if flags & NO_LEAVE:
+                continue
+            seg = segments[cells[c]][s]
+            for edge, delta, opposite in _STEPS:
+                if not seg & edge:
+                    continue
+                n = c + delta
+                t = cells.get(n)
+                if t is None:
+                    reach_in[n] = reach_in.get(n, 0) | opposite
+                else:
+                    s2 = seg_of_edge[t][opposite]
+                    if s2 >= 0 and not reach.get(n, 0) >> s2 & 1:
+                        stack.append((n, s2))

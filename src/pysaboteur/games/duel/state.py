@@ -1,0 +1,799 @@
+"""Saboteur: The Duel (two players) and its solo mode: the rules (duel.md).
+
+The maze keeps one reach context per colour (doors and keys make them differ);
+everything else is flat lists and dicts.  A turn is: any bribes, one main
+option, any bribes, then the draw.  A goal whose orientation is a real choice
+pauses the state for the acting player's ``Orient`` decision.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations, product
+from typing import Any
+
+from ...engine.actions import (
+    Action,
+    Bribe,
+    Discard,
+    EndTurn,
+    Orient,
+    Pass,
+    PlacePath,
+    PlayOnCell,
+    PlayOnPlayer,
+)
+from ...engine.errors import (
+    Blocked,
+    CardNotInHand,
+    IllegalAction,
+    IllegalPlacement,
+    InvalidTarget,
+    WrongPhase,
+)
+from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, State, check_same_cards
+from ...engine.maze import FITS, NO_ENTER, NO_LEAVE, Maze, cell, neighbours, xy
+from ...engine.rng import Rng
+from . import cards as C
+
+MAIN, AFTER, ORIENT = 0, 1, 2
+PHASE_NAMES = ("main", "after", "orient")
+
+# what to do when a settle (claims and reveals) that paused for an orientation finishes
+_RESUME_MAIN, _RESUME_AFTER = 0, 1
+
+CAT = C.CATALOGUE
+_DECK_PATHS = tuple(CAT.box(["path"]))
+_ACTIONS = tuple(CAT.box(["action"]))
+_GOALS = tuple(CAT.box(["goal"]))
+
+
+@dataclass(frozen=True)
+class DuelOptions(Options):
+    #: colour of seat 0 in the two-player game (seat 1 plays the other)
+    seat0_colour: str = C.GREEN
+    #: 4 = each colour has its own 4 markers instead of one shared pool of 8
+    markers_per_player: int | None = None
+    #: the solo player's colour
+    solo_colour: str = C.GREEN
+
+    def __post_init__(self) -> None:
+        for colour in (self.seat0_colour, self.solo_colour):
+            if colour not in C.COLOURS:
+                raise ValueError(f"colour must be one of {C.COLOURS}, not {colour!r}")
+        if self.markers_per_player not in (None, C.MARKERS_SPLIT):
+            raise ValueError(f"markers_per_player must be {C.MARKERS_SPLIT} or unset")
+
+
+class DuelGame(Game):
+    """Saboteur: The Duel for two players, or its solo mode for one."""
+
+    name = "duel"
+    title = "Saboteur: The Duel"
+    min_players = 1
+    max_players = 2
+    catalogue = CAT
+
+    def __init__(self, players: int = 2, **options: Any) -> None:
+        super().__init__(players, DuelOptions(**options))
+        self.options: DuelOptions
+        self.solo = players == 1
+        if self.solo:
+            self.colours: tuple[str, ...] = (self.options.solo_colour,)
+        else:
+            first = self.options.seat0_colour
+            self.colours = (first, C.BLUE if first == C.GREEN else C.GREEN)
+        # one reach context per colour in play, in seat order
+        self.starts = ({self.colours[0]: C.SOLO_START} if self.solo else C.STARTS)
+        self.goal_cells = C.SOLO_GOAL_CELLS if self.solo else C.GOAL_CELLS
+        if self.solo:
+            self.pools: tuple[int, ...] = (C.SOLO_MARKERS,)
+            self.pool_of_seat: tuple[int, ...] = (0,)
+        elif self.options.markers_per_player:
+            self.pools = (C.MARKERS_SPLIT, C.MARKERS_SPLIT)
+            self.pool_of_seat = (0, 1)
+        else:
+            self.pools = (C.MARKERS,)
+            self.pool_of_seat = (0, 0)
+
+    @property
+    def mode(self) -> str:
+        return "solo" if self.solo else "duel"
+
+    def new_state(self, seed: int, deal: Deal | None = None) -> DuelState:
+        return DuelState(self, seed, deal)
+
+
+def _value(code: str) -> int:
+    kind = CAT[code]
+    return kind.tile.features.gold if kind.tile is not None else 0
+
+
+def choose_payment(gold: list[str], debt: int) -> list[str]:
+    """Gold cards paying ``debt`` with no change: least excess, then fewest cards.
+
+    A player whose gold does not cover the debt pays everything.  Among cards
+    of equal value the oldest go first.
+
+    >>> choose_payment(["gold:EW", "goal3:EW", "goal2:NESW"], 2)
+    ['goal2:NESW']
+    >>> choose_payment(["goal3:EW"], 2)
+    ['goal3:EW']
+    """
+    if debt <= 0:
+        return []
+    if sum(map(_value, gold)) <= debt:
+        return list(gold)
+    by_value: dict[int, list[str]] = {}
+    for code in gold:
+        by_value.setdefault(_value(code), []).append(code)
+    values = sorted(by_value)
+    best: tuple[int, int, tuple[int, ...]] | None = None
+    for counts in product(*(range(len(by_value[v]) + 1) for v in values)):
+        total = sum(v * n for v, n in zip(values, counts, strict=True))
+        if total < debt:
+            continue
+        key = (total - debt, sum(counts), counts)
+        if best is None or key[:2] < best[:2]:
+            best = key
+    assert best is not None
+    return [code for v, n in zip(values, best[2], strict=True) for code in by_value[v][:n]]
+
+
+class DuelState(State):
+    """A position of a Duel (or solo) match."""
+
+    def __init__(self, game: DuelGame, seed: int, deal: Deal | None = None) -> None:
+        self.game: DuelGame = game
+        self.seed = seed
+        self.deal = deal
+        self.rng = Rng(seed)
+        self.history = []
+        self.actors: list[int] = []
+        self.results = []
+        seats = game.players
+        self.gold: list[list[str]] = [[] for _ in range(seats)]
+        self.paid: list[str] = []  # gold cards paid for trolls: out of the game
+        self.out: list[str] = []  # goal cards gone from the game unseen or unclaimed
+        goals = list(_GOALS)
+        if deal is not None and deal.goals:
+            check_same_cards(deal.goals, _GOALS, "goal order")
+            self.goals_left = list(reversed(deal.goals))  # next goal = last
+        else:
+            self.rng.shuffle(goals)
+            self.goals_left = goals
+        self._round = 0
+        self.terminal = False
+        # the colour that begins round 1 is green [rule]
+        self.turn = game.colours.index(C.GREEN) if C.GREEN in game.colours else 0
+        self._setup_round()
+
+    # ------------------------------------------------------------------ set-up
+    def _setup_round(self) -> None:
+        game = self.game
+        self._round += 1
+        seats = game.players
+        self.maze = maze = Maze(CAT, len(game.colours))
+        for ctx, colour in enumerate(game.colours):
+            x, y = game.starts[colour]
+            maze.place(cell(x, y), CAT.otile[f"start-{colour}", False], source_for=(ctx,))
+        self.round_goals = [self.goals_left.pop() for _ in range(C.GOALS_PER_ROUND)]
+        for (x, y), code in zip(game.goal_cells, self.round_goals, strict=True):
+            maze.put_hidden(cell(x, y), code)
+        taken = Counter(c for pile in (*self.gold, self.paid) for c in pile)
+        cards = list(_ACTIONS) + list((Counter(_DECK_PATHS) - taken).elements())
+        fixed = self.deal.deck(self._round) if self.deal is not None else None
+        if fixed is not None:
+            check_same_cards(fixed, cards, f"deck of round {self._round}")
+            self.deck = list(reversed(fixed))  # top of the pile = end of the list
+        else:
+            cards.sort()
+            self.rng.shuffle(cards)
+            self.deck = cards
+        self.hands: list[list[str]] = [[] for _ in range(seats)]
+        self.discards: list[str] = []
+        self.in_front: list[list[str]] = [[] for _ in range(seats)]
+        self.markers: dict[int, int] = {}  # gold card cell -> seat whose marker is on it
+        self.bribes: dict[int, int] = {}  # troll cell -> seat who bribed it
+        self.keys: dict[int, int] = {}  # door cell -> seat who put the key there
+        self.keys_left = C.KEY_TOKENS
+        self.pools = list(game.pools)
+        self.forced: dict[int, int] = {}  # revealed goal -> contexts whose start revealed it
+        self.unclaimed_gold: set[int] = set()
+        self.seen: list[dict[int, str]] = [{} for _ in range(seats)]
+        self.bribes_made = [0] * seats
+        self.phase = MAIN
+        self.pending: tuple[int, tuple[bool, ...]] | None = None
+        self.resume = _RESUME_AFTER
+        self.pending_draw = 0
+        self.aside: list[str] = []
+        if game.solo:
+            self.aside = [self.deck.pop() for _ in range(min(C.SOLO_SET_ASIDE, len(self.deck)))]
+        for _ in range(C.HAND_SIZE):
+            for i in range(seats):
+                self._draw((self.turn + i) % seats, 1)
+        self.current = self.turn
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.terminal else self.current
+
+    @property
+    def round_no(self) -> int:
+        return self._round
+
+    def hand(self, seat: int) -> list[str]:
+        return self.hands[seat]
+
+    def colour(self, seat: int) -> str:
+        return self.game.colours[seat]
+
+    def opponent(self, seat: int) -> int | None:
+        return None if self.game.solo else 1 - seat
+
+    def broken(self, seat: int) -> set[str]:
+        return {CAT[c].tools[0] for c in self.in_front[seat]}
+
+    def markers_left(self, seat: int) -> int:
+        return self.pools[self.game.pool_of_seat[seat]]
+
+    def clone(self) -> DuelState:
+        new = DuelState.__new__(DuelState)
+        d = self.__dict__
+        nd = new.__dict__
+        nd.update(d)
+        new.rng = self.rng.clone()
+        new.maze = self.maze.clone()
+        for name in ("history", "actors", "results", "paid", "out", "goals_left", "round_goals",
+                     "deck", "discards", "aside", "pools", "bribes_made"):
+            nd[name] = d[name].copy()
+        for name in ("gold", "hands", "in_front"):
+            nd[name] = [pile.copy() for pile in d[name]]
+        for name in ("markers", "bribes", "keys", "forced"):
+            nd[name] = d[name].copy()
+        new.unclaimed_gold = set(self.unclaimed_gold)
+        new.seen = [s.copy() for s in self.seen]
+        return new
+
+    # ------------------------------------------------------------------ legality
+    def legal_actions(self) -> list[Action]:
+        if self.terminal:
+            return []
+        if self.phase == ORIENT:
+            assert self.pending is not None
+            return [Orient(r) for r in self.pending[1]]
+        seat = self.current
+        actions: list[Action] = [Bribe(*xy(c)) for c in self._bribable(seat)]
+        if self.phase == AFTER:
+            actions.append(EndTurn())
+            return actions
+        hand = self.hands[seat]
+        distinct = sorted(set(hand))
+        if not self.in_front[seat]:
+            actions += self._placements(seat, distinct)
+        for code in distinct:
+            kind = CAT[code]
+            if kind.category == "action":
+                actions += self._action_targets(seat, code)
+        if self.in_front[seat] and len(hand) >= C.DISCARD_TO_REPAIR:
+            pairs = sorted(set(combinations(sorted(hand), C.DISCARD_TO_REPAIR)))
+            for removed in sorted(set(self.in_front[seat])):
+                actions += [Discard(pair, removed) for pair in pairs]
+        for n in range(1, min(C.PASS_MAX, len(hand)) + 1):
+            actions += [Pass(combo) for combo in sorted(set(combinations(sorted(hand), n)))]
+        return actions
+
+    def _ctx(self, seat: int) -> int:
+        return seat  # one reach context per seat, in seat order
+
+    def _placements(self, seat: int, distinct: list[str]) -> list[Action]:
+        maze = self.maze
+        ctx = self._ctx(seat)
+        targets = [c for c in maze.reach_in[ctx] if c not in maze.hidden]
+        constraint, open_mask = maze.constraint, CAT.open_mask
+        out: list[Action] = []
+        colour = self.colour(seat)
+        for code in distinct:
+            kind = CAT[code]
+            if kind.category != "path":
+                continue
+            if kind.features.door not in (None, colour):
+                continue  # its only segment would be locked to the player: never connected
+            if self._is_joined_ladder(code):
+                cells = self._ladder_cells()
+            elif kind.features.ladder is not None:  # solo: the other colour's ladder
+                cells = [c for c in targets if not self._near_goal_or_gold(c)]
+            else:
+                cells = targets
+            for rotated, otile in CAT.orientations[code]:
+                om = open_mask[otile]
+                for c in cells:
+                    if FITS[constraint.get(c, 0)][om]:
+                        x, y = xy(c)
+                        out.append(PlacePath(code, x, y, rotated))
+        return out
+
+    def _is_joined_ladder(self, code: str) -> bool:
+        """A ladder needs no connection; in solo only the player's own colour's ladder."""
+        colour = CAT[code].features.ladder
+        return colour is not None and (not self.game.solo or colour == self.game.colours[0])
+
+    def _near_goal_or_gold(self, c: int) -> bool:
+        maze = self.maze
+        for _, n in neighbours(c):
+            if n in maze.hidden:
+                return True
+            t = maze.cells.get(n)
+            if t is not None and (CAT[CAT.codes[t]].category == "goal" or CAT.features[t].gold):
+                return True
+        return False
+
+    def _ladder_cells(self) -> list[int]:
+        """Empty cells next to a path card, not next to a goal or a card showing gold."""
+        return [c for c in self.maze.constraint if not self._near_goal_or_gold(c)]
+
+    def _action_targets(self, seat: int, code: str) -> list[Action]:
+        kind = CAT[code]
+        maze = self.maze
+        effect = kind.effect
+        if effect == "break":
+            opp = self.opponent(seat)
+            if opp is None or kind.tools[0] in self.broken(opp):
+                return []
+            return [PlayOnPlayer(code, opp)]
+        if effect == "repair":
+            broken = self.broken(seat)
+            two = len(kind.tools) > 1
+            return [PlayOnPlayer(code, seat, t if two else None) for t in kind.tools if t in broken]
+        if effect == "key":
+            if not self.keys_left:
+                return []
+            return [PlayOnCell(code, *xy(c)) for c in self._locked_doors(seat)]
+        if effect == "rockfall":
+            return [PlayOnCell(code, *xy(c)) for c in maze.cells if self._removable(c)]
+        if effect == "map":
+            return [PlayOnCell(code, *xy(c)) for c in sorted(maze.hidden)]
+        raise AssertionError(effect)
+
+    def _locked_doors(self, seat: int) -> list[int]:
+        colour = self.colour(seat)
+        feats = CAT.features
+        return [c for c, t in self.maze.cells.items()
+                if feats[t].door not in (None, colour) and c not in self.keys]
+
+    def _removable(self, c: int) -> bool:
+        t = self.maze.cells[c]
+        f = CAT.features[t]
+        return CAT[CAT.codes[t]].category == "path" and not f.gold and not f.troll
+
+    def _bribable(self, seat: int) -> list[int]:
+        if not self.markers_left(seat):
+            return []
+        reach = self.maze.reach[self._ctx(seat)]
+        feats = CAT.features
+        return [c for c, t in self.maze.cells.items()
+                if feats[t].troll and c not in self.bribes and c in reach]
+
+    # ------------------------------------------------------------------ explanations
+    def explain(self, action: Action) -> IllegalAction:
+        seat = self.current
+        if self.phase == ORIENT:
+            if isinstance(action, Orient):
+                return InvalidTarget("that orientation is not on offer; type ? for the choices")
+            return WrongPhase("first choose how the revealed goal lies: orient or orient r")
+        if isinstance(action, Orient):
+            return WrongPhase("there is no revealed goal to orient")
+        if isinstance(action, Bribe):
+            c = cell(action.x, action.y)
+            t = self.maze.cells.get(c)
+            if t is None or not CAT.features[t].troll:
+                return InvalidTarget("there is no troll there")
+            if c in self.bribes:
+                return InvalidTarget("that troll is already bribed")
+            if not self.markers_left(seat):
+                return Blocked("you have no markers left")
+            return InvalidTarget("you cannot reach that troll")
+        if isinstance(action, EndTurn):
+            return WrongPhase("take your turn's option first (a card, discard or pass)")
+        if self.phase == AFTER:
+            return WrongPhase("you have taken your option: bribe a troll or type end")
+        cards = action.cards if isinstance(action, (Pass, Discard)) else (action.card,)
+        missing = Counter(cards) - Counter(self.hands[seat])
+        if missing:
+            return CardNotInHand(f"you do not hold {', '.join(missing)}")
+        if isinstance(action, PlacePath):
+            return self._explain_placement(seat, action)
+        if isinstance(action, Pass) and not 1 <= len(action.cards) <= C.PASS_MAX:
+            return InvalidTarget(f"pass discards 1 to {C.PASS_MAX} cards")
+        if isinstance(action, Discard):
+            if len(action.cards) != C.DISCARD_TO_REPAIR:
+                return InvalidTarget(f"discard exactly {C.DISCARD_TO_REPAIR} cards")
+            return InvalidTarget(f"there is no {action.remove} in front of you")
+        if isinstance(action, PlayOnPlayer):
+            return self._explain_on_player(seat, action)
+        if isinstance(action, PlayOnCell):
+            return self._explain_on_cell(seat, action)
+        return IllegalAction(f"{action} is not a legal move now")
+
+    def _explain_placement(self, seat: int, a: PlacePath) -> IllegalAction:
+        if CAT[a.card].category != "path":
+            return InvalidTarget(f"{a.card} is not a path card")
+        if self.in_front[seat]:
+            return Blocked(f"you cannot build while {', '.join(self.in_front[seat])} lies "
+                           "in front of you")
+        c = cell(a.x, a.y)
+        if self.maze.occupied(c):
+            return IllegalPlacement(f"({a.x}, {a.y}) is taken")
+        if not self.maze.fits(c, CAT.otile[a.card, a.rotated]):
+            return IllegalPlacement(f"{a.card} does not fit at ({a.x}, {a.y}) that way round")
+        door = CAT[a.card].features.door
+        if door not in (None, self.colour(seat)):
+            return IllegalPlacement(f"a {door} door is locked to you, so it cannot connect to "
+                                    "your start")
+        if self._is_joined_ladder(a.card):
+            if c not in self.maze.constraint:
+                return IllegalPlacement("a ladder goes next to a path card")
+            return IllegalPlacement("a ladder may not go next to a goal or a card showing gold")
+        if (self.game.solo and CAT[a.card].features.ladder is not None
+                and self._near_goal_or_gold(c)):
+            return IllegalPlacement("a ladder may not go next to a goal or a card showing gold")
+        return IllegalPlacement(f"({a.x}, {a.y}) is not connected to your start")
+
+    def _explain_on_player(self, seat: int, a: PlayOnPlayer) -> IllegalAction:
+        kind = CAT[a.card]
+        if kind.effect == "break":
+            if a.target != self.opponent(seat):
+                return InvalidTarget("a broken tool goes in front of your opponent")
+            return InvalidTarget(f"a broken {kind.tools[0]} already lies there")
+        if kind.effect == "repair":
+            if a.target != seat:
+                return InvalidTarget("you repair your own tools")
+            if len(kind.tools) > 1 and a.tool not in kind.tools:
+                return InvalidTarget(f"name the tool to mend: >{seat}:{kind.tools[0]} "
+                                     f"or >{seat}:{kind.tools[1]}")
+            return InvalidTarget("you have no matching broken tool")
+        return InvalidTarget(f"{a.card} is not played on a player")
+
+    def _explain_on_cell(self, seat: int, a: PlayOnCell) -> IllegalAction:
+        kind = CAT[a.card]
+        c = cell(a.x, a.y)
+        if kind.effect == "key":
+            if not self.keys_left:
+                return Blocked("both key tokens are in use")
+            return InvalidTarget("a key goes on a door of the other colour without a key")
+        if kind.effect == "rockfall":
+            return InvalidTarget("rockfall removes a path card (not a start, goal, gold or troll)")
+        if kind.effect == "map":
+            return InvalidTarget("the map looks at a face-down goal")
+        if c not in self.maze.cells:
+            return InvalidTarget(f"{a.card} is not played on a cell")
+        return InvalidTarget(f"{a.card} cannot be played there")
+
+    # ------------------------------------------------------------------ playing
+    def _apply(self, action: Action) -> None:
+        seat = self.current
+        self.actors.append(seat)
+        kind = type(action)
+        if kind is Orient:
+            assert self.pending is not None
+            g = self.pending[0]
+            self.pending = None
+            self.phase = MAIN
+            self._reveal(g, action.rotated)  # type: ignore[union-attr]
+            if self._settle(seat):
+                self._resume()
+            return
+        if kind is Bribe:
+            self._bribe(seat, cell(action.x, action.y))  # type: ignore[union-attr]
+            return
+        if kind is EndTurn:
+            self._end_turn()
+            return
+        hand = self.hands[seat]
+        self.pending_draw = 1
+        settle = False
+        if kind is PlacePath:
+            a: Any = action
+            hand.remove(a.card)
+            c = cell(a.x, a.y)
+            otile = CAT.otile[a.card, a.rotated]
+            ladder = self._is_joined_ladder(a.card)
+            source = (self.game.colours.index(CAT.features[otile].ladder),) if ladder else ()
+            self.maze.place(c, otile, self._blocks(c, otile), source)
+            if CAT.features[otile].gold:
+                self.unclaimed_gold.add(c)
+            settle = True
+        elif kind is PlayOnPlayer:
+            a = action
+            hand.remove(a.card)
+            kind_ = CAT[a.card]
+            if kind_.effect == "break":
+                self.in_front[a.target].append(a.card)
+            else:
+                tool = a.tool or kind_.tools[0]
+                front = self.in_front[a.target]
+                broken = next(c for c in front if CAT[c].tools[0] == tool)
+                front.remove(broken)
+                self.discards += (a.card, broken)
+        elif kind is PlayOnCell:
+            a = action
+            hand.remove(a.card)
+            c = cell(a.x, a.y)
+            effect = CAT[a.card].effect
+            self.discards.append(a.card)
+            if effect == "map":
+                self.seen[seat][c] = self.maze.hidden[c]
+            elif effect == "rockfall":
+                self._rockfall(c)
+            else:  # key
+                self.keys_left -= 1
+                self.keys[c] = seat
+                self._refresh_blocks(c)
+                settle = True
+        elif kind is Discard:
+            a = action
+            for code in a.cards:
+                hand.remove(code)
+            self.in_front[seat].remove(a.remove)
+            self.discards += (*a.cards, a.remove)
+        elif kind is Pass:
+            a = action
+            for code in a.cards:
+                hand.remove(code)
+            self.discards += a.cards
+            self.pending_draw = len(a.cards)
+        else:
+            raise AssertionError(action)
+        self.resume = _RESUME_AFTER
+        if settle and not self._settle(seat):
+            return
+        self._after_main()
+
+    def _blocks(self, c: int, otile: int) -> list[int] | None:
+        f = CAT.features[otile]
+        if f.door is not None:
+            locked = c not in self.keys
+            return [NO_ENTER if locked and colour != f.door else 0 for colour in self.game.colours]
+        if f.troll and c not in self.bribes:
+            return [NO_LEAVE] * len(self.game.colours)
+        return None
+
+    def _refresh_blocks(self, c: int) -> None:
+        blocks = self._blocks(c, self.maze.cells[c]) or [0] * len(self.game.colours)
+        for ctx, flags in enumerate(blocks):
+            self.maze.set_block(ctx, c, flags)
+        self.maze.recompute()
+
+    def _rockfall(self, c: int) -> None:
+        otile = self.maze.remove(c)
+        self.discards.append(CAT.codes[otile])
+        if c in self.keys:  # the key returns to the supply [decision]
+            del self.keys[c]
+            self.keys_left += 1
+
+    def _bribe(self, seat: int, c: int) -> None:
+        self.bribes[c] = seat
+        self.bribes_made[seat] += 1
+        self.pools[self.game.pool_of_seat[seat]] -= 1
+        self._refresh_blocks(c)
+        self.resume = _RESUME_MAIN if self.phase == MAIN else _RESUME_AFTER
+        if self._settle(seat):
+            self._resume()
+
+    def _resume(self) -> None:
+        if self.resume == _RESUME_MAIN:
+            self.phase = MAIN
+            self.current = self.turn
+        else:
+            self._after_main()
+
+    def _after_main(self) -> None:
+        if self._bribable(self.turn):
+            self.phase = AFTER
+            self.current = self.turn
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        self._draw(self.turn, self.pending_draw)
+        self.pending_draw = 0
+        if not self.deck and not any(self.hands):
+            self._end_round()
+            return
+        seats = self.game.players
+        nxt = (self.turn + 1) % seats
+        while not self.hands[nxt]:  # some hand holds cards: an empty one implies an empty pile
+            nxt = (nxt + 1) % seats
+        self.turn = self.current = nxt
+        self.phase = MAIN
+
+    def _draw(self, seat: int, n: int) -> None:
+        deck = self.deck
+        for _ in range(n):
+            while deck:
+                code = deck.pop()
+                if self.game.solo and self._solo_drawn(seat, code):
+                    continue
+                self.hands[seat].append(code)
+                break
+
+    def _solo_drawn(self, seat: int, code: str) -> bool:
+        """Solo drawing rules: sabotage and rockfall act at once and are replaced."""
+        effect = CAT[code].effect
+        if effect == "break":
+            if CAT[code].tools[0] in self.broken(seat):
+                self.discards.append(code)  # a duplicate has no effect [rule]
+            else:
+                self.in_front[seat].append(code)
+            return True
+        if effect == "rockfall":
+            self.discards.append(code)
+            for c in reversed(self.maze.order):
+                if self._removable(c):
+                    self._rockfall(c)
+                    break
+            return True
+        return False
+
+    # ------------------------------------------------------------------ goals and gold
+    def _settle(self, actor: int) -> bool:
+        """Claim gold and reveal reached goals until nothing changes.
+
+        Returns False when the state stopped: the round ended, or a goal's
+        orientation waits for the actor's decision.
+        """
+        maze = self.maze
+        while True:
+            if not any(self.pools):
+                self._end_round()
+                return False
+            self._claim(actor)
+            if not any(self.pools):
+                self._end_round()
+                return False
+            reached = maze.reached_hidden()
+            if not reached:
+                break
+            g = reached[0]
+            options = self._orientations(g)
+            if len(options) > 1:
+                self.phase = ORIENT
+                self.pending = (g, options)
+                self.current = actor
+                return False
+            self._reveal(g, options[0])
+        if not maze.hidden:
+            self._end_round()
+            return False
+        return True
+
+    def _orientations(self, g: int) -> tuple[bool, ...]:
+        maze = self.maze
+        variants = CAT.orientations[maze.hidden[g]]
+        if len(variants) == 1:
+            return (variants[0][0],)
+        row = FITS[maze.constraint_of(g)]
+        fitting = tuple(r for r, t in variants if row[CAT.open_mask[t]])
+        if fitting:
+            return fitting
+        facing = 0
+        for reach_in in maze.reach_in:
+            facing |= reach_in.get(g, 0)
+        score = {r: (CAT.open_mask[t] & facing).bit_count() for r, t in variants}
+        best = max(score.values())
+        return tuple(r for r in score if score[r] == best)
+
+    def _reveal(self, g: int, rotated: bool) -> None:
+        maze = self.maze
+        code = maze.hidden[g]
+        reached_by = 0
+        for ctx, reach_in in enumerate(maze.reach_in):
+            if reach_in.get(g):
+                reached_by |= 1 << ctx
+        otile = CAT.otile[code, rotated]
+        maze.place(g, otile, self._blocks(g, otile))
+        self.forced[g] = reached_by
+        if CAT.features[otile].gold:
+            self.unclaimed_gold.add(g)
+
+    def _reaches(self, ctx: int, c: int) -> bool:
+        maze = self.maze
+        if c in maze.reach[ctx]:
+            return True
+        return bool(self.forced.get(c, 0) >> ctx & 1) and not maze.blocks[ctx].get(c, 0) & NO_ENTER
+
+    def _claim(self, actor: int) -> None:
+        if not self.unclaimed_gold:
+            return
+        seats = [actor] + [s for s in range(self.game.players) if s != actor]
+        cells = self.maze.cells
+        for seat in seats:
+            ctx = self._ctx(seat)
+            found = [c for c in self.unclaimed_gold if self._reaches(ctx, c)]
+            found.sort(key=lambda c: (-CAT.features[cells[c]].gold, xy(c)))
+            pool = self.game.pool_of_seat[seat]
+            for c in found:
+                if not self.pools[pool]:
+                    break
+                self.pools[pool] -= 1
+                self.markers[c] = seat
+                self.unclaimed_gold.discard(c)
+
+    # ------------------------------------------------------------------ round end
+    def _end_round(self) -> None:
+        game = self.game
+        cells = self.maze.cells
+        earned = [0] * game.players
+        for c, seat in self.markers.items():
+            code = CAT.codes[cells[c]]
+            self.gold[seat].append(code)
+            earned[seat] += _value(code)
+        payments = []
+        for seat in range(game.players):
+            pay = choose_payment(self.gold[seat], self.bribes_made[seat])
+            for code in pay:
+                self.gold[seat].remove(code)
+            self.paid += pay
+            payments.append(pay)
+        if self._round < C.ROUNDS:  # the last board stays on show
+            claimed = {CAT.codes[cells[c]] for c in self.markers}
+            self.out += [g for g in self.round_goals if g not in claimed]
+        self.results.append(RoundResult(self._round, earned, {
+            "bribes": list(self.bribes_made),
+            "paid": [sum(map(_value, p)) for p in payments],
+            "totals": self.scores(),
+        }))
+        if self._round == C.ROUNDS:
+            self.terminal = True
+            self.phase = MAIN
+            self.pending = None
+            return
+        totals = self.scores()
+        if not game.solo:
+            lo = min(totals)
+            poorer = [s for s in range(game.players) if totals[s] == lo]
+            self.turn = poorer[0] if len(poorer) == 1 else game.colours.index(C.BLUE)
+        self._setup_round()
+
+    # ------------------------------------------------------------------ outcome
+    def scores(self) -> list[int]:
+        return [sum(map(_value, g)) for g in self.gold]
+
+    def winners(self) -> list[int]:
+        totals = self.scores()
+        best = max(totals)
+        return [s for s, t in enumerate(totals) if t == best]
+
+    def returns(self) -> list[float]:
+        """Two players: +1 win, -1 loss, 0 shared; solo: the gold collected."""
+        totals = self.scores()
+        if self.game.solo:
+            return [float(totals[0])]
+        if totals[0] == totals[1]:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if totals[0] > totals[1] else [-1.0, 1.0]
+
+    def rating(self) -> str:
+        """The solo rating of the gold collected (meaningful at the end of a solo match)."""
+        total = self.scores()[0]
+        return [name for low, name in C.SOLO_RATINGS if total >= low][-1]
+
+    def census(self) -> Counter[str]:
+        cards: Counter[str] = Counter(self.deck)
+        for pile in (*self.hands, *self.in_front, *self.gold, self.discards, self.aside,
+                     self.paid, self.out, self.goals_left):
+            cards.update(pile)
+        for c, t in self.maze.cells.items():
+            code = CAT.codes[t]
+            # at the very end the claimed cards are counted in the players' gold
+            if CAT[code].category != "start" and not (self.terminal and c in self.markers):
+                cards[code] += 1
+        cards.update(self.maze.hidden.values())
+        return cards
+
+    def view(self, seat: int | None) -> Any:
+        from .view import duel_view
+
+        return duel_view(self, seat)

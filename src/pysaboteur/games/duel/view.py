@@ -1,0 +1,118 @@
+"""What one seat of a Duel may know (duel.md, "Information"), built in this one place.
+
+Public: the grid, markers, keys, cards in front of players, collected gold
+cards, hand sizes, pile sizes, the public log.  Private to the seat: its hand
+and its map looks.  Hidden from all: deck order, face-down goals, unused goals,
+the cards of passes (face down) and the seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...engine.actions import Pass
+from ...engine.maze import xy
+from . import cards as C
+
+if TYPE_CHECKING:
+    from .state import DuelState
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    x: int
+    y: int
+    card: str
+    rotated: bool
+
+
+@dataclass(frozen=True)
+class DuelView:
+    game: str  # "duel" or "solo"
+    seat: int | None  # None: a spectator
+    players: int
+    colours: tuple[str, ...]
+    round: int
+    rounds: int
+    turn: int
+    current_player: int  # -1 when the match is over
+    phase: str  # "main", "after" (bribe or end), "orient"
+    board: tuple[PlacedCard, ...]  # face-up cards in the order they were placed
+    face_down: tuple[Cell, ...]  # face-down goals
+    markers: tuple[tuple[int, int, int], ...]  # (x, y, seat) on gold cards
+    bribes: tuple[tuple[int, int, int], ...]  # (x, y, seat) on trolls
+    keys: tuple[Cell, ...]
+    markers_left: tuple[int, ...]  # per seat: markers that seat can still use
+    keys_left: int
+    in_front: tuple[tuple[str, ...], ...]
+    gold: tuple[tuple[str, ...], ...]  # collected gold cards (public)
+    scores: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    deck_size: int
+    discard_size: int
+    set_aside: int
+    pending_goal: tuple[int, int, str, tuple[bool, ...]] | None  # being revealed: x, y, card, ways
+    results: tuple[dict[str, Any], ...]
+    log: tuple[tuple[int, str], ...]  # (seat, move) with other seats' passes hidden
+    # private to ``seat``
+    hand: tuple[str, ...] | None
+    known_goals: tuple[tuple[int, int, str], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _public_move(seat: int | None, actor: int, text: str, action: object) -> str:
+    if isinstance(action, Pass) and actor != seat:
+        return f"pass {len(action.cards)}"
+    return text
+
+
+def duel_view(state: DuelState, seat: int | None) -> DuelView:
+    game = state.game
+    cat = C.CATALOGUE
+    maze = state.maze
+    board = tuple(PlacedCard(*xy(c), cat.codes[maze.cells[c]], cat.otile[cat.codes[maze.cells[c]],
+                                                                          True] == maze.cells[c])
+                  for c in maze.order)
+    pending = None
+    if state.pending is not None:
+        g, ways = state.pending
+        pending = (*xy(g), maze.hidden[g], ways)
+    own = seat is not None and 0 <= seat < game.players
+    return DuelView(
+        game=game.mode,
+        seat=seat if own else None,
+        players=game.players,
+        colours=game.colours,
+        round=state.round_no,
+        rounds=C.ROUNDS,
+        turn=state.turn,
+        current_player=state.current_player,
+        phase=("main", "after", "orient")[state.phase],
+        board=board,
+        face_down=tuple(sorted(xy(c) for c in maze.hidden if state.pending is None
+                               or c != state.pending[0])),
+        markers=tuple((*xy(c), s) for c, s in sorted(state.markers.items())),
+        bribes=tuple((*xy(c), s) for c, s in sorted(state.bribes.items())),
+        keys=tuple(sorted(xy(c) for c in state.keys)),
+        markers_left=tuple(state.markers_left(s) for s in range(game.players)),
+        keys_left=state.keys_left,
+        in_front=tuple(tuple(f) for f in state.in_front),
+        gold=tuple(tuple(g) for g in state.gold),
+        scores=tuple(state.scores()),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        deck_size=len(state.deck),
+        discard_size=len(state.discards),
+        set_aside=len(state.aside),
+        pending_goal=pending,
+        results=tuple(r.to_json() for r in state.results),
+        log=tuple((a, _public_move(seat, a, str(m), m))
+                  for a, m in zip(state.actors, state.history, strict=True)),
+        hand=tuple(sorted(state.hands[seat])) if own and seat is not None else None,
+        known_goals=tuple((*xy(c), code) for c, code in sorted(state.seen[seat].items())
+                          if c in maze.hidden) if own and seat is not None else (),
+    )
