@@ -1,0 +1,51 @@
+"""The games by name: what ``--game`` accepts and what records store."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .engine.game import Game
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    name: str
+    title: str
+    players: tuple[int, int]  # min, max
+    default_players: int
+    factory: Callable[..., Game]
+
+    def make(self, players: int | None = None, **options: Any) -> Game:
+        n = self.default_players if players is None else players
+        lo, hi = self.players
+        if not lo <= n <= hi:
+            raise ValueError(f"{self.title} is for {lo}-{hi} players, not {n}")
+        return self.factory(n, **options)
+
+
+def _duel(players: int, **options: Any) -> Game:
+    from .games.duel import DuelGame
+
+    return DuelGame(players, **options)
+
+
+GAMES: dict[str, GameEntry] = {
+    "duel": GameEntry("duel", "Saboteur: The Duel", (2, 2), 2, _duel),
+    "solo": GameEntry("solo", "Saboteur: The Duel, solo mode", (1, 1), 1, _duel),
+}
+
+
+def make_game(name: str, players: int | None = None, **options: Any) -> Game:
+    """``make_game("duel")``, ``make_game("classic", players=5, max_saboteurs=True)``."""
+    try:
+        entry = GAMES[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; choose from {', '.join(GAMES)}") from None
+    return entry.make(players, **options)
+
+
+def game_key(game: Game) -> str:
+    """The registry name of a game instance (what a record stores)."""
+    return getattr(game, "mode", game.name)
