@@ -793,6 +793,32 @@ class DuelState(State):
         cards.update(self.maze.hidden.values())
         return cards
 
+    def shuffle_hidden(self, seat: int | None, rng: Rng) -> DuelState:
+        """A copy in which everything ``seat`` cannot know is dealt anew.
+
+        The other hands, the draw pile and the set-aside cards are reshuffled
+        among themselves (sizes kept); the face-down goals the seat has not
+        looked at, with the unused goals, likewise.  ``seat``'s view of the copy
+        equals its view of this state: that is what view secrecy means.
+        """
+        new = self.clone()
+        others = [s for s in range(self.game.players) if s != seat]
+        pool = [c for s in others for c in new.hands[s]] + new.deck + new.aside
+        rng.shuffle(pool)
+        for s in others:
+            n = len(new.hands[s])
+            new.hands[s], pool = pool[:n], pool[n:]
+        new.deck, new.aside = pool[:len(new.deck)], pool[len(new.deck):]
+        seen = new.seen[seat] if seat is not None else {}
+        pending = new.pending[0] if new.pending is not None else None
+        cells = [c for c in sorted(new.maze.hidden) if c not in seen and c != pending]
+        goals = [new.maze.hidden[c] for c in cells] + new.goals_left
+        rng.shuffle(goals)
+        for c, code in zip(cells, goals, strict=False):
+            new.maze.hidden[c] = code
+        new.goals_left = goals[len(cells):]
+        return new
+
     def view(self, seat: int | None) -> Any:
         from .view import duel_view
 

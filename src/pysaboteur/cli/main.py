@@ -1,0 +1,260 @@
+"""The ``saboteur`` command: play, replay, check and bench.
+
+Every subcommand goes through the registry, the engine and per-seat views;
+nothing here knows a rule.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from ..bots import BOTS, make_bot
+from ..engine.errors import IllegalAction, NotationError, RecordError
+from ..engine.game import State
+from ..records import Record, ReplayError, replay
+from ..registry import GAMES, make_game
+from . import bench as bench_mod
+from .render import board_text, view_panel
+
+app = typer.Typer(
+    help="Saboteur card games: play in the terminal, check and replay records, benchmark.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console()
+
+NOTATION_HELP = """\
+Moves (cards by code or by hand slot 1..n, cells as x,y; 'r' turns a path card):
+  3@1,1        put hand card 3 on (1,1)           3@1,1r   ... turned 180 degrees
+  2@7,1        map / key / rockfall on a cell      2>1      broken tool on seat 1
+  2>0:lantern  two-tool repair: name the tool      bribe@2,1  bribe the troll on (2,1)
+  pass 1 4     discard cards face down, draw as many
+  discard 1 2 -break-cart   discard two cards to remove a card in front of you
+  end          end the turn (instead of another bribe)
+  orient / orient r         choose how a revealed goal lies
+  ?  legal moves    help  this text    quit  save and leave"""
+
+GameOpt = Annotated[str, typer.Argument(help=f"one of: {', '.join(GAMES)}")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="number of players")]
+SeedOpt = Annotated[int | None, typer.Option(help="seed (default: random)")]
+
+
+def _seed(seed: int | None) -> int:
+    if seed is not None:
+        return seed
+    import secrets
+
+    return secrets.randbits(32)
+
+
+@app.command()
+def play(
+    game: GameOpt = "duel",
+    players: PlayersOpt = None,
+    seed: SeedOpt = None,
+    seat: Annotated[int, typer.Option(help="your seat (0 = first)")] = 0,
+    bot: Annotated[str, typer.Option(help=f"bot for the other seats: {', '.join(BOTS)}")] = "random",
+    save: Annotated[Path | None, typer.Option(help="write the record here at the end")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o",
+                                                     help="game option NAME=VALUE")] = None,
+) -> None:
+    """Play a game in the terminal against bots (you are SEAT; the others are bots)."""
+    try:
+        g = make_game(game, players, **_options(option))
+    except (ValueError, TypeError) as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    if not 0 <= seat < g.players:
+        raise typer.BadParameter(f"seat must be 0..{g.players - 1}")
+    s = _seed(seed)
+    state = g.new_state(s)
+    bots = {i: make_bot(bot, s + 1 + i) for i in range(g.players) if i != seat}
+    seats = [{"name": "you" if i == seat else f"{bot} bot", "kind": "human" if i == seat else bot}
+             for i in range(g.players)]
+    console.print(f"[bold]{g.title}[/] - seed {s}. Type [bold]help[/] for the notation, "
+                  "[bold]?[/] for your legal moves.")
+    last_round = 0
+    try:
+        while not state.is_terminal:
+            if state.round_no != last_round:
+                last_round = state.round_no
+                _show_results(state)
+                console.rule(f"round {state.round_no}")
+            p = state.current_player
+            if p in bots:
+                action = bots[p].choose(state.view(p), state.legal_actions())
+                state.apply(action)
+                # print the move as the human's view shows it (a pass hides its cards)
+                log = state.view(seat).log
+                console.print(f"[dim]seat {p} plays[/] {log[-1][1] if log else action}")
+                continue
+            view = state.view(p)
+            console.print(view_panel(view, g.catalogue))
+            if state.is_terminal:
+                break
+            _human_turn(state, p, view)
+    except (KeyboardInterrupt, EOFError, _Quit):
+        console.print("\n[yellow]game left unfinished[/]")
+    _show_results(state)
+    if state.is_terminal:
+        console.print(board_text(state.view(seat), g.catalogue))
+        console.print(f"[bold]final gold:[/] {state.scores()}")
+        if hasattr(state, "rating") and g.players == 1:
+            console.print(f"[bold]rating:[/] {state.rating()}")
+    if save:
+        Record.of(state, seats).save(save)
+        console.print(f"record saved to {save}")
+
+
+class _Quit(Exception):
+    pass
+
+
+def _human_turn(state: State, seat: int, view: Any) -> None:
+    while True:
+        text = console.input(f"[bold cyan]seat {seat} ({view.phase})>[/] ").strip()
+        if text in ("quit", "exit"):
+            raise _Quit
+        if text in ("help", "h"):
+            console.print(NOTATION_HELP)
+            continue
+        if text == "?":
+            console.print("  ".join(str(a) for a in state.legal_actions()))
+            continue
+        try:
+            action = state.game.parse_action(text, view.hand)
+            state.apply(action)
+        except (NotationError, IllegalAction) as exc:
+            console.print(f"[red]{exc}[/]")
+            continue
+        return
+
+
+def _show_results(state: State) -> None:
+    shown = getattr(state, "_shown_results", 0)
+    for r in state.results[shown:]:
+        console.print(f"[bold]round {r.round} over[/]: gold {r.gold} -> totals {state.scores()}"
+                      if state.is_terminal else f"[bold]round {r.round} over[/]: gold {r.gold}")
+    state._shown_results = len(state.results)  # type: ignore[attr-defined]
+
+
+def _options(pairs: list[str] | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs or []:
+        name, _, raw = pair.partition("=")
+        if not name or not raw:
+            raise typer.BadParameter(f"options are NAME=VALUE, not {pair!r}")
+        try:
+            out[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[name] = raw
+    return out
+
+
+@app.command(name="replay")
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="a record (JSON)")],
+    seat: Annotated[int | None, typer.Option(help="show the game as this seat saw it")] = None,
+    step: Annotated[bool, typer.Option(help="wait for Enter after each move")] = False,
+    to: Annotated[int | None, typer.Option(help="stop after this many actions")] = None,
+) -> None:
+    """Step through a record, drawing the maze after every move."""
+    record = _load(file)
+    try:
+        state = record.new_state()
+    except (ValueError, TypeError, RecordError) as exc:
+        _fail(f"cannot set up the game: {exc}")
+    game = state.game
+    total = len(record.actions) if to is None else min(to, len(record.actions))
+    for i, text in enumerate(record.actions[:total]):
+        actor = state.current_player
+        try:
+            state.apply(game.parse_action(text))
+        except (NotationError, IllegalAction) as exc:
+            _fail(f"action {i + 1} ({text!r}) is illegal: {exc}")
+        console.rule(f"{i + 1}/{total}  seat {actor}: {text}")
+        console.print(board_text(state.view(seat), game.catalogue))
+        if step and sys.stdin.isatty():
+            console.input("[dim]Enter for the next move[/]")
+    console.print(view_panel(state.view(seat), game.catalogue))
+    _show_results(state)
+
+
+@app.command()
+def check(
+    file: Annotated[Path, typer.Argument(help="a record (JSON)")],
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """Replay a record: print the final scores, or the first illegal action and exit 1."""
+    record = _load(file)
+    try:
+        state = replay(record)
+    except ReplayError as exc:
+        if as_json:
+            print(json.dumps({"ok": False, "index": exc.index, "action": exc.action,
+                              "reason": exc.reason}))
+        else:
+            console.print(f"[red]illegal:[/] {exc}")
+        raise typer.Exit(1) from exc
+    except RecordError as exc:
+        _fail(str(exc), as_json)
+    result = {"ok": True, "actions": len(record.actions), "finished": state.is_terminal,
+              "round": state.round_no, "scores": state.scores(),
+              "returns": state.returns() if state.is_terminal else None}
+    if as_json:
+        print(json.dumps(result))
+    else:
+        status = "finished" if state.is_terminal else f"unfinished (round {state.round_no})"
+        console.print(f"{len(record.actions)} actions, all legal; {status}; "
+                      f"scores {state.scores()}")
+
+
+def _load(file: Path) -> Record:
+    try:
+        return Record.load(file)
+    except OSError as exc:
+        _fail(f"cannot read {file}: {exc.strerror}")
+    except RecordError as exc:
+        _fail(f"{file}: {exc}")
+
+
+def _fail(message: str, as_json: bool = False) -> Any:
+    if as_json:
+        print(json.dumps({"ok": False, "reason": message}))
+    else:
+        console.print(f"[red]{message}[/]")
+    raise typer.Exit(1)
+
+
+@app.command()
+def bench(
+    game: Annotated[str, typer.Option("--game", "-g", help=f"one of: {', '.join(GAMES)}")] = "duel",
+    players: PlayersOpt = None,
+    seconds: Annotated[float, typer.Option(help="time to spend per run")] = 3.0,
+    runs: Annotated[int, typer.Option(help="runs; the median is reported")] = 3,
+    seed: Annotated[int, typer.Option(help="first seed")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """Random play with every legal move listed on every decision: decisions/s and rounds/s."""
+    try:
+        g = make_game(game, players)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    result = bench_mod.random_play(g, seconds, runs, seed)
+    if as_json:
+        print(json.dumps(result))
+        return
+    console.print(f"[bold]{g.title}[/], {g.players} player(s), {runs} run(s) of {seconds:g}s, "
+                  "one core, random play, full legal list every decision (median):")
+    console.print(f"  decisions/s        {result['decisions_per_s']:>12,.0f}")
+    console.print(f"  rounds/s           {result['rounds_per_s']:>12,.1f}")
+    console.print(f"  legal moves/decision {result['legal_per_decision']:>10,.1f}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()
