@@ -144,8 +144,8 @@ def replay(record: Record, upto: int | None = None) -> State:
             state.apply(action)
         except (IllegalAction, SaboteurError) as exc:
             raise ReplayError(i, text, str(exc)) from exc
-    if upto is None and record.final is not None and state.is_terminal:
-        if list(record.final.get("scores", [])) != state.scores():
+    finished = upto is None and record.final is not None and state.is_terminal
+    if finished and list(record.final.get("scores", [])) != state.scores():  # type: ignore[union-attr]
             raise RecordError(f"the record says the scores were {record.final.get('scores')}, "
                               f"the replay gives {state.scores()}")
     return state

@@ -59,7 +59,7 @@ def play(
     players: PlayersOpt = None,
     seed: SeedOpt = None,
     seat: Annotated[int, typer.Option(help="your seat (0 = first)")] = 0,
-    bot: Annotated[str, typer.Option(help=f"bot for the other seats: {', '.join(BOTS)}")] = "random",
+    bot: Annotated[str, typer.Option(help=f"bot for the others: {', '.join(BOTS)}")] = "random",
     save: Annotated[Path | None, typer.Option(help="write the record here at the end")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                      help="game option NAME=VALUE")] = None,

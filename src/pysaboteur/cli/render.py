@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine.cards import Catalogue
-from ..engine.tiles import E, N, S, W, Tile
+from ..engine.tiles import E, N, S, Tile, W
 
 # the joined part of a tile drawn in its middle character
 _JOIN = {
@@ -29,7 +29,7 @@ def tile_art(tile: Tile) -> list[str]:
     """Three 5-character rows picturing a tile's edges and how they join."""
     joined = [s for s in tile.segments if s.bit_count() > 1]
     if len(joined) == 2:
-        middle = "╋" if set(joined) == {N | S, E | W} else "╳"
+        middle = "╋" if set(joined) == {N | S, E | W} else "╳"  # noqa: RUF001
     elif joined:
         middle = _JOIN[joined[0]]
     else:

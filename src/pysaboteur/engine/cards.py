@@ -51,7 +51,8 @@ def path(code: str, notation: str, count: int = 1, name: str = "", **features: o
     )
 
 
-def action(code: str, effect: str, count: int, tools: Sequence[str] = (), name: str = "") -> CardKind:
+def action(code: str, effect: str, count: int, tools: Sequence[str] = (),
+           name: str = "") -> CardKind:
     return CardKind(code=code, category="action", count=count, effect=effect, tools=tuple(tools),
                     name=name or code)
 

@@ -9,7 +9,7 @@ connectivity are a few integer operations.
 >>> t.notation, t.open_mask == N | E | S | W
 ('NES,W', True)
 >>> t.rotated().notation
-('NSW,E')
+'NSW,E'
 """
 
 from __future__ import annotations
@@ -93,7 +93,8 @@ class Tile:
         return ",".join(mask_to_str(seg) for seg in self.segments)
 
     def rotated(self) -> Tile:
-        return Tile(tuple(sorted((rotate_mask(s) for s in self.segments), key=_order)), self.features)
+        segments = tuple(sorted((rotate_mask(s) for s in self.segments), key=_order))
+        return Tile(segments, self.features)
 
     @property
     def symmetric(self) -> bool:

@@ -5,7 +5,7 @@ This is the one place to correct an [estimate]: each one is marked below.
 
 from __future__ import annotations
 
-from ...engine.cards import Catalogue, CardKind, action, path
+from ...engine.cards import CardKind, Catalogue, action, path
 
 BLUE, GREEN = "blue", "green"
 COLOURS = (GREEN, BLUE)  # reach context index = position here
