@@ -1,0 +1,98 @@
+"""The ``saboteur`` command, driven through typer's test runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from pysaboteur.cli.main import app
+from pysaboteur.engine.rng import Rng
+from pysaboteur.records import Record
+from pysaboteur.registry import make_game
+
+runner = CliRunner()
+
+
+def _finished_record(tmp_path: Path, seed: int = 4) -> Path:
+    state = make_game("duel").new_state(seed)
+    pick = Rng(seed)
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        state.apply(legal[pick.below(len(legal))])
+    path = tmp_path / "game.json"
+    Record.of(state).save(path)
+    return path
+
+
+def test_help_lists_the_public_commands() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    for command in ("play", "replay", "check", "bench"):
+        assert command in result.output
+
+
+def test_check_prints_final_scores(tmp_path: Path) -> None:
+    path = _finished_record(tmp_path)
+    result = runner.invoke(app, ["check", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["ok"] and out["finished"]
+    assert out["scores"] == Record.load(path).final["scores"]  # type: ignore[index]
+
+
+def test_check_names_the_first_illegal_action(tmp_path: Path) -> None:
+    path = _finished_record(tmp_path)
+    data = json.loads(path.read_text())
+    data["actions"][5] = "NESW@40,40"
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["check", str(path), "--json"])
+    assert result.exit_code == 1
+    out = json.loads(result.output)
+    assert out == {"ok": False, "index": 5, "action": "NESW@40,40", "reason": out["reason"]}
+    assert out["reason"]
+
+
+def test_check_rejects_garbage(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text("{not json")
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.exit_code == 1 and "not JSON" in result.output
+
+
+def test_replay_steps_through_every_action(tmp_path: Path) -> None:
+    path = _finished_record(tmp_path)
+    n = len(Record.load(path).actions)
+    result = runner.invoke(app, ["replay", str(path), "--seat", "0", "--to", "5"])
+    assert result.exit_code == 0, result.output
+    assert "5/5" in result.output
+    assert n > 5
+
+
+def test_play_accepts_moves_refuses_bad_ones_and_saves(tmp_path: Path) -> None:
+    save = tmp_path / "played.json"
+    result = runner.invoke(app, ["play", "duel", "--seed", "3", "--save", str(save)],
+                           input="?\nfoo\nNESW@9,9\npass 1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "cannot read 'foo'" in result.output
+    record = Record.load(save)
+    assert record.game == "duel" and record.seed == 3
+    assert record.actions and record.actions[0].startswith("pass ")
+
+
+def test_play_solo_to_the_end_by_passing(tmp_path: Path) -> None:
+    save = tmp_path / "solo.json"
+    result = runner.invoke(app, ["play", "solo", "--seed", "1", "--save", str(save)],
+                           input="pass 1\n" * 400)
+    assert result.exit_code == 0, result.output
+    assert "rating:" in result.output
+    assert runner.invoke(app, ["check", str(save)]).exit_code == 0
+
+
+def test_bench_json() -> None:
+    result = runner.invoke(app, ["bench", "--game", "duel", "--seconds", "0.2", "--runs", "1",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["decisions_per_s"] > 0 and out["legal_per_decision"] > 1
