@@ -31,9 +31,23 @@ def _duel(players: int, **options: Any) -> Game:
     return DuelGame(players, **options)
 
 
+def _classic(players: int, **options: Any) -> Game:
+    from .games.classic import ClassicGame
+
+    return ClassicGame(players, **options)
+
+
+def _expansion(players: int, **options: Any) -> Game:
+    from .games.expansion import ExpansionGame
+
+    return ExpansionGame(players, **options)
+
+
 GAMES: dict[str, GameEntry] = {
     "duel": GameEntry("duel", "Saboteur: The Duel", (2, 2), 2, _duel),
     "solo": GameEntry("solo", "Saboteur: The Duel, solo mode", (1, 1), 1, _duel),
+    "classic": GameEntry("classic", "Saboteur", (3, 10), 4, _classic),
+    "expansion": GameEntry("expansion", "Saboteur 2", (2, 12), 5, _expansion),
 }
 
 

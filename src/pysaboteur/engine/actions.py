@@ -15,6 +15,7 @@ Notation (``str(action)``), with ``r`` marking a card turned by 180 degrees:
 ``bribe@4,0``                 put a marker on a troll
 ``end``                       end the turn (when a bribe would still be possible)
 ``orient`` ``orient r``       choose how a revealed goal lies
+``steal>2``                   a thief takes 1 gold from seat 2 (round end)
 ============================  ==================================================
 
 >>> str(PlacePath("NES", 3, -1, True))
@@ -91,4 +92,14 @@ class Orient(NamedTuple):
         return "orient r" if self.rotated else "orient"
 
 
-Action = PlacePath | PlayOnCell | PlayOnPlayer | Discard | Pass | Bribe | EndTurn | Orient
+class Steal(NamedTuple):
+    """A thief's choice of victim when thefts are settled at the end of a round."""
+
+    target: int
+
+    def __str__(self) -> str:
+        return f"steal>{self.target}"
+
+
+Action = (PlacePath | PlayOnCell | PlayOnPlayer | Discard | Pass | Bribe | EndTurn | Orient
+          | Steal)

@@ -36,22 +36,32 @@ TERMINAL = -1
 class Deal:
     """A fixed deal: the order of the goal cards and of each round's draw pile (top first).
 
-    Rounds without a given deck are shuffled by the state's generator.  Used by
-    tests, puzzles and tutorials to set up exact positions.
+    ``roles`` (games with dwarf cards): each round's dwarf deck, top first; seat 0
+    gets the first card, and so on; the rest stay face down.  Rounds without a
+    given deck are shuffled by the state's generator.  Used by tests, puzzles and
+    tutorials to set up exact positions.
     """
 
     goals: tuple[str, ...] = ()
     decks: tuple[tuple[str, ...], ...] = ()
+    roles: tuple[tuple[str, ...], ...] = ()
 
     def deck(self, round_no: int) -> tuple[str, ...] | None:
         return self.decks[round_no - 1] if round_no <= len(self.decks) else None
 
+    def role_deck(self, round_no: int) -> tuple[str, ...] | None:
+        return self.roles[round_no - 1] if round_no <= len(self.roles) else None
+
     def to_json(self) -> dict[str, Any]:
-        return {"goals": list(self.goals), "decks": [list(d) for d in self.decks]}
+        data: dict[str, Any] = {"goals": list(self.goals), "decks": [list(d) for d in self.decks]}
+        if self.roles:
+            data["roles"] = [list(r) for r in self.roles]
+        return data
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Deal:
-        return Deal(tuple(data.get("goals", ())), tuple(tuple(d) for d in data.get("decks", ())))
+        return Deal(tuple(data.get("goals", ())), tuple(tuple(d) for d in data.get("decks", ())),
+                    tuple(tuple(r) for r in data.get("roles", ())))
 
 
 def check_same_cards(given: Sequence[str], expected: Sequence[str], what: str) -> None:

@@ -28,6 +28,7 @@ from .actions import (
     PlacePath,
     PlayOnCell,
     PlayOnPlayer,
+    Steal,
 )
 from .cards import Catalogue
 from .errors import NotationError
@@ -36,6 +37,7 @@ _CELL = r"(-?\d+)\s*,\s*(-?\d+)"
 _AT = re.compile(rf"^(\S+?)\s*@\s*{_CELL}\s*(r?)$")
 _TO = re.compile(r"^(\S+?)\s*>\s*(\d+)(?::(\S+))?$")
 _BRIBE = re.compile(rf"^bribe\s*@\s*{_CELL}$")
+_STEAL = re.compile(r"^steal\s*>\s*(\d+)$")
 
 
 def _card(token: str, catalogue: Catalogue, hand: Sequence[str] | None) -> str:
@@ -70,6 +72,8 @@ def parse_action(text: str, catalogue: Catalogue, hand: Sequence[str] | None = N
         return Orient(text.endswith("r"))
     if m := _BRIBE.match(text):
         return Bribe(int(m[1]), int(m[2]))
+    if m := _STEAL.match(text):
+        return Steal(int(m[1]))
     words = text.split(" ")
     if words[0] == "pass":
         if len(words) < 2:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import product
 from typing import Any
 
 from ...engine.actions import (
@@ -33,7 +33,9 @@ from ...engine.errors import (
     WrongPhase,
 )
 from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, State, check_same_cards
+from ...engine.goals import goal_orientations
 from ...engine.maze import FITS, NO_ENTER, NO_LEAVE, Maze, cell, neighbours, xy
+from ...engine.moves import discard_actions, pass_actions
 from ...engine.rng import Rng
 from . import cards as C
 
@@ -277,12 +279,8 @@ class DuelState(State):
             kind = CAT[code]
             if kind.category == "action":
                 actions += self._action_targets(seat, code)
-        if self.in_front[seat] and len(hand) >= C.DISCARD_TO_REPAIR:
-            pairs = sorted(set(combinations(sorted(hand), C.DISCARD_TO_REPAIR)))
-            for removed in sorted(set(self.in_front[seat])):
-                actions += [Discard(pair, removed) for pair in pairs]
-        for n in range(1, min(C.PASS_MAX, len(hand)) + 1):
-            actions += [Pass(combo) for combo in sorted(set(combinations(sorted(hand), n)))]
+        actions += discard_actions(hand, self.in_front[seat], C.DISCARD_TO_REPAIR)
+        actions += pass_actions(hand, C.PASS_MAX)
         return actions
 
     def _ctx(self, seat: int) -> int:
@@ -670,20 +668,7 @@ class DuelState(State):
         return True
 
     def _orientations(self, g: int) -> tuple[bool, ...]:
-        maze = self.maze
-        variants = CAT.orientations[maze.hidden[g]]
-        if len(variants) == 1:
-            return (variants[0][0],)
-        row = FITS[maze.constraint_of(g)]
-        fitting = tuple(r for r, t in variants if row[CAT.open_mask[t]])
-        if fitting:
-            return fitting
-        facing = 0
-        for reach_in in maze.reach_in:
-            facing |= reach_in.get(g, 0)
-        score = {r: (CAT.open_mask[t] & facing).bit_count() for r, t in variants}
-        best = max(score.values())
-        return tuple(r for r in score if score[r] == best)
+        return goal_orientations(self.maze, g)
 
     def _reveal(self, g: int, rotated: bool) -> None:
         maze = self.maze

@@ -1,0 +1,131 @@
+"""What one seat of Saboteur may know (classic.md, "Information"), built in this one place.
+
+Public: the grid, cards in front of players, hand sizes, pile sizes, the
+public log (other seats' passes hidden), earlier rounds' roles and winners.
+Private to the seat: its hand, its dwarf card, its map looks, its gold.
+Hidden from all: deck order, face-down goals, the spare dwarf card, the
+content of passes, other seats' gold (until the match ends).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...engine.actions import Action, Discard, Pass
+from ...engine.maze import xy
+from .state import PHASE_NAMES
+
+if TYPE_CHECKING:
+    from .state import ClassicState
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    x: int
+    y: int
+    card: str
+    rotated: bool
+
+
+@dataclass(frozen=True)
+class ClassicView:
+    game: str
+    seat: int | None  # None: a spectator
+    players: int
+    round: int
+    rounds: int
+    turn: int
+    current_player: int  # -1 when the match is over
+    phase: str  # "main", "orient", "steal"
+    board: tuple[PlacedCard, ...]  # face-up cards in the order they were placed
+    face_down: tuple[Cell, ...]  # face-down goals
+    in_front: tuple[tuple[str, ...], ...]
+    hand_sizes: tuple[int, ...]
+    deck_size: int
+    discard_size: int
+    set_aside: int
+    pending_goal: tuple[int, int, str, tuple[bool, ...]] | None  # being revealed: x, y, card, ways
+    results: tuple[dict[str, Any], ...]  # earlier rounds; others' gold hidden until the end
+    log: tuple[tuple[int, str], ...]  # (seat, move) with other seats' face-down cards hidden
+    final_scores: tuple[int, ...] | None  # everybody's gold, once the match is over
+    # private to ``seat``
+    hand: tuple[str, ...] | None
+    role: str | None
+    known_goals: tuple[tuple[int, int, str], ...]
+    gold: int | None  # own gold so far
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def public_move(seat: int | None, actor: int, action: Action) -> str:
+    """A move as ``seat`` saw it: others' passes and discards are face down."""
+    if actor != seat:
+        if isinstance(action, Pass):
+            return f"pass {len(action.cards)}"
+        if isinstance(action, Discard):
+            return f"discard {len(action.cards)} -{action.remove}"
+    return str(action)
+
+
+def public_result(result: dict[str, Any], seat: int | None, over: bool) -> dict[str, Any]:
+    """A round's result with the other seats' gold hidden (None) until the match is over."""
+    if over:
+        return result
+    shown = dict(result)
+    shown["gold"] = [g if s == seat else None for s, g in enumerate(result["gold"])]
+    return shown
+
+
+def common_fields(state: ClassicState, seat: int | None) -> dict[str, Any]:
+    """The fields every Saboteur card game's view shares (the expansion adds to them)."""
+    game = state.game
+    cat = game.catalogue
+    maze = state.maze
+    board = tuple(PlacedCard(*xy(c), cat.codes[maze.cells[c]],
+                             cat.otile[cat.codes[maze.cells[c]], True] == maze.cells[c]
+                             and not cat.tiles[maze.cells[c]].symmetric)
+                  for c in maze.order)
+    pending = None
+    if state.pending is not None:
+        g, ways = state.pending
+        pending = (*xy(g), maze.hidden[g], ways)
+    own = seat is not None and 0 <= seat < game.players
+    me = seat if own else None
+    over = state.is_terminal
+    return {
+        "game": game.name,
+        "seat": me,
+        "players": game.players,
+        "round": state.round_no,
+        "rounds": game.data.ROUNDS,
+        "turn": state.turn,
+        "current_player": state.current_player,
+        "phase": PHASE_NAMES[state.phase],
+        "board": board,
+        "face_down": tuple(sorted(xy(c) for c in maze.hidden
+                                  if state.pending is None or c != state.pending[0])),
+        "in_front": tuple(tuple(f) for f in state.in_front),
+        "hand_sizes": tuple(len(h) for h in state.hands),
+        "deck_size": len(state.deck),
+        "discard_size": len(state.discards),
+        "set_aside": len(state.aside),
+        "pending_goal": pending,
+        "results": tuple(public_result(r.to_json(), me, over) for r in state.results),
+        "log": tuple((a, public_move(me, a, m))
+                     for a, m in zip(state.actors, state.history, strict=True)),
+        "final_scores": tuple(state.scores()) if over else None,
+        "hand": tuple(sorted(state.hands[me])) if me is not None else None,
+        "role": state.roles[me] if me is not None else None,
+        "known_goals": tuple((*xy(c), code) for c, code in sorted(state.seen[me].items())
+                             if c in maze.hidden) if me is not None else (),
+    }
+
+
+def classic_view(state: ClassicState, seat: int | None) -> ClassicView:
+    fields = common_fields(state, seat)
+    me = fields["seat"]
+    return ClassicView(**fields, gold=state.scores()[me] if me is not None else None)
