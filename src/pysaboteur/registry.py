@@ -43,11 +43,18 @@ def _expansion(players: int, **options: Any) -> Game:
     return ExpansionGame(players, **options)
 
 
+def _lost_mines(players: int, **options: Any) -> Game:
+    from .games.lost_mines import LostMinesGame
+
+    return LostMinesGame(players, **options)
+
+
 GAMES: dict[str, GameEntry] = {
     "duel": GameEntry("duel", "Saboteur: The Duel", (2, 2), 2, _duel),
     "solo": GameEntry("solo", "Saboteur: The Duel, solo mode", (1, 1), 1, _duel),
     "classic": GameEntry("classic", "Saboteur", (3, 10), 4, _classic),
     "expansion": GameEntry("expansion", "Saboteur 2", (2, 12), 5, _expansion),
+    "lost-mines": GameEntry("lost-mines", "Saboteur: The Lost Mines", (3, 9), 5, _lost_mines),
 }
 
 

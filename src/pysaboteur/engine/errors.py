@@ -39,6 +39,10 @@ class Blocked(IllegalAction):
     """The player may not take this option now (a broken tool, no keys left...)."""
 
 
+class IllegalMove(IllegalAction):
+    """A pawn cannot take that route (blocked, too long, not along a path)."""
+
+
 class NotationError(SaboteurError, ValueError):
     """Text that does not parse as an action."""
 

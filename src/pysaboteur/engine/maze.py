@@ -125,6 +125,31 @@ class Maze:
     def occupied(self, c: int) -> bool:
         return c in self.cells or c in self.hidden
 
+    def passages(self, c: int, s: int) -> list[tuple[int, int, int]]:
+        """Where a walker on segment ``s`` of the face-up tile on ``c`` can step next.
+
+        ``(edge, neighbour, segment)`` for every edge of the segment that meets a
+        face-up neighbour's open opposite edge (the segment entered there), or a
+        face-down card (segment -1: it can be entered, not passed).  This is the
+        segment-level connectivity of :meth:`_spread`, one step at a time, for
+        games whose pieces walk (The Lost Mines' pawns).
+        """
+        out = []
+        cells, hidden, seg_of_edge = self.cells, self.hidden, self.cat.seg_of_edge
+        seg = self.cat.segments[cells[c]][s]
+        for edge, delta, opposite in _STEPS:
+            if not seg & edge:
+                continue
+            n = c + delta
+            t = cells.get(n)
+            if t is not None:
+                s2 = seg_of_edge[t][opposite]
+                if s2 >= 0:
+                    out.append((edge, n, s2))
+            elif n in hidden:
+                out.append((edge, n, -1))
+        return out
+
     def reached_hidden(self) -> list[int]:
         """Face-down cells that some context reaches, ordered by x then y."""
         return sorted(c for c in self.hidden if any(r.get(c) for r in self.reach_in))

@@ -23,12 +23,19 @@ from .actions import (
     Bribe,
     Discard,
     EndTurn,
+    Move,
+    NoMove,
     Orient,
     Pass,
     PlacePath,
     PlayOnCell,
+    PlayOnJoint,
     PlayOnPlayer,
+    PlayOnTreasure,
+    ProposeEnd,
     Steal,
+    Take,
+    Vote,
 )
 from .cards import Catalogue
 from .errors import NotationError
@@ -37,6 +44,11 @@ _CELL = r"(-?\d+)\s*,\s*(-?\d+)"
 _AT = re.compile(rf"^(\S+?)\s*@\s*{_CELL}\s*(r?)$")
 _TO = re.compile(r"^(\S+?)\s*>\s*(\d+)(?::(\S+))?$")
 _BRIBE = re.compile(rf"^bribe\s*@\s*{_CELL}$")
+_JOINT = re.compile(rf"^(\S+?)\s*@\s*{_CELL}\s*:\s*([NESWnesw])$")
+_TREASURE = re.compile(r"^(\S+?)\s*#\s*(\d+)$")
+_XY = re.compile(r"^(-?\d+),(-?\d+)$")
+_WORDS: dict[str, Action] = {"stay": NoMove(), "propose end": ProposeEnd(),
+                             "accept": Vote(True), "decline": Vote(False)}
 _STEAL = re.compile(r"^steal\s*>\s*(\d+)$")
 
 
@@ -51,11 +63,33 @@ def _card(token: str, catalogue: Catalogue, hand: Sequence[str] | None) -> str:
     return token
 
 
-def _cards(tokens: Sequence[str], catalogue: Catalogue, hand: Sequence[str] | None) -> tuple[str, ...]:
+def _cards(tokens: Sequence[str], catalogue: Catalogue,
+           hand: Sequence[str] | None) -> tuple[str, ...]:
     slots = [t for t in tokens if t.isdigit()]
     if len(set(slots)) != len(slots):
         raise NotationError("the same hand slot is named twice")
     return tuple(sorted(_card(t, catalogue, hand) for t in tokens))
+
+
+def _joint(card: str, x: int, y: int, side: str) -> PlayOnJoint:
+    """One spelling per joint: a W or N side is the neighbour's E or S side."""
+    if side == "W":
+        return PlayOnJoint(card, x - 1, y, "E")
+    if side == "N":
+        return PlayOnJoint(card, x, y - 1, "S")
+    return PlayOnJoint(card, x, y, side)
+
+
+def _move(tokens: Sequence[str]) -> Move:
+    if not tokens:
+        raise NotationError("move needs the cells of the route: move X,Y [X,Y...]")
+    route = []
+    for token in tokens:
+        m = _XY.match(token)
+        if m is None:
+            raise NotationError(f"cannot read the cell {token!r}; write X,Y")
+        route.append((int(m[1]), int(m[2])))
+    return Move(tuple(route))
 
 
 def parse_action(text: str, catalogue: Catalogue, hand: Sequence[str] | None = None) -> Action:
@@ -74,7 +108,17 @@ def parse_action(text: str, catalogue: Catalogue, hand: Sequence[str] | None = N
         return Bribe(int(m[1]), int(m[2]))
     if m := _STEAL.match(text):
         return Steal(int(m[1]))
+    if text in _WORDS:
+        return _WORDS[text]
+    if m := _JOINT.match(text):
+        return _joint(_card(m[1], catalogue, hand), int(m[2]), int(m[3]), m[4].upper())
+    if m := _TREASURE.match(text):
+        return PlayOnTreasure(_card(m[1], catalogue, hand), int(m[2]))
     words = text.split(" ")
+    if words[0] == "take" and len(words) == 2 and words[1].isdigit():
+        return Take(int(words[1]))
+    if words[0] == "move":
+        return _move(words[1:])
     if words[0] == "pass":
         if len(words) < 2:
             raise NotationError("pass needs the cards to discard: pass CARD [CARD...]")
@@ -87,7 +131,9 @@ def parse_action(text: str, catalogue: Catalogue, hand: Sequence[str] | None = N
         card = _card(m[1], catalogue, hand)
         x, y = int(m[2]), int(m[3])
         if catalogue[card].is_tile:
-            return PlacePath(card, x, y, m[4] == "r")
+            # a tile that looks the same both ways has one spelling: unturned
+            turned = m[4] == "r" and len(catalogue.orientations[card]) > 1
+            return PlacePath(card, x, y, turned)
         if m[4]:
             raise NotationError("only path cards can be turned (r)")
         return PlayOnCell(card, x, y)

@@ -23,6 +23,7 @@ from ...engine.actions import (
     PlacePath,
     PlayOnCell,
     PlayOnPlayer,
+    cards_of,
 )
 from ...engine.errors import (
     Blocked,
@@ -158,6 +159,7 @@ class DuelState(State):
         self.gold: list[list[str]] = [[] for _ in range(seats)]
         self.paid: list[str] = []  # gold cards paid for trolls: out of the game
         self.out: list[str] = []  # goal cards gone from the game unseen or unclaimed
+        self.goals_seen: list[str] = []  # every goal card turned face up in this match (public)
         goals = list(_GOALS)
         if deal is not None and deal.goals:
             check_same_cards(deal.goals, _GOALS, "goal order")
@@ -194,7 +196,8 @@ class DuelState(State):
             self.rng.shuffle(cards)
             self.deck = cards
         self.hands: list[list[str]] = [[] for _ in range(seats)]
-        self.discards: list[str] = []
+        self.discards: list[str] = []  # face up: everybody knows them
+        self.passed: list[list[str]] = [[] for _ in range(seats)]  # face down, per seat
         self.in_front: list[list[str]] = [[] for _ in range(seats)]
         self.markers: dict[int, int] = {}  # gold card cell -> seat whose marker is on it
         self.bribes: dict[int, int] = {}  # troll cell -> seat who bribed it
@@ -249,9 +252,9 @@ class DuelState(State):
         new.rng = self.rng.clone()
         new.maze = self.maze.clone()
         for name in ("history", "actors", "results", "paid", "out", "goals_left", "round_goals",
-                     "deck", "discards", "aside", "pools", "bribes_made"):
+                     "deck", "discards", "aside", "pools", "bribes_made", "goals_seen"):
             nd[name] = d[name].copy()
-        for name in ("gold", "hands", "in_front"):
+        for name in ("gold", "hands", "in_front", "passed"):
             nd[name] = [pile.copy() for pile in d[name]]
         for name in ("markers", "bribes", "keys", "forced"):
             nd[name] = d[name].copy()
@@ -397,7 +400,7 @@ class DuelState(State):
             return WrongPhase("take your turn's option first (a card, discard or pass)")
         if self.phase == AFTER:
             return WrongPhase("you have taken your option: bribe a troll or type end")
-        cards = action.cards if isinstance(action, (Pass, Discard)) else (action.card,)
+        cards = cards_of(action)
         missing = Counter(cards) - Counter(self.hands[seat])
         if missing:
             return CardNotInHand(f"you do not hold {', '.join(missing)}")
@@ -540,7 +543,7 @@ class DuelState(State):
             a = action
             for code in a.cards:
                 hand.remove(code)
-            self.discards += a.cards
+            self.passed[seat] += a.cards
             self.pending_draw = len(a.cards)
         else:
             raise AssertionError(action)
@@ -767,7 +770,7 @@ class DuelState(State):
 
     def census(self) -> Counter[str]:
         cards: Counter[str] = Counter(self.deck)
-        for pile in (*self.hands, *self.in_front, *self.gold, self.discards, self.aside,
+        for pile in (*self.hands, *self.in_front, *self.gold, *self.passed, self.discards, self.aside,
                      self.paid, self.out, self.goals_left):
             cards.update(pile)
         for c, t in self.maze.cells.items():

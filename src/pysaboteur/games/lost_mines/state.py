@@ -1,0 +1,741 @@
+"""Saboteur: The Lost Mines (3-9 players): the rules (lost-mines.md).
+
+A turn is three steps: play or discard a card (phase ``card``), move the pawn
+(phase ``move``: a ``Move`` along a route of cells, or ``stay``), then the
+automatic draw.  Choices that arise on the way are the acting seat's next
+decision: how a mine entered face down lies (``orient``), which of several
+treasures to take (``take``).  A proposal to end the round asks every other
+seat in turn (``vote``).
+
+The maze has no reach contexts: cards need not connect to a start, and pawns
+walk segment by segment with :meth:`Maze.passages`.  Tokens lie on *joints*:
+a joint is a cell and its E or S neighbour, as one integer ``cell << 4 | side``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from ...engine.actions import (
+    Action,
+    Move,
+    NoMove,
+    Orient,
+    Pass,
+    PlacePath,
+    PlayOnCell,
+    PlayOnJoint,
+    PlayOnPlayer,
+    PlayOnTreasure,
+    ProposeEnd,
+    Take,
+    Vote,
+    cards_of,
+)
+from ...engine.errors import (
+    Blocked,
+    CardNotInHand,
+    IllegalAction,
+    IllegalMove,
+    IllegalPlacement,
+    InvalidTarget,
+    WrongPhase,
+)
+from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, State, check_same_cards
+from ...engine.maze import DELTA, FITS, Maze, cell, xy
+from ...engine.moves import pass_actions
+from ...engine.rng import Rng
+from ...engine.tiles import EDGES, OPPOSITE, E, N, S, W
+from . import cards as C
+
+CARD, MOVE, ORIENT, TAKE, VOTE = range(5)
+PHASE_NAMES = ("card", "move", "orient", "take", "vote")
+
+CAT = C.CATALOGUE
+_DECK = tuple(CAT.box(["path", "action"]))
+_MINES = tuple(CAT.box(["mine"]))
+_TREASURES = tuple(CAT.box(["treasure"]))
+BOARD = frozenset(cell(x, y) for x in range(C.WIDTH) for y in range(C.HEIGHT))
+_SIDE = {E: "E", S: "S"}
+_SIDE_EDGE = {"E": E, "S": S}
+
+
+def joint(c: int, edge: int) -> int:
+    """The joint between ``c`` and its neighbour across ``edge`` (one integer per joint)."""
+    if edge == N:
+        return (c + DELTA[N]) << 4 | S
+    if edge == W:
+        return (c + DELTA[W]) << 4 | E
+    return c << 4 | edge
+
+
+def joint_cells(j: int) -> tuple[int, int]:
+    c = j >> 4
+    return c, c + DELTA[j & 15]
+
+
+def joint_action(card: str, j: int) -> PlayOnJoint:
+    x, y = xy(j >> 4)
+    return PlayOnJoint(card, x, y, _SIDE[j & 15])
+
+
+def joint_of(a: PlayOnJoint) -> int | None:
+    edge = _SIDE_EDGE.get(a.side)
+    return None if edge is None else cell(a.x, a.y) << 4 | edge
+
+
+def dwarf_box(players: int) -> list[str]:
+    """The dwarf cards in play for ``players``: loyal ones removed per clan [rule]."""
+    removed = C.LOYAL_REMOVED[players]
+    out: list[str] = []
+    for kind in CAT.of_category("dwarf"):
+        count = kind.count - removed if C.identity_of(kind.code) == C.LOYAL else kind.count
+        out += [kind.code] * count
+    return out
+
+
+@dataclass(frozen=True)
+class LostMinesOptions(Options):
+    #: rounds in a match [rule: two; more is an option]
+    rounds: int = C.ROUNDS
+    #: the seat that begins round 1 [rule: an option]
+    first_player: int = 0
+
+    def __post_init__(self) -> None:
+        if self.rounds < 1:
+            raise ValueError("rounds must be at least 1")
+        if self.first_player < 0:
+            raise ValueError("first_player must be a seat number")
+
+
+class LostMinesGame(Game):
+    """Saboteur: The Lost Mines for 3 to 9 players."""
+
+    name = "lost-mines"
+    title = "Saboteur: The Lost Mines"
+    min_players = 3
+    max_players = 9
+    catalogue = CAT
+
+    def __init__(self, players: int = 5, **options: Any) -> None:
+        super().__init__(players, LostMinesOptions(**options))
+        self.options: LostMinesOptions
+        if self.options.first_player >= players:
+            raise ValueError(f"first_player must be below {players}")
+
+    def new_state(self, seed: int, deal: Deal | None = None) -> LostMinesState:
+        return LostMinesState(self, seed, deal)
+
+
+class LostMinesState(State):
+    """A position of a Lost Mines match."""
+
+    def __init__(self, game: LostMinesGame, seed: int, deal: Deal | None = None) -> None:
+        self.game: LostMinesGame = game
+        self.seed = seed
+        self.deal = deal
+        self.rng = Rng(seed)
+        self.history = []
+        self.actors: list[int] = []
+        self.results = []
+        self.totals = [0] * game.players
+        self._round = 0
+        self.terminal = False
+        self.turn = game.options.first_player
+        self._setup_round()
+
+    # ------------------------------------------------------------------ set-up
+    def _mine_order(self) -> list[str]:
+        goals = self.deal.goals if self.deal is not None else ()
+        if goals:
+            k = len(_MINES)
+            start = (self._round - 1) * k % len(goals) if len(goals) > k else 0
+            order = list(goals[start:start + k])
+            check_same_cards(order, _MINES, f"mines of round {self._round}")
+            return order
+        mines = list(_MINES)
+        self.rng.shuffle(mines)
+        return mines
+
+    def _setup_round(self) -> None:
+        game = self.game
+        n = game.players
+        self._round += 1
+        self.maze = maze = Maze(CAT, 0)
+        for clan, (x, y) in C.STARTS.items():
+            maze.place(cell(x, y), CAT.otile[f"start-{clan}", False])
+        for (x, y), code in zip(C.MINE_CELLS, self._mine_order(), strict=True):
+            maze.put_hidden(cell(x, y), code)
+        treasures = list(_TREASURES)
+        self.rng.shuffle(treasures)
+        self.layout = treasures[:n]  # slot -> treasure card, for the whole round
+        self.treasures_out = treasures[n:]
+        self.owner = [-1] * n  # slot -> seat that collected it (-1: still laid out)
+        self.collected: list[list[int]] = [[] for _ in range(n)]  # seat -> slots, in order
+        dwarves = dwarf_box(n)
+        self.rng.shuffle(dwarves)
+        self.dwarves = [dwarves.pop() for _ in range(n)]
+        self.dwarf_aside = dwarves  # set aside unseen
+        self.dwarf_removed = [f"{clan}-{C.LOYAL}" for clan in C.CLANS
+                              for _ in range(C.LOYAL_REMOVED[n])]
+        self.pawn = [cell(*C.STARTS[C.clan_of(d)]) for d in self.dwarves]
+        self.pawn_seg = [0] * n
+        cards = list(_DECK)
+        fixed = self.deal.deck(self._round) if self.deal is not None else None
+        if fixed is not None:
+            check_same_cards(fixed, cards, f"deck of round {self._round}")
+            self.deck = list(reversed(fixed))  # top of the pile = end of the list
+        else:
+            cards.sort()
+            self.rng.shuffle(cards)
+            self.deck = cards
+        self.aside = [self.deck.pop() for _ in range(C.SET_ASIDE)]
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        for _ in range(C.HAND_SIZE[n]):
+            for i in range(n):
+                self.hands[(self.turn + i) % n].append(self.deck.pop())
+        self.discards: list[str] = []
+        self.in_front: list[list[str]] = [[] for _ in range(n)]  # troll cards
+        self.overcome: set[int] = set()  # obstacle cells with a forest tile
+        self.traps: set[int] = set()  # joints
+        self.trolls: dict[int, int] = {}  # joint -> seat whose troll it is
+        self.dragon: int | None = None
+        self.seen_mines: list[dict[int, str]] = [{} for _ in range(n)]
+        self.seen_treasures: list[set[int]] = [set() for _ in range(n)]
+        self.seen_dwarves: list[set[int]] = [set() for _ in range(n)]
+        self.phase = CARD
+        self.pending: Any = None  # ORIENT: (mine cell, entry edge, ways); TAKE: slots
+        self.pending_draw = 0
+        self.proposed = False
+        self.voters: list[int] = []
+        self.current = self.turn
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.terminal else self.current
+
+    @property
+    def round_no(self) -> int:
+        return self._round
+
+    def hand(self, seat: int) -> list[str]:
+        return self.hands[seat]
+
+    def clan(self, seat: int) -> str:
+        return C.clan_of(self.dwarves[seat])
+
+    def identity(self, seat: int) -> str:
+        return C.identity_of(self.dwarves[seat])
+
+    def clone(self) -> LostMinesState:
+        new = LostMinesState.__new__(LostMinesState)
+        d = self.__dict__
+        nd = new.__dict__
+        nd.update(d)
+        new.rng = self.rng.clone()
+        new.maze = self.maze.clone()
+        for name in ("history", "actors", "results", "totals", "layout", "treasures_out",
+                     "owner", "dwarves", "dwarf_aside", "dwarf_removed", "pawn", "pawn_seg",
+                     "deck", "aside", "discards", "voters"):
+            nd[name] = d[name].copy()
+        for name in ("collected", "hands", "in_front", "seen_mines", "seen_treasures",
+                     "seen_dwarves"):
+            nd[name] = [x.copy() for x in d[name]]
+        for name in ("overcome", "traps", "trolls"):
+            nd[name] = d[name].copy()
+        return new
+
+    # ------------------------------------------------------------------ legality
+    def legal_actions(self) -> list[Action]:
+        if self.terminal:
+            return []
+        phase = self.phase
+        if phase == MOVE:
+            return [*self._routes(self.current), NoMove()]
+        if phase == ORIENT:
+            return [Orient(r) for r in self.pending[2]]
+        if phase == TAKE:
+            return [Take(slot) for slot in self.pending]
+        if phase == VOTE:
+            return [Vote(True), Vote(False)]
+        seat = self.current
+        hand = self.hands[seat]
+        distinct = sorted(set(hand))
+        actions: list[Action] = self._placements(distinct)
+        for code in distinct:
+            if CAT[code].category == "action":
+                actions += self._action_targets(seat, code)
+        actions += pass_actions(hand, C.PASS_MAX)
+        if not self.proposed:
+            actions.append(ProposeEnd())
+        return actions
+
+    def _placement_cells(self) -> list[int]:
+        """Empty board cells where a card would extend an open path end."""
+        return [c for c, k in self.maze.constraint.items() if k & 15 and c in BOARD]
+
+    def _placements(self, distinct: list[str]) -> list[Action]:
+        targets = self._placement_cells()
+        constraint, open_mask = self.maze.constraint, CAT.open_mask
+        out: list[Action] = []
+        for code in distinct:
+            if CAT[code].category != "path":
+                continue
+            for rotated, otile in CAT.orientations[code]:
+                om = open_mask[otile]
+                for c in targets:
+                    if FITS[constraint[c]][om]:
+                        x, y = xy(c)
+                        out.append(PlacePath(code, x, y, rotated))
+        return out
+
+    def _joints(self) -> list[int]:
+        """Free joints: next to an open edge of a face-up card, both cells on the board."""
+        cells, open_mask = self.maze.cells, CAT.open_mask
+        found = set()
+        for c, t in cells.items():
+            om = open_mask[t]
+            for edge in EDGES:
+                if om & edge and c + DELTA[edge] in BOARD:
+                    found.add(joint(c, edge))
+        return sorted(j for j in found if j not in self.traps and j not in self.trolls)
+
+    def _obstacles(self, kind: str) -> list[int]:
+        feats = CAT.features
+        return sorted(c for c, t in self.maze.cells.items()
+                      if feats[t].obstacle == kind and c not in self.overcome)
+
+    def _stormable(self) -> list[int]:
+        pawns = set(self.pawn)
+        codes = CAT.codes
+        return sorted(c for c, t in self.maze.cells.items()
+                      if CAT[codes[t]].category == "path" and c not in pawns)
+
+    def _action_targets(self, seat: int, code: str) -> list[Action]:
+        kind = CAT[code]
+        effect = kind.effect
+        if effect == "tool":
+            return [PlayOnCell(code, *xy(c)) for c in self._obstacles(kind.tools[0])]
+        if effect in ("trap", "troll"):
+            return [joint_action(code, j) for j in self._joints()]
+        if effect == "storm":
+            return [PlayOnCell(code, *xy(c)) for c in self._stormable()]
+        if effect == "info":
+            out: list[Action] = []
+            for option in kind.tools:
+                if option == "mine":
+                    out += [PlayOnCell(code, *xy(c)) for c in sorted(self.maze.hidden)]
+                elif option == "treasure":
+                    out += [PlayOnTreasure(code, s) for s, o in enumerate(self.owner) if o < 0]
+                else:
+                    out += [PlayOnPlayer(code, t) for t in range(self.game.players) if t != seat]
+            return out
+        raise AssertionError(effect)
+
+    # ------------------------------------------------------------------ movement
+    def _others(self, seat: int) -> set[int]:
+        return {c for s, c in enumerate(self.pawn) if s != seat}
+
+    def _step_problem(self, c: int, edge: int, n: int, s2: int, others: set[int]) -> str | None:
+        """Why a pawn may not step from ``c`` across ``edge`` onto ``n`` (None: it may)."""
+        if joint(c, edge) in self.trolls:
+            return "a troll blocks that joint"
+        if s2 < 0:
+            return None  # a face-down mine: entered, turned over, the move ends there
+        f = CAT.features[self.maze.cells[n]]
+        if f.obstacle is not None and n not in self.overcome:
+            return f"the {f.obstacle} at {xy(n)} is not overcome"
+        if (f.rock or n in self.overcome) and n in others:
+            return f"{xy(n)} holds one dwarf and another is there"
+        return None
+
+    def _limit(self, seat: int) -> int:
+        t = self.maze.cells[self.pawn[seat]]
+        return C.CAMPFIRE_STEPS if CAT.features[t].campfire else C.STEPS
+
+    def _routes(self, seat: int) -> list[Action]:
+        """Every route of 1 to 3 (5) steps that enters no cell twice."""
+        maze = self.maze
+        others = self._others(seat)
+        limit = self._limit(seat)
+        path = [self.pawn[seat]]
+        found: list[tuple[int, ...]] = []
+
+        def walk(c: int, s: int) -> None:
+            for edge, n, s2 in maze.passages(c, s):
+                if n in path or self._step_problem(c, edge, n, s2, others) is not None:
+                    continue
+                path.append(n)
+                found.append(tuple(path[1:]))
+                if s2 >= 0 and len(path) <= limit:
+                    walk(n, s2)
+                path.pop()
+
+        walk(self.pawn[seat], self.pawn_seg[seat])
+        return [Move(tuple(xy(c) for c in route)) for route in found]
+
+    def _can_move(self, seat: int) -> bool:
+        c, others = self.pawn[seat], self._others(seat)
+        return any(self._step_problem(c, edge, n, s2, others) is None
+                   for edge, n, s2 in self.maze.passages(c, self.pawn_seg[seat]))
+
+    def _route_problem(self, seat: int, route: tuple[tuple[int, int], ...]) -> str:
+        """Why ``route`` is not a legal move (for the error message)."""
+        limit = self._limit(seat)
+        if len(route) > limit:
+            return f"a move has at most {limit} steps from here"
+        c, s = self.pawn[seat], self.pawn_seg[seat]
+        seen = {c}
+        others = self._others(seat)
+        for i, (x, y) in enumerate(route):
+            n = cell(x, y)
+            if n in seen:
+                return f"the route enters {(x, y)} twice"
+            step = next(((e, s2) for e, n2, s2 in self.maze.passages(c, s) if n2 == n), None)
+            if step is None:
+                return f"no path leads from {xy(c)} to {(x, y)}"
+            problem = self._step_problem(c, step[0], n, step[1], others)
+            if problem is not None:
+                return problem
+            if step[1] < 0 and i < len(route) - 1:
+                return "a move ends on the face-down mine it enters"
+            seen.add(n)
+            c, s = n, step[1]
+        return "that route is not on offer"
+
+    # ------------------------------------------------------------------ explanations
+    def explain(self, action: Action) -> IllegalAction:
+        phase = self.phase
+        if phase == VOTE:
+            return WrongPhase("answer the proposal to end the round: accept or decline")
+        if phase == ORIENT:
+            if isinstance(action, Orient):
+                return InvalidTarget("the mine cannot be entered lying that way")
+            return WrongPhase("choose how the mine lies: orient or orient r")
+        if phase == TAKE:
+            if isinstance(action, Take):
+                return InvalidTarget("that treasure is not one you may take here")
+            return WrongPhase("choose the treasure to take: take SLOT")
+        if phase == MOVE:
+            if isinstance(action, Move):
+                return IllegalMove(self._route_problem(self.current, action.route))
+            return WrongPhase("move your pawn (move X,Y ...) or stay")
+        if isinstance(action, (Move, NoMove)):
+            return WrongPhase("play or discard a card first; the move comes after")
+        if isinstance(action, (Orient, Take, Vote)):
+            return WrongPhase(f"{action} is not a choice on offer now")
+        if isinstance(action, ProposeEnd):
+            return Blocked("you have already proposed ending the round this turn")
+        seat = self.current
+        cards = cards_of(action)
+        missing = Counter(cards) - Counter(self.hands[seat])
+        if missing:
+            return CardNotInHand(f"you do not hold {', '.join(missing)}")
+        if isinstance(action, Pass):
+            return InvalidTarget(f"pass discards 1 to {C.PASS_MAX} cards")
+        if isinstance(action, PlacePath):
+            return self._explain_placement(action)
+        kind = CAT[action.card]  # type: ignore[union-attr]
+        if kind.category != "action":
+            return InvalidTarget(f"{kind.code} is a path card: place it with {kind.code}@X,Y")
+        reasons = {
+            "tool": f"{kind.code} goes on a {kind.tools[0]} obstacle not yet overcome",
+            "trap": "a trap goes on a free joint next to an open path edge: trap@X,Y:E or :S",
+            "troll": "a troll goes on a free joint next to an open path edge: troll@X,Y:E or :S",
+            "storm": "a storm removes a path card with no dwarf on it (not a start or a mine)",
+            "info": f"{kind.code} looks at " + " or ".join(
+                {"mine": "a face-down mine (@X,Y)", "treasure": "a laid-out treasure (#SLOT)",
+                 "dwarf": "another player's dwarf card (>SEAT)"}[o] for o in kind.tools),
+        }
+        return InvalidTarget(reasons[kind.effect or ""])
+
+    def _explain_placement(self, a: PlacePath) -> IllegalAction:
+        if CAT[a.card].category != "path":
+            return InvalidTarget(f"{a.card} is not a path card")
+        c = cell(a.x, a.y)
+        if c not in BOARD:
+            return IllegalPlacement(f"({a.x}, {a.y}) is off the {C.WIDTH}x{C.HEIGHT} board")
+        if self.maze.occupied(c):
+            return IllegalPlacement(f"({a.x}, {a.y}) is taken")
+        if not self.maze.fits(c, CAT.otile[a.card, a.rotated]):
+            return IllegalPlacement(f"{a.card} does not fit at ({a.x}, {a.y}) that way round")
+        return IllegalPlacement(f"({a.x}, {a.y}) does not extend an open path end")
+
+    # ------------------------------------------------------------------ playing
+    def _apply(self, action: Action) -> None:
+        seat = self.current
+        self.actors.append(seat)
+        kind = type(action)
+        if kind is Move:
+            self._move(seat, action.route)  # type: ignore[union-attr]
+        elif kind is NoMove:
+            self._collect(seat)
+        elif kind is Orient:
+            g, entry, _ = self.pending
+            self.pending = None
+            self._reveal(seat, g, action.rotated, entry)  # type: ignore[union-attr]
+            self._collect(seat)
+        elif kind is Take:
+            self.pending = None
+            self._take(seat, action.slot)  # type: ignore[union-attr]
+            self._after_move()
+        elif kind is ProposeEnd:
+            self.proposed = True
+            n = self.game.players
+            self.voters = [(seat + i) % n for i in range(1, n)]
+            self.phase = VOTE
+            self.current = self.voters[0]
+        elif kind is Vote:
+            if not action.accept:  # type: ignore[union-attr]
+                self.voters = []
+                self.phase = CARD
+                self.current = self.turn
+            else:
+                self.voters.pop(0)
+                if self.voters:
+                    self.current = self.voters[0]
+                else:
+                    self._end_round()
+        else:
+            self._play(seat, action)
+            if not self.deck and not any(self.hands):
+                self._end_round()
+            elif self._can_move(seat):
+                self.phase = MOVE
+            else:
+                self._collect(seat)  # no step is possible: the pawn stays [decision]
+
+    def _play(self, seat: int, action: Action) -> None:
+        hand = self.hands[seat]
+        self.pending_draw = 1
+        if isinstance(action, Pass):
+            for code in action.cards:
+                hand.remove(code)
+            self.discards += action.cards
+            self.pending_draw = len(action.cards)
+            return
+        a: Any = action
+        hand.remove(a.card)
+        if isinstance(action, PlacePath):
+            self.maze.place(cell(a.x, a.y), CAT.otile[a.card, a.rotated])
+            return
+        effect = CAT[a.card].effect
+        if effect == "troll":
+            j = joint_of(a)
+            assert j is not None
+            self.trolls[j] = seat
+            self.in_front[seat].append(a.card)
+            return
+        self.discards.append(a.card)
+        if effect == "trap":
+            j = joint_of(a)
+            assert j is not None
+            self.traps.add(j)
+        elif effect == "tool":
+            self.overcome.add(cell(a.x, a.y))
+        elif effect == "storm":
+            self._storm(cell(a.x, a.y))
+        elif isinstance(action, PlayOnCell):  # information: a face-down mine
+            c = cell(a.x, a.y)
+            self.seen_mines[seat][c] = self.maze.hidden[c]
+        elif isinstance(action, PlayOnTreasure):
+            self.seen_treasures[seat].add(action.slot)
+        else:  # information: another player's dwarf card
+            self.seen_dwarves[seat].add(a.target)
+
+    def _storm(self, c: int) -> None:
+        otile = self.maze.remove(c)
+        self.discards.append(CAT.codes[otile])
+        self.overcome.discard(c)  # the forest tile goes back to the supply
+        for edge in EDGES:
+            if self.maze.occupied(c + DELTA[edge]):
+                continue  # the token now lies at an open path end: it stays
+            j = joint(c, edge)
+            self.traps.discard(j)
+            owner = self.trolls.pop(j, None)
+            if owner is not None:  # its card goes with it [decision]
+                self.in_front[owner].remove("troll")
+                self.discards.append("troll")
+
+    def _move(self, seat: int, route: tuple[tuple[int, int], ...]) -> None:
+        maze = self.maze
+        c, s = self.pawn[seat], self.pawn_seg[seat]
+        for x, y in route:
+            n = cell(x, y)
+            edge, s2 = next((e, s2) for e, n2, s2 in maze.passages(c, s) if n2 == n)
+            if joint(c, edge) in self.traps:
+                self._spring_trap(seat)
+            if s2 < 0:
+                entry = OPPOSITE[edge]
+                ways = tuple(r for r, t in CAT.orientations[maze.hidden[n]]
+                             if CAT.open_mask[t] & entry)
+                if len(ways) > 1:
+                    self.phase = ORIENT
+                    self.pending = (n, entry, ways)
+                    return
+                self._reveal(seat, n, ways[0], entry)
+                break
+            c, s = n, s2
+            self.pawn[seat], self.pawn_seg[seat] = c, s
+        self._collect(seat)
+
+    def _spring_trap(self, seat: int) -> None:
+        """The left neighbour discards a random card of the mover's hand, unseen [rule]."""
+        hand = self.hands[seat]
+        if hand:
+            self.discards.append(hand.pop(self.rng.below(len(hand))))
+
+    def _reveal(self, seat: int, g: int, rotated: bool, entry: int) -> None:
+        code = self.maze.hidden[g]
+        otile = CAT.otile[code, rotated]
+        self.maze.place(g, otile)
+        self.pawn[seat], self.pawn_seg[seat] = g, CAT.seg_of_edge[otile][entry]
+        if C.MINE_TYPE[code] == C.DRAGON:
+            self.dragon = seat
+
+    def _collect(self, seat: int) -> None:
+        """A pawn ending its move on a revealed treasure mine takes one treasure there."""
+        t = self.maze.cells[self.pawn[seat]]
+        kind = C.MINE_TYPE.get(CAT.codes[t])
+        if kind is not None and kind != C.DRAGON:
+            slots = [i for i, code in enumerate(self.layout)
+                     if self.owner[i] < 0 and C.treasure_type(code) == kind]
+            if len(slots) > 1:
+                self.phase = TAKE
+                self.pending = slots
+                return
+            if slots:
+                self._take(seat, slots[0])
+        self._after_move()
+
+    def _take(self, seat: int, slot: int) -> None:
+        self.owner[slot] = seat
+        self.collected[seat].append(slot)
+
+    def _after_move(self) -> None:
+        if min(self.owner) >= 0 or (not self.deck and not any(self.hands)):
+            self._end_round()
+            return
+        hand, deck = self.hands[self.turn], self.deck
+        for _ in range(min(self.pending_draw, len(deck))):
+            hand.append(deck.pop())
+        self.pending_draw = 0
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        n = self.game.players
+        seat = self.turn
+        for _ in range(n):
+            seat = (seat + 1) % n
+            self._expire_trolls(seat)
+            if self.hands[seat]:
+                self.turn = self.current = seat
+                self.phase = CARD
+                self.proposed = False
+                return
+        self._end_round()  # nobody holds a card (cannot happen while the pile lasts)
+
+    def _expire_trolls(self, seat: int) -> None:
+        """At the start of its owner's turn (played or sat out) a troll goes [rule]."""
+        if not self.in_front[seat]:
+            return
+        for j in [j for j, owner in self.trolls.items() if owner == seat]:
+            del self.trolls[j]
+        self.discards += self.in_front[seat]
+        self.in_front[seat] = []
+
+    # ------------------------------------------------------------------ round end
+    def _end_round(self) -> None:
+        points = round_points(self.dwarves, [[self.layout[s] for s in slots]
+                                             for slots in self.collected], self.dragon)
+        for seat, p in enumerate(points):
+            self.totals[seat] += p
+        self.results.append(RoundResult(self._round, points, {
+            "dwarves": list(self.dwarves),
+            "treasures": [[self.layout[s] for s in slots] for slots in self.collected],
+            "dragon": self.dragon,
+            "totals": list(self.totals),
+        }))
+        self.pending = None
+        self.voters = []
+        if self._round >= self.game.options.rounds:
+            self.terminal = True
+            return
+        self.turn = (self.turn + 1) % self.game.players
+        self._setup_round()
+
+    # ------------------------------------------------------------------ outcome
+    def scores(self) -> list[int]:
+        return list(self.totals)
+
+    def winners(self) -> list[int]:
+        best = max(self.totals)
+        return [s for s, t in enumerate(self.totals) if t == best]
+
+    def returns(self) -> list[float]:
+        """1 shared among the seats with the most points [decision: a tie is shared]."""
+        if not self.terminal:
+            return [0.0] * self.game.players
+        won = self.winners()
+        return [1.0 / len(won) if s in won else 0.0 for s in range(self.game.players)]
+
+    def census(self) -> Counter[str]:
+        cards: Counter[str] = Counter(self.deck)
+        for pile in (*self.hands, *self.in_front, self.discards, self.aside, self.layout,
+                     self.treasures_out, self.dwarves, self.dwarf_aside, self.dwarf_removed):
+            cards.update(pile)
+        for t in self.maze.cells.values():
+            code = CAT.codes[t]
+            if CAT[code].category != "start":
+                cards[code] += 1
+        cards.update(self.maze.hidden.values())
+        return cards
+
+    def view(self, seat: int | None) -> Any:
+        from .view import lost_mines_view
+
+        return lost_mines_view(self, seat)
+
+
+def round_points(dwarves: list[str], treasures: list[list[str]], dragon: int | None) -> list[int]:
+    """Scoring of one round [rule], from each seat's dwarf card and treasures.
+
+    Selfish dwarves keep their own; everyone else shares a clan's total (a
+    saboteur with the opposing clan), rounded down; the remainder goes to the
+    members with the single most valuable treasure, split evenly, the rest is
+    lost; the dragon then costs its holder up to 2 of these points.
+
+    >>> round_points(["blue-loyal", "blue-loyal", "yellow-saboteur", "yellow-selfish"],
+    ...              [["gold-5"], ["gems-2"], ["silver-2"], ["gems-6"]], 0)
+    [1, 3, 3, 6]
+    """
+    values = [sum(CAT[t].value for t in pile) for pile in treasures]
+    best = [max((CAT[t].value for t in pile), default=0) for pile in treasures]
+    points = [0] * len(dwarves)
+    teams: dict[str, list[int]] = {clan: [] for clan in C.CLANS}
+    for seat, dwarf in enumerate(dwarves):
+        identity, clan = C.identity_of(dwarf), C.clan_of(dwarf)
+        if identity == C.SELFISH:
+            points[seat] = values[seat]
+        elif identity == C.SABOTEUR:
+            teams[C.other_clan(clan)].append(seat)
+        else:
+            teams[clan].append(seat)
+    for members in teams.values():
+        if not members:
+            continue
+        total = sum(values[m] for m in members)
+        share, rest = divmod(total, len(members))
+        for m in members:
+            points[m] += share
+        if rest:
+            top = max(best[m] for m in members)
+            tied = [m for m in members if best[m] == top]
+            for m in tied:
+                points[m] += rest // len(tied)
+    if dragon is not None:
+        points[dragon] -= min(C.DRAGON_PENALTY, points[dragon])
+    return points

@@ -1,0 +1,142 @@
+"""What one seat of a Lost Mines match may know (lost-mines.md, "Information"), in one place.
+
+Public: the board, pawns, tokens, forest tiles, revealed mines, troll cards in
+front of players, every player's clan, the types of the laid-out and collected
+treasures, who holds the dragon, hand sizes, pile sizes, the log.  Private to
+the seat: its hand, its identity, the values of its own treasures and what its
+information cards showed.  Hidden from all: deck order, face-down mines,
+treasure values, other identities, set-aside cards, the cards of passes and of
+trap discards.  At round end dwarf cards and treasures are revealed (``results``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...engine.actions import Pass
+from ...engine.maze import xy
+from . import cards as C
+
+if TYPE_CHECKING:
+    from .state import LostMinesState
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    x: int
+    y: int
+    card: str
+    rotated: bool
+
+
+@dataclass(frozen=True)
+class LostMinesView:
+    game: str
+    seat: int | None  # None: a spectator
+    players: int
+    round: int
+    rounds: int
+    turn: int
+    current_player: int  # -1 when the match is over
+    phase: str  # "card", "move", "orient", "take", "vote"
+    board: tuple[PlacedCard, ...]  # face-up cards in the order they were placed
+    face_down: tuple[Cell, ...]  # face-down mines
+    pawns: tuple[Cell, ...]  # per seat
+    forest: tuple[Cell, ...]  # overcome obstacles
+    traps: tuple[tuple[int, int, str], ...]  # joints: (x, y, "E" or "S")
+    trolls: tuple[tuple[int, int, str, int], ...]  # joints and the owner seat
+    in_front: tuple[tuple[str, ...], ...]
+    clans: tuple[str, ...]  # public: the backs of the dwarf cards
+    treasures: tuple[tuple[int, str, int], ...]  # laid out: (slot, type, holder or -1)
+    collected: tuple[tuple[str, ...], ...]  # per seat: types of the treasures held
+    dragon: int | None
+    scores: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    deck_size: int
+    discard_size: int
+    set_aside: int
+    pending: tuple[Any, ...] | None  # orient: (x, y, ways); take: slots; vote: voters left
+    results: tuple[dict[str, Any], ...]
+    log: tuple[tuple[int, str], ...]  # (seat, move) with other seats' passes hidden
+    # private to ``seat``
+    hand: tuple[str, ...] | None
+    identity: str | None
+    own_treasures: tuple[str, ...]  # the values of the seat's treasures (cards)
+    known_mines: tuple[tuple[int, int, str], ...]
+    known_treasures: tuple[tuple[int, str], ...]  # (slot, card)
+    known_dwarves: tuple[tuple[int, str], ...]  # (seat, card)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _public_move(seat: int | None, actor: int, text: str, action: object) -> str:
+    if isinstance(action, Pass) and actor != seat:
+        return f"pass {len(action.cards)}"
+    return text
+
+
+def lost_mines_view(state: LostMinesState, seat: int | None) -> LostMinesView:
+    from .state import ORIENT, PHASE_NAMES, TAKE, VOTE
+
+    game = state.game
+    cat = C.CATALOGUE
+    maze = state.maze
+    board = tuple(PlacedCard(*xy(c), cat.codes[maze.cells[c]],
+                             cat.otile[cat.codes[maze.cells[c]], True] == maze.cells[c])
+                  for c in maze.order)
+    pending: tuple[Any, ...] | None = None
+    if state.phase == ORIENT:
+        g, _, ways = state.pending
+        pending = (*xy(g), ways)
+    elif state.phase == TAKE:
+        pending = tuple(state.pending)
+    elif state.phase == VOTE:
+        pending = tuple(state.voters)
+    own = seat is not None and 0 <= seat < game.players
+    me = seat if own and seat is not None else -1
+    return LostMinesView(
+        game=game.name,
+        seat=seat if own else None,
+        players=game.players,
+        round=state.round_no,
+        rounds=game.options.rounds,
+        turn=state.turn,
+        current_player=state.current_player,
+        phase=PHASE_NAMES[state.phase],
+        board=board,
+        face_down=tuple(sorted(xy(c) for c in maze.hidden)),
+        pawns=tuple(xy(c) for c in state.pawn),
+        forest=tuple(sorted(xy(c) for c in state.overcome)),
+        traps=tuple((*xy(j >> 4), "E" if j & 15 == 2 else "S") for j in sorted(state.traps)),
+        trolls=tuple((*xy(j >> 4), "E" if j & 15 == 2 else "S", s)
+                     for j, s in sorted(state.trolls.items())),
+        in_front=tuple(tuple(f) for f in state.in_front),
+        clans=tuple(state.clan(s) for s in range(game.players)),
+        treasures=tuple((i, C.treasure_type(code), state.owner[i])
+                        for i, code in enumerate(state.layout)),
+        collected=tuple(tuple(C.treasure_type(state.layout[i]) for i in slots)
+                        for slots in state.collected),
+        dragon=state.dragon,
+        scores=tuple(state.scores()),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        deck_size=len(state.deck),
+        discard_size=len(state.discards),
+        set_aside=len(state.aside),
+        pending=pending,
+        results=tuple(r.to_json() for r in state.results),
+        log=tuple((a, _public_move(seat, a, str(m), m))
+                  for a, m in zip(state.actors, state.history, strict=True)),
+        hand=tuple(sorted(state.hands[me])) if own else None,
+        identity=state.identity(me) if own else None,
+        own_treasures=tuple(state.layout[i] for i in state.collected[me]) if own else (),
+        known_mines=tuple((*xy(c), code) for c, code in sorted(state.seen_mines[me].items())
+                          if c in maze.hidden) if own else (),
+        known_treasures=tuple((i, state.layout[i]) for i in sorted(state.seen_treasures[me]))
+        if own else (),
+        known_dwarves=tuple((s, state.dwarves[s]) for s in sorted(state.seen_dwarves[me]))
+        if own else (),
+    )
