@@ -127,8 +127,8 @@ class ClassicState(State):
         seats = game.players
         self.maze = maze = Maze(cat, game.contexts)
         sx, sy = data.START_CELL
-        maze.place(cell(sx, sy), cat.otile["start", False],
-                   source_for=range(game.contexts))
+        # context 0 (everybody's) is kept up to date; others are computed when needed
+        maze.place(cell(sx, sy), cat.otile["start", False], source_for=(0,))
         for (x, y), code in zip(data.GOAL_CELLS, self._round_goals(), strict=True):
             maze.put_hidden(cell(x, y), code)
         # dwarf cards
@@ -632,9 +632,10 @@ class ClassicState(State):
             new.hands[s], pool = pool[:n], pool[n:]
         new.deck, new.aside = pool[:len(new.deck)], pool[len(new.deck):]
         if not self.terminal:
-            roles = [new.roles[s] for s in others] + new.spare_roles
+            unknown = [s for s in others if s not in self._known_roles(seat)]
+            roles = [new.roles[s] for s in unknown] + new.spare_roles
             rng.shuffle(roles)
-            for s in others:
+            for s in unknown:
                 new.roles[s] = roles.pop()
             new.spare_roles = roles
         seen = new.seen[seat] if seat is not None else {}
@@ -647,6 +648,10 @@ class ClassicState(State):
         if not self.terminal:
             new._shuffle_gold(others, rng)
         return new
+
+    def _known_roles(self, seat: int | None) -> set[int]:
+        """Seats whose dwarf card ``seat`` has seen this round (Saboteur 2: inspection)."""
+        return set()
 
     def _shuffle_gold(self, others: list[int], rng: Rng) -> None:
         pool = [c for s in others for c in self.gold[s]] + self.nuggets

@@ -1,0 +1,348 @@
+"""Saboteur 2 (base game + expansion), 2-12 players: the rules (expansion.md).
+
+The base game's state with the expansion's data and a few overrides: the
+dealing (10 cards set aside, 6 each, 15 dwarf cards), ladders, the new action
+cards, the "discard 2 to remove a card" option, and the pay-out (door rule,
+boss, profiteer, geologists, trapped players, thefts).
+
+The maze has three reach contexts: 0 is everybody's (placement and goals);
+1 and 2 are the blue and the green route (green doors, resp. blue doors, cannot
+be entered).  Contexts 1 and 2 have no sources during play and are only
+computed when the gold is reached.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, ClassVar
+
+from ...engine.actions import Action, Discard, PlayOnPlayer
+from ...engine.cards import Catalogue
+from ...engine.errors import IllegalAction, InvalidTarget
+from ...engine.game import Deal, Options
+from ...engine.maze import NO_ENTER, neighbours
+from ...engine.moves import discard_actions
+from ...engine.rng import Rng
+from ..classic.state import MAIN, STEAL, ClassicGame, ClassicState
+from . import cards as C
+
+BLUE_ROUTE, GREEN_ROUTE = 1, 2  # reach contexts
+DOOR_RULES = ("bga", "literal")
+
+
+@dataclass(frozen=True)
+class ExpansionOptions(Options):
+    #: who wins when the finder's own route is blocked: "bga" (the other team only if its
+    #: route is open) or "literal" (the other team, whatever its route)
+    door_rule: str = "bga"
+    #: the seat that begins round 1
+    first_player: int = 0
+
+    def __post_init__(self) -> None:
+        if self.door_rule not in DOOR_RULES:
+            raise ValueError(f"door_rule must be one of {DOOR_RULES}, not {self.door_rule!r}")
+
+
+class ExpansionGame(ClassicGame):
+    """Saboteur 2: the base game with the expansion, for 2-12 players."""
+
+    name = "expansion"
+    title = "Saboteur 2"
+    min_players = 2
+    max_players = 12
+    catalogue: ClassVar[Catalogue] = C.CATALOGUE
+    data: ClassVar[ModuleType] = C
+    options_type: ClassVar[type[Options]] = ExpansionOptions
+    contexts: ClassVar[int] = 3
+
+    @property
+    def hand_size(self) -> int:
+        return C.HAND_SIZE
+
+    def role_deck(self) -> list[str]:
+        return self.catalogue.box(["role"])
+
+    def new_state(self, seed: int, deal: Deal | None = None) -> ExpansionState:
+        return ExpansionState(self, seed, deal)
+
+
+class ExpansionState(ClassicState):
+    """A position of a Saboteur 2 match.  ``purse``: each seat's gold, a number."""
+
+    game: ExpansionGame
+
+    _LIST_FIELDS = (*ClassicState._LIST_FIELDS, "theft_order", "hats_aside", "thieves")
+    _NESTED_FIELDS = (*ClassicState._NESTED_FIELDS, "inspected")
+
+    # ------------------------------------------------------------------ set-up
+    def _init_gold(self) -> None:
+        self.purse = [0] * self.game.players
+
+    def _clone_gold(self, new: ClassicState) -> None:
+        assert isinstance(new, ExpansionState)
+        new.purse = self.purse.copy()
+
+    def _gold_piles(self) -> list[list[str]]:
+        return []
+
+    def _setup_round(self) -> None:
+        self.theft_order: list[int] = []  # seats with a Theft in front, in the order played
+        self.hats_aside: list[str] = []  # dwarf cards set aside by "swap your hats"
+        self.thieves: list[int] = []  # thieves still to steal at round end
+        self.inspected: list[dict[int, str]] = [{} for _ in range(self.game.players)]
+        super()._setup_round()
+
+    # ------------------------------------------------------------------ basics
+    def has(self, seat: int, code: str) -> bool:
+        return code in self.in_front[seat]
+
+    def trapped(self, seat: int) -> bool:
+        return "trapped" in self.in_front[seat]
+
+    def can_build(self, seat: int) -> bool:
+        return not self.broken(seat) and not self.trapped(seat)
+
+    def has_gold(self) -> list[bool]:
+        return [g > 0 for g in self.purse]
+
+    # ------------------------------------------------------------------ legality
+    def _cells_for(self, code: str, connected: list[int]) -> list[int]:
+        if self.game.catalogue[code].features.ladder is None:
+            return connected
+        return self._ladder_cells()
+
+    def _ladder_cells(self) -> list[int]:
+        """Empty cells next to a face-up card and not next to a goal (face down or not)."""
+        maze = self.maze
+        cat = self.game.catalogue
+        out = []
+        for c in maze.constraint:
+            for _, n in neighbours(c):
+                if n in maze.hidden:
+                    break
+                t = maze.cells.get(n)
+                if t is not None and cat[cat.codes[t]].category == "goal":
+                    break
+            else:
+                out.append(c)
+        return out
+
+    def _more_targets(self, seat: int, code: str) -> list[Action]:
+        effect = self.game.catalogue[code].effect
+        seats = range(self.game.players)
+        if effect == "theft":
+            return [] if self.has(seat, "theft") else [PlayOnPlayer(code, seat)]
+        if effect == "hands-off":
+            return [PlayOnPlayer(code, s) for s in seats if self.has(s, "theft")]
+        if effect in ("swap-hand", "inspection"):
+            return [PlayOnPlayer(code, s) for s in seats if s != seat]
+        if effect == "swap-hats":
+            return [PlayOnPlayer(code, s) for s in seats] if self.spare_roles else []
+        if effect == "trapped":
+            return [PlayOnPlayer(code, s) for s in seats if s != seat and not self.trapped(s)]
+        if effect == "free":
+            return [PlayOnPlayer(code, s) for s in seats if self.trapped(s)]
+        raise AssertionError(code)
+
+    def _extra_options(self, seat: int, hand: list[str]) -> list[Action]:
+        return list(discard_actions(hand, self.in_front[seat], C.DISCARD_TO_REMOVE))
+
+    def _victims(self, thief: int) -> list[int]:
+        return [s for s in range(self.game.players) if s != thief and self.purse[s] > 0]
+
+    def _explain_discard(self, seat: int, a: Discard) -> IllegalAction:
+        if len(a.cards) != C.DISCARD_TO_REMOVE:
+            return InvalidTarget(f"discard exactly {C.DISCARD_TO_REMOVE} cards")
+        return InvalidTarget(f"there is no {a.remove} in front of you")
+
+    def _explain_on_player(self, seat: int, a: PlayOnPlayer) -> IllegalAction:
+        effect = self.game.catalogue[a.card].effect
+        reasons = {
+            "theft": "a Theft goes in front of yourself, and only one",
+            "hands-off": "hands off removes a Theft lying in front of a player",
+            "swap-hand": "swap your hand with another player",
+            "inspection": "inspect another player's dwarf card",
+            "swap-hats": "no dwarf card is left in the spare pile",
+            "trapped": "Trapped! goes in front of another player who is not trapped",
+            "free": "free at last removes a Trapped! lying in front of a player",
+        }
+        if effect in reasons and 0 <= a.target < self.game.players:
+            return InvalidTarget(reasons[effect])
+        return super()._explain_on_player(seat, a)
+
+    # ------------------------------------------------------------------ playing
+    def _place(self, c: int, otile: int) -> None:
+        cat = self.game.catalogue
+        f = cat.features[otile]
+        blocks = None
+        if f.door is not None:
+            blocks = [0, NO_ENTER if f.door == C.GREEN else 0, NO_ENTER if f.door == C.BLUE else 0]
+        self.maze.place(c, otile, blocks, (0,) if f.ladder is not None else ())
+
+    def _play_on_player(self, seat: int, code: str, target: int, tool: str | None) -> None:
+        effect = self.game.catalogue[code].effect
+        if effect in ("break", "repair"):
+            super()._play_on_player(seat, code, target, tool)
+            return
+        if effect in ("theft", "trapped"):
+            self.in_front[target].append(code)
+            if effect == "theft":
+                self.theft_order.append(target)
+            return
+        self.discards.append(code)
+        if effect == "hands-off":
+            self._take_from_front(target, "theft")
+        elif effect == "free":
+            self._take_from_front(target, "trapped")
+        elif effect == "swap-hand":
+            self.hands[seat], self.hands[target] = self.hands[target], self.hands[seat]
+            self._draw(target, 1)  # the other player draws, the one who played it does not
+            self.pending_draw = 0
+        elif effect == "inspection":
+            self.inspected[seat][target] = self.roles[target]
+        elif effect == "swap-hats":
+            self.hats_aside.append(self.roles[target])
+            self.roles[target] = self.spare_roles.pop()
+            for known in self.inspected:
+                known.pop(target, None)
+        else:
+            raise AssertionError(code)
+
+    def _take_from_front(self, seat: int, code: str) -> None:
+        self.in_front[seat].remove(code)
+        self.discards.append(code)
+        if code == "theft":
+            self.theft_order.remove(seat)
+
+    def _play(self, seat: int, action: Action) -> bool:
+        if type(action) is Discard:
+            hand = self.hands[seat]
+            for code in action.cards:
+                hand.remove(code)
+            self.discards += action.cards
+            self._take_from_front(seat, action.remove)
+            self.pending_draw = 1
+            return False
+        return super()._play(seat, action)
+
+    # ------------------------------------------------------------------ round end
+    def _routes(self) -> tuple[bool, bool]:
+        """Is there a route to the gold passing no green door (B), no blue door (G)?"""
+        maze = self.maze
+        gold = next(c for c, t in maze.cells.items()
+                    if self.game.catalogue.features[t].gold)
+        for ctx in (BLUE_ROUTE, GREEN_ROUTE):
+            maze.sources[ctx] = dict(maze.sources[0])
+        maze.recompute((BLUE_ROUTE, GREEN_ROUTE))
+        return gold in maze.reach[BLUE_ROUTE], gold in maze.reach[GREEN_ROUTE]
+
+    def winning_teams(self, finder_role: str, blue: bool, green: bool) -> list[str]:
+        """The door rule: which colours win, given the finder and the open routes."""
+        own = C.TEAM_OF.get(finder_role)
+        if own is None:
+            return [team for team, ok in ((C.BLUE, blue), (C.GREEN, green)) if ok]
+        other = C.GREEN if own == C.BLUE else C.BLUE
+        if (blue if own == C.BLUE else green):
+            return [own]
+        if self.game.options.door_rule == "literal" or (green if own == C.BLUE else blue):  # type: ignore[attr-defined]
+            return [other]
+        return []
+
+    def _pay_round(self) -> tuple[list[int], dict[str, Any]]:
+        n = self.game.players
+        roles = self.roles
+        earned = [0] * n
+        details: dict[str, Any] = {}
+        if self.finder >= 0:
+            blue, green = self._routes()
+            teams = self.winning_teams(roles[self.finder], blue, green)
+            details["routes"] = {"blue": blue, "green": green}
+            winners = [s for s in range(n) if C.TEAM_OF.get(roles[s]) in teams]
+            if teams:
+                winners += [s for s in range(n) if roles[s] in (C.BOSS, C.PROFITEER)]
+            label = "+".join(teams) if teams else "nobody"
+        elif C.SABOTEUR in roles:
+            winners = [s for s in range(n) if roles[s] in (C.SABOTEUR, C.PROFITEER)]
+            label = "saboteurs"
+        else:  # nobody can win as a saboteur [decision]
+            winners, label = [], "nobody"
+        winners = sorted(s for s in winners if not self.trapped(s))
+        share = C.PAYOUT[min(len(winners), len(C.PAYOUT) - 1)]
+        for s in winners:
+            earned[s] = max(0, share - C.DEDUCTION.get(roles[s], 0))
+        crystals = sum(self.game.catalogue.features[t].crystals for t in self.maze.cells.values())
+        geologists = [s for s in range(n) if roles[s] == C.GEOLOGIST and not self.trapped(s)]
+        for s in geologists:
+            earned[s] += crystals // len(geologists)
+        for s in range(n):
+            self.purse[s] += earned[s]
+        details.update(winners=label, winning_seats=winners, crystals=crystals,
+                       set_aside_roles=sorted(self.hats_aside), thefts=[])
+        return earned, details
+
+    def _start_thefts(self) -> bool:
+        """Every untrapped Theft holder steals; the last played first, then clockwise."""
+        if not self.theft_order:
+            return False
+        n = self.game.players
+        first = self.theft_order[-1]
+        holders = set(self.theft_order)
+        self.thieves = [s for s in ((first + i) % n for i in range(n))
+                        if s in holders and not self.trapped(s)]
+        return self._next_thief()
+
+    def _next_thief(self) -> bool:
+        while self.thieves:
+            thief = self.thieves[0]
+            if self._victims(thief):
+                self.phase = STEAL
+                self.current = thief
+                return True
+            self.thieves.pop(0)
+        self.phase = MAIN
+        return False
+
+    def _steal(self, seat: int, target: int) -> None:
+        self.purse[target] -= C.THEFT_AMOUNT
+        self.purse[seat] += C.THEFT_AMOUNT
+        self.results[-1].details["thefts"].append([seat, target])
+        self.thieves.pop(0)
+        if not self._next_thief():
+            self._next_round()
+
+    # ------------------------------------------------------------------ outcome
+    def scores(self) -> list[int]:
+        return list(self.purse)
+
+    def census(self) -> Counter[str]:
+        cards = super().census()
+        cards.update(self.hats_aside)
+        return cards
+
+    def _known_roles(self, seat: int | None) -> set[int]:
+        return set(self.inspected[seat]) if seat is not None else set()
+
+    def shuffle_hidden(self, seat: int | None, rng: Rng) -> ExpansionState:
+        new = super().shuffle_hidden(seat, rng)
+        assert isinstance(new, ExpansionState)
+        if not self.terminal:
+            pool = new.spare_roles + new.hats_aside
+            rng.shuffle(pool)
+            k = len(new.spare_roles)
+            new.spare_roles, new.hats_aside = pool[:k], pool[k:]
+        return new
+
+    def _shuffle_gold(self, others: list[int], rng: Rng) -> None:
+        """Amounts are private, whether a seat has gold is public."""
+        rich = [s for s in others if self.purse[s] > 0]
+        amounts = [self.purse[s] for s in rich]
+        rng.shuffle(amounts)
+        for s, amount in zip(rich, amounts, strict=True):
+            self.purse[s] = amount
+
+    def view(self, seat: int | None) -> Any:
+        from .view import expansion_view
+
+        return expansion_view(self, seat)

@@ -1,0 +1,40 @@
+"""What one seat of Saboteur 2 may know (expansion.md), built in this one place.
+
+As in the base game (``classic.view``), plus: whether each player has gold is
+public, the amounts are private; the seat's inspections are private; how many
+dwarf cards are in the spare pile and set aside by "swap your hats" is public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..classic.view import ClassicView, common_fields
+
+if TYPE_CHECKING:
+    from .state import ExpansionState
+
+
+@dataclass(frozen=True)
+class ExpansionView(ClassicView):
+    has_gold: tuple[bool, ...]
+    spare_roles: int  # dwarf cards left in the spare pile
+    hats_aside: int  # dwarf cards set aside by "swap your hats"
+    thieves: tuple[int, ...]  # round end: thieves still to steal, in order
+    # private to ``seat``
+    inspected: tuple[tuple[int, str], ...]  # (seat, dwarf card) seen with an inspection
+
+
+def expansion_view(state: ExpansionState, seat: int | None) -> ExpansionView:
+    fields = common_fields(state, seat)
+    me = fields["seat"]
+    return ExpansionView(
+        **fields,
+        gold=state.purse[me] if me is not None else None,
+        has_gold=tuple(state.has_gold()),
+        spare_roles=len(state.spare_roles),
+        hats_aside=len(state.hats_aside),
+        thieves=tuple(state.thieves),
+        inspected=tuple(sorted(state.inspected[me].items())) if me is not None else (),
+    )
