@@ -21,6 +21,7 @@ from pysaboteur.records import Record, replay
 from pysaboteur.registry import make_game
 
 CONFIGS: list[tuple[str, int]] = [("duel", 2), ("solo", 1)]
+CONFIGS += [("lost-mines", 3), ("lost-mines", 6), ("lost-mines", 9)]
 
 SETTINGS = settings(max_examples=15, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

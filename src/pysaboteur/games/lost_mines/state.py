@@ -47,6 +47,7 @@ from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, State, ch
 from ...engine.maze import DELTA, FITS, Maze, cell, xy
 from ...engine.moves import pass_actions
 from ...engine.rng import Rng
+from ...engine.secrecy import redeal
 from ...engine.tiles import EDGES, OPPOSITE, E, N, S, W
 from . import cards as C
 
@@ -438,19 +439,23 @@ class LostMinesState(State):
             return InvalidTarget(f"pass discards 1 to {C.PASS_MAX} cards")
         if isinstance(action, PlacePath):
             return self._explain_placement(action)
-        kind = CAT[action.card]  # type: ignore[union-attr]
+        if not isinstance(action, (PlayOnCell, PlayOnJoint, PlayOnTreasure, PlayOnPlayer)):
+            return WrongPhase(f"{action} is not a move of The Lost Mines")
+        kind = CAT[action.card]
         if kind.category != "action":
             return InvalidTarget(f"{kind.code} is a path card: place it with {kind.code}@X,Y")
-        reasons = {
-            "tool": f"{kind.code} goes on a {kind.tools[0]} obstacle not yet overcome",
-            "trap": "a trap goes on a free joint next to an open path edge: trap@X,Y:E or :S",
-            "troll": "a troll goes on a free joint next to an open path edge: troll@X,Y:E or :S",
-            "storm": "a storm removes a path card with no dwarf on it (not a start or a mine)",
-            "info": f"{kind.code} looks at " + " or ".join(
-                {"mine": "a face-down mine (@X,Y)", "treasure": "a laid-out treasure (#SLOT)",
-                 "dwarf": "another player's dwarf card (>SEAT)"}[o] for o in kind.tools),
-        }
-        return InvalidTarget(reasons[kind.effect or ""])
+        effect = kind.effect
+        if effect == "tool":
+            return InvalidTarget(f"{kind.code} goes on a {kind.tools[0]} obstacle not yet overcome")
+        if effect in ("trap", "troll"):
+            return InvalidTarget(f"a {effect} goes on a free joint next to an open path edge: "
+                                 f"{effect}@X,Y:E or :S")
+        if effect == "storm":
+            return InvalidTarget("a storm removes a path card with no dwarf on it "
+                                 "(not a start or a mine)")
+        names = {"mine": "a face-down mine (@X,Y)", "treasure": "a laid-out treasure (#SLOT)",
+                 "dwarf": "another player's dwarf card (>SEAT)"}
+        return InvalidTarget(f"{kind.code} looks at " + " or ".join(names[o] for o in kind.tools))
 
     def _explain_placement(self, a: PlacePath) -> IllegalAction:
         if CAT[a.card].category != "path":
@@ -693,6 +698,51 @@ class LostMinesState(State):
                 cards[code] += 1
         cards.update(self.maze.hidden.values())
         return cards
+
+    def shuffle_hidden(self, seat: int | None, rng: Rng) -> LostMinesState:
+        """A copy in which everything ``seat`` cannot know is dealt anew.
+
+        Other hands, the draw pile and the set-aside cards among themselves;
+        face-down mines the seat has not looked at; treasure values the seat
+        has neither seen nor holds (within each type, with the treasures out of
+        the round); other seats' identities it has not seen (within each clan,
+        with the dwarf cards set aside).  Finished rounds stay revealed.
+        """
+        new = self.clone()
+        others = [s for s in range(self.game.players) if s != seat]
+        dealt = redeal(rng, [*(new.hands[s] for s in others), new.deck, new.aside])
+        for s, hand in zip(others, dealt, strict=False):
+            new.hands[s] = hand
+        new.deck, new.aside = dealt[-2], dealt[-1]
+        seen = new.seen_mines[seat] if seat is not None else {}
+        pending = new.pending[0] if new.phase == ORIENT else None
+        cells = [c for c in sorted(new.maze.hidden) if c not in seen and c != pending]
+        for c, code in zip(cells, redeal(rng, [[new.maze.hidden[c]] for c in cells]),
+                           strict=True):
+            new.maze.hidden[c] = code[0]
+        known = set() if seat is None else self.seen_treasures[seat] | set(self.collected[seat])
+        if self.terminal:  # the last round's collected treasures are revealed
+            known |= {i for i, o in enumerate(self.owner) if o >= 0}
+        for kind in C.TREASURE_TYPES:
+            slots = [i for i, code in enumerate(new.layout)
+                     if i not in known and C.treasure_type(code) == kind]
+            out = [code for code in new.treasures_out if C.treasure_type(code) == kind]
+            piles = redeal(rng, [*([new.layout[i]] for i in slots), out])
+            for i, pile in zip(slots, piles, strict=False):
+                new.layout[i] = pile[0]
+            new.treasures_out = [c for c in new.treasures_out
+                                 if C.treasure_type(c) != kind] + piles[-1]
+        if not self.terminal:
+            unknown = [s for s in others
+                       if seat is None or s not in self.seen_dwarves[seat]]
+            for clan in C.CLANS:
+                mine = [s for s in unknown if self.clan(s) == clan]
+                spare = [d for d in new.dwarf_aside if C.clan_of(d) == clan]
+                piles = redeal(rng, [*([new.dwarves[s]] for s in mine), spare])
+                for s, pile in zip(mine, piles, strict=False):
+                    new.dwarves[s] = pile[0]
+                new.dwarf_aside = [d for d in new.dwarf_aside if C.clan_of(d) != clan] + piles[-1]
+        return new
 
     def view(self, seat: int | None) -> Any:
         from .view import lost_mines_view

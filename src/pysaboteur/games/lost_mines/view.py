@@ -58,7 +58,7 @@ class LostMinesView:
     deck_size: int
     discard_size: int
     set_aside: int
-    pending: tuple[Any, ...] | None  # orient: (x, y, ways); take: slots; vote: voters left
+    pending: tuple[Any, ...] | None  # orient: (x, y, mine, ways); take: slots; vote: voters left
     results: tuple[dict[str, Any], ...]
     log: tuple[tuple[int, str], ...]  # (seat, move) with other seats' passes hidden
     # private to ``seat``
@@ -68,6 +68,11 @@ class LostMinesView:
     known_mines: tuple[tuple[int, int, str], ...]
     known_treasures: tuple[tuple[int, str], ...]  # (slot, card)
     known_dwarves: tuple[tuple[int, str], ...]  # (seat, card)
+
+    @property
+    def known_goals(self) -> tuple[tuple[int, int, str], ...]:
+        """The mines this seat has looked at (the name other games use)."""
+        return self.known_mines
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -91,7 +96,7 @@ def lost_mines_view(state: LostMinesState, seat: int | None) -> LostMinesView:
     pending: tuple[Any, ...] | None = None
     if state.phase == ORIENT:
         g, _, ways = state.pending
-        pending = (*xy(g), ways)
+        pending = (*xy(g), maze.hidden[g], ways)  # the mine is being turned over: public
     elif state.phase == TAKE:
         pending = tuple(state.pending)
     elif state.phase == VOTE:
@@ -108,7 +113,8 @@ def lost_mines_view(state: LostMinesState, seat: int | None) -> LostMinesView:
         current_player=state.current_player,
         phase=PHASE_NAMES[state.phase],
         board=board,
-        face_down=tuple(sorted(xy(c) for c in maze.hidden)),
+        face_down=tuple(sorted(xy(c) for c in maze.hidden
+                               if state.phase != ORIENT or c != state.pending[0])),
         pawns=tuple(xy(c) for c in state.pawn),
         forest=tuple(sorted(xy(c) for c in state.overcome)),
         traps=tuple((*xy(j >> 4), "E" if j & 15 == 2 else "S") for j in sorted(state.traps)),
