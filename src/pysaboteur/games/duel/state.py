@@ -591,7 +591,9 @@ class DuelState(State):
             self._after_main()
 
     def _after_main(self) -> None:
-        if self._bribable(self.turn):
+        if not self.deck and not any(self.hands):  # the round is over at once: no bribe follows
+            self._end_round()
+        elif self._bribable(self.turn):
             self.phase = AFTER
             self.current = self.turn
         else:
