@@ -292,7 +292,8 @@ class DuelState(State):
     def _placements(self, seat: int, distinct: list[str]) -> list[Action]:
         maze = self.maze
         ctx = self._ctx(seat)
-        targets = [c for c in maze.reach_in[ctx] if c not in maze.hidden]
+        # sorted: the order of legal moves depends on the position only, not on its history
+        targets = sorted(c for c in maze.reach_in[ctx] if c not in maze.hidden)
         constraint, open_mask = maze.constraint, CAT.open_mask
         out: list[Action] = []
         colour = self.colour(seat)
@@ -333,7 +334,7 @@ class DuelState(State):
 
     def _ladder_cells(self) -> list[int]:
         """Empty cells next to a path card, not next to a goal or a card showing gold."""
-        return [c for c in self.maze.constraint if not self._near_goal_or_gold(c)]
+        return sorted(c for c in self.maze.constraint if not self._near_goal_or_gold(c))
 
     def _action_targets(self, seat: int, code: str) -> list[Action]:
         kind = CAT[code]
@@ -684,6 +685,7 @@ class DuelState(State):
                 reached_by |= 1 << ctx
         otile = CAT.otile[code, rotated]
         maze.place(g, otile, self._blocks(g, otile))
+        self.goals_seen.append(code)
         self.forced[g] = reached_by
         if CAT.features[otile].gold:
             self.unclaimed_gold.add(g)
@@ -772,8 +774,8 @@ class DuelState(State):
 
     def census(self) -> Counter[str]:
         cards: Counter[str] = Counter(self.deck)
-        for pile in (*self.hands, *self.in_front, *self.gold, *self.passed, self.discards, self.aside,
-                     self.paid, self.out, self.goals_left):
+        for pile in (*self.hands, *self.in_front, *self.gold, *self.passed, self.discards,
+                     self.aside, self.paid, self.out, self.goals_left):
             cards.update(pile)
         for c, t in self.maze.cells.items():
             code = CAT.codes[t]
@@ -793,11 +795,11 @@ class DuelState(State):
         """
         new = self.clone()
         others = [s for s in range(self.game.players) if s != seat]
-        pool = [c for s in others for c in new.hands[s]] + new.deck + new.aside
+        pool = [c for s in others for c in new.hands[s] + new.passed[s]] + new.deck + new.aside
         rng.shuffle(pool)
         for s in others:
-            n = len(new.hands[s])
-            new.hands[s], pool = pool[:n], pool[n:]
+            n, m = len(new.hands[s]), len(new.passed[s])
+            new.hands[s], new.passed[s], pool = pool[:n], pool[n:n + m], pool[n + m:]
         new.deck, new.aside = pool[:len(new.deck)], pool[len(new.deck):]
         seen = new.seen[seat] if seat is not None else {}
         pending = new.pending[0] if new.pending is not None else None

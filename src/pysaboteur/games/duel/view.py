@@ -34,6 +34,7 @@ class DuelView:
     game: str  # "duel" or "solo"
     seat: int | None  # None: a spectator
     players: int
+    options: dict[str, Any]
     colours: tuple[str, ...]
     round: int
     rounds: int
@@ -52,14 +53,24 @@ class DuelView:
     scores: tuple[int, ...]
     hand_sizes: tuple[int, ...]
     deck_size: int
-    discard_size: int
+    discard_size: int  # face-up and face-down discards together
+    discards: tuple[str, ...]  # the face-up discards, in order
+    passed_sizes: tuple[int, ...]  # cards each seat passed face down this round
     set_aside: int
+    paid: tuple[str, ...]  # gold cards paid for trolls (out of the game)
+    goals_seen: tuple[str, ...]  # goal cards turned face up so far in the match
+    reveals: tuple[tuple[int, int, int], ...]  # (x, y, mask of the seats whose start revealed it)
+    bribes_made: tuple[int, ...]  # this round, per seat
+    pending_draw: int  # cards the seat on turn draws when the turn ends
+    resume: str  # after an orientation choice: "main" (before the option) or "after"
     pending_goal: tuple[int, int, str, tuple[bool, ...]] | None  # being revealed: x, y, card, ways
     results: tuple[dict[str, Any], ...]
     log: tuple[tuple[int, str], ...]  # (seat, move) with other seats' passes hidden
     # private to ``seat``
     hand: tuple[str, ...] | None
     known_goals: tuple[tuple[int, int, str], ...]
+    looked: tuple[tuple[int, int, int], ...]  # (seat, x, y): face-down goals looked at (public)
+    my_passes: tuple[str, ...]  # what this seat passed face down this round
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -87,6 +98,7 @@ def duel_view(state: DuelState, seat: int | None) -> DuelView:
         game=game.mode,
         seat=seat if own else None,
         players=game.players,
+        options=game.options.to_json(),
         colours=game.colours,
         round=state.round_no,
         rounds=C.ROUNDS,
@@ -106,8 +118,16 @@ def duel_view(state: DuelState, seat: int | None) -> DuelView:
         scores=tuple(state.scores()),
         hand_sizes=tuple(len(h) for h in state.hands),
         deck_size=len(state.deck),
-        discard_size=len(state.discards),
+        discard_size=len(state.discards) + sum(map(len, state.passed)),
+        discards=tuple(state.discards),
+        passed_sizes=tuple(len(p) for p in state.passed),
         set_aside=len(state.aside),
+        paid=tuple(state.paid),
+        goals_seen=tuple(state.goals_seen),
+        reveals=tuple((*xy(c), mask) for c, mask in sorted(state.forced.items())),
+        bribes_made=tuple(state.bribes_made),
+        pending_draw=state.pending_draw,
+        resume=("main", "after")[state.resume],
         pending_goal=pending,
         results=tuple(r.to_json() for r in state.results),
         log=tuple((a, _public_move(seat, a, str(m), m))
@@ -115,4 +135,7 @@ def duel_view(state: DuelState, seat: int | None) -> DuelView:
         hand=tuple(sorted(state.hands[seat])) if own and seat is not None else None,
         known_goals=tuple((*xy(c), code) for c, code in sorted(state.seen[seat].items())
                           if c in maze.hidden) if own and seat is not None else (),
+        looked=tuple((s, *xy(c)) for s in range(game.players) for c in sorted(state.seen[s])
+                     if c in maze.hidden),
+        my_passes=tuple(state.passed[seat]) if own and seat is not None else (),
     )

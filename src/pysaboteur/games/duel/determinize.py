@@ -1,0 +1,153 @@
+"""Sampling full Duel states consistent with what one seat knows.
+
+``Determinizer(view)`` rebuilds the public part of the position once (maze,
+markers, keys, cards in front, gold, the seat's hand and knowledge) and works
+out which cards and goals the seat cannot place.  ``sample(rng)`` then clones
+that template and deals the unknown cards (the other hand, its face-down
+passes, the draw pile, set-aside cards) and the unknown goals uniformly at
+random.  Search bots call ``sample`` thousands of times per move.
+
+The sampled state's ``view(seat)`` equals the view it came from, except for the
+move log (a sample has no history).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...engine.game import RoundResult
+from ...engine.maze import Maze, cell
+from ...engine.rng import Rng
+from . import cards as C
+from .state import _ACTIONS, _DECK_PATHS, _GOALS, AFTER, CAT, MAIN, ORIENT, DuelGame, DuelState
+from .view import DuelView
+
+_PHASES = {"main": MAIN, "after": AFTER, "orient": ORIENT}
+
+
+class Determinizer:
+    def __init__(self, view: DuelView) -> None:
+        if view.seat is None:
+            raise ValueError("determinize a seat's view, not a spectator's")
+        self.seat = seat = view.seat
+        game = DuelGame(view.players, **view.options)
+        self.template = t = DuelState.__new__(DuelState)
+        t.game = game
+        t.seed, t.deal, t.rng = 0, None, Rng(0)
+        t.history, t.actors = [], []
+        t.results = [RoundResult(r["round"], r["gold"], {k: v for k, v in r.items()
+                                                         if k not in ("round", "gold")})
+                     for r in view.results]
+        t._round = view.round
+        t.terminal = view.current_player == -1
+        t.turn, t.current = view.turn, max(view.current_player, 0)
+        t.phase = _PHASES[view.phase]
+        t.resume = 0 if view.resume == "main" else 1
+        t.pending_draw = view.pending_draw
+        t.gold = [list(g) for g in view.gold]
+        t.paid = list(view.paid)
+        t.goals_seen = list(view.goals_seen)
+        t.in_front = [list(f) for f in view.in_front]
+        t.discards = list(view.discards)
+        t.keys_left = view.keys_left
+        t.bribes_made = list(view.bribes_made)
+        t.markers = {cell(x, y): s for x, y, s in view.markers}
+        t.bribes = {cell(x, y): s for x, y, s in view.bribes}
+        t.keys = {cell(x, y): 0 for x, y in view.keys}
+        t.forced = {cell(x, y): mask for x, y, mask in view.reveals}
+        t.pools = [0] * len(game.pools)
+        for s, left in enumerate(view.markers_left):
+            t.pools[game.pool_of_seat[s]] = left
+        t.hands = [[] for _ in range(view.players)]
+        t.hands[seat] = list(view.hand or ())
+        t.passed = [[] for _ in range(view.players)]
+        t.passed[seat] = list(view.my_passes)
+        t.seen = [{} for _ in range(view.players)]
+        t.seen[seat] = {cell(x, y): code for x, y, code in view.known_goals}
+        t.deck, t.aside, t.out, t.goals_left = [], [], [], []
+        # the maze, placed in the order the cards were laid
+        t.maze = maze = Maze(CAT, len(game.colours))
+        for p in view.board:
+            c = cell(p.x, p.y)
+            otile = CAT.otile[p.card, p.rotated]
+            colour = CAT.features[otile].ladder
+            if p.card.startswith("start-"):
+                source: tuple[int, ...] = (game.colours.index(p.card[len("start-"):]),)
+            elif colour is not None and t._is_joined_ladder(p.card):
+                source = (game.colours.index(colour),)
+            else:
+                source = ()
+            maze.place(c, otile, t._blocks(c, otile), source)
+        self.hidden_cells = [cell(x, y) for x, y in view.face_down]
+        for c in self.hidden_cells:
+            maze.put_hidden(c, _GOALS[0])  # placeholder until a sample deals the goals
+        t.pending = None
+        if view.pending_goal is not None:
+            x, y, code, ways = view.pending_goal
+            maze.put_hidden(cell(x, y), code)
+            t.pending = (cell(x, y), tuple(ways))
+        maze.recompute()
+        t.unclaimed_gold = {c for c, o in maze.cells.items()
+                            if CAT.features[o].gold and c not in t.markers}
+        t.round_goals = []
+        # which goals the seat cannot place: the rest of the 18
+        known = Counter(view.goals_seen) + Counter(t.seen[seat].values())
+        if view.pending_goal is not None:
+            known[view.pending_goal[2]] += 1
+        self.unknown_goals = sorted((Counter(_GOALS) - known).elements())
+        self.unseen_cells = [c for c in self.hidden_cells if c not in t.seen[seat]]
+        self.goals_left_size = C.GOALS_PER_ROUND * (C.ROUNDS - view.round)
+        on_board = Counter(CAT.codes[o] for o in maze.cells.values()
+                           if CAT[CAT.codes[o]].category == "goal")
+        self.seen_out = list((Counter(view.goals_seen) - on_board
+                              - Counter(c for g in (*t.gold, t.paid) for c in g)).elements())
+        # which cards of this round the seat cannot place
+        taken = Counter(c for pile in (*t.gold, t.paid) for c in pile)
+        round_cards = Counter(_ACTIONS) + (Counter(_DECK_PATHS) - taken)
+        visible = Counter(CAT.codes[o] for o in maze.cells.values()
+                          if CAT[CAT.codes[o]].category == "path")
+        visible.update(t.hands[seat])
+        visible.update(t.passed[seat])
+        visible.update(t.discards)
+        for f in t.in_front:
+            visible.update(f)
+        self.unknown_cards = sorted((round_cards - visible).elements())
+        self.others = [s for s in range(view.players) if s != seat]
+        self.sizes = [(s, view.hand_sizes[s], view.passed_sizes[s]) for s in self.others]
+        self.deck_size, self.aside_size = view.deck_size, view.set_aside
+        expected = sum(h + p for _, h, p in self.sizes) + self.deck_size + self.aside_size
+        if expected != len(self.unknown_cards):
+            raise ValueError(f"view is inconsistent: {len(self.unknown_cards)} unknown cards "
+                             f"for {expected} hidden places")
+        self.looked = [(s, cell(x, y)) for s, x, y in view.looked if s != seat]
+        self.board_goals = list(on_board.elements())
+
+    def sample(self, rng: Rng) -> DuelState:
+        state = self.template.clone()
+        state.rng = Rng(rng.next64())
+        cards = self.unknown_cards.copy()
+        rng.shuffle(cards)
+        for s, hand, passed in self.sizes:
+            state.hands[s] = cards[:hand]
+            state.passed[s] = cards[hand:hand + passed]
+            cards = cards[hand + passed:]
+        state.deck = cards[:self.deck_size]
+        state.aside = cards[self.deck_size:]
+        goals = self.unknown_goals.copy()
+        rng.shuffle(goals)
+        hidden = state.maze.hidden
+        for c in self.unseen_cells:
+            hidden[c] = goals.pop()
+        for c, code in self.template.seen[self.seat].items():
+            hidden[c] = code
+        state.goals_left = goals[:self.goals_left_size]
+        state.out = goals[self.goals_left_size:] + self.seen_out
+        state.round_goals = self.board_goals + list(hidden.values())
+        for s, c in self.looked:
+            state.seen[s][c] = hidden[c]
+        return state
+
+
+def determinize(view: DuelView, rng: Rng) -> DuelState:
+    """One full state consistent with ``view``, drawn uniformly from the seat's uncertainty."""
+    return Determinizer(view).sample(rng)
