@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pysaboteur.engine import Deal, Pass
+from pysaboteur.engine import Deal, EndTurn, Pass
 from pysaboteur.engine.maze import cell
 from pysaboteur.games.duel import DuelGame, DuelState
 from pysaboteur.games.duel import cards as C
@@ -105,8 +105,11 @@ def reveal(state: DuelState, x: int, y: int, rotated: bool = False) -> None:
 
 
 def pass_turn(state: DuelState) -> None:
-    """The current player passes one card."""
-    state.apply(Pass((state.hands[state.current_player][0],)))
+    """The current player passes one card (and ends the turn without bribing)."""
+    seat = state.current_player
+    state.apply(Pass((state.hands[seat][0],)))
+    if state.current_player == seat and EndTurn() in state.legal_actions():
+        state.apply(EndTurn())
 
 
 def end_round(state: DuelState) -> None:

@@ -326,6 +326,19 @@ def test_several_claims_most_valuable_first():
     assert state.round_no == 2 and state.gold[GREEN] == ["goal3:NESW"]
 
 
+def test_several_claims_acting_player_first():
+    # blue bribes the troll between the starts: blue reaches the 1-gold card, green also
+    # the 3-gold goal behind its own door; the last marker goes to the acting player
+    state = duel()
+    put_all(state, [("troll:NESW", 0, 0), ("gold:EW", -1, 0), ("door-green:EW", 1, 0),
+                    ("goal3:NESW", 2, 0)])
+    state.pools = [2]
+    pass_turn(state)
+    state.apply(Bribe(0, 0))
+    assert state.round_no == 2
+    assert state.results[0].gold == [0, 1]  # blue's gold:EW (then paid for the bribe)
+
+
 def test_marker_exhaustion_ends_round_at_once():
     state = duel(hands=(["gold:NESW"], []))
     state.pools = [1]
@@ -346,9 +359,10 @@ def test_markers_per_player_option():
 
 
 # ---------------------------------------------------------------- goal reveals
-def reach_goal_from_west(goal, extra=()):
+def reach_goal_from_west(goal, extra=(), **options):
     """Green's path up to (4, 1); green holds NES to lay at (4, 0), facing (5, 0) from W."""
-    state = duel(hands=(["NES"], []), goals={(5, 0): goal})
+    hands = (["NES"], []) if options.get("seat0_colour", "green") == "green" else ([], ["NES"])
+    state = duel(hands=hands, goals={(5, 0): goal}, **options)
     green_row(state)
     put(state, "NEW", 4, 1)
     put_all(state, extra)
@@ -369,16 +383,18 @@ def test_goal_one_orientation_fits():
     assert state.markers == {cell(5, 0): GREEN}
 
 
-def test_goal_both_fit_revealer_chooses():
-    state = reach_goal_from_west("goal2:NEW")
+@pytest.mark.parametrize("seat0_colour", ["green", "blue"])
+def test_goal_both_fit_revealer_chooses(seat0_colour):
+    state = reach_goal_from_west("goal2:NEW", seat0_colour=seat0_colour)
+    actor = state.current_player  # the green seat
     state.apply(PlacePath("NES", 4, 0))
-    view = state.view(0)
-    assert view.phase == "orient" and state.current_player == GREEN
+    view = state.view(actor)
+    assert view.phase == "orient" and state.current_player == actor
     assert view.pending_goal == (5, 0, "goal2:NEW", (False, True))
     assert set(state.legal_actions()) == {Orient(False), Orient(True)}
     state.apply(Orient(True))
     assert board(state)[5, 0] == ("goal2:NEW", True)
-    assert state.markers == {cell(5, 0): GREEN} and state.current_player == BLUE
+    assert state.markers == {cell(5, 0): actor} and state.current_player == 1 - actor
 
 
 def test_goal_neither_fits_most_open_edges_toward_reach():
@@ -548,6 +564,7 @@ def test_gold_taken_at_round_end_goals_leave_game():
     in_play = Counter(state.deck + state.hands[0] + state.hands[1])
     assert in_play["gold:NESW"] == 0 and in_play["gold:EW"] == 1  # unclaimed gold returns
     assert sum(in_play.values()) == 52 - 1
+    assert state.view(0).markers_left == (8, 8) and state.keys_left == 2  # supply restored
 
 
 @pytest.mark.parametrize(("gold", "starter"), [
@@ -676,3 +693,18 @@ def test_solo_rating(total, rating):
     state.gold = [["goal1:EW"] * total]
     assert state.rating() == rating
     assert [low for low, _ in C.SOLO_RATINGS] == [0, 15, 20, 25]
+
+
+def test_solo_other_colour_door_blocks_until_key():
+    state = solo(draws=["key"])
+    put(state, "door-blue:EW", 1, 0)
+    assert (2, 0) not in cells_open(state)
+    state.apply(PlayOnCell("key", 1, 0))
+    assert (2, 0) in cells_open(state)
+
+
+def test_solo_round_ends_when_six_markers_out():
+    state = solo(draws=["gold:NESW"])
+    state.pools = [1]
+    state.apply(PlacePath("gold:NESW", 1, 0))
+    assert state.round_no == 2 and state.gold == [["gold:NESW"]]
