@@ -22,6 +22,8 @@ from pysaboteur.registry import make_game
 
 CONFIGS: list[tuple[str, int]] = [("duel", 2), ("solo", 1)]
 CONFIGS += [("lost-mines", 3), ("lost-mines", 6), ("lost-mines", 9)]
+CONFIGS += [("classic", 3), ("classic", 5), ("classic", 10),
+            ("expansion", 2), ("expansion", 7), ("expansion", 12)]
 
 SETTINGS = settings(max_examples=15, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
