@@ -11,22 +11,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...engine.actions import Pass
 from ...engine.maze import xy
+from ...engine.views import PlacedCard, placed_cards, public_log
 from . import cards as C
 
 if TYPE_CHECKING:
     from .state import DuelState
 
 Cell = tuple[int, int]
-
-
-@dataclass(frozen=True)
-class PlacedCard:
-    x: int
-    y: int
-    card: str
-    rotated: bool
 
 
 @dataclass(frozen=True)
@@ -76,19 +68,10 @@ class DuelView:
         return asdict(self)
 
 
-def _public_move(seat: int | None, actor: int, text: str, action: object) -> str:
-    if isinstance(action, Pass) and actor != seat:
-        return f"pass {len(action.cards)}"
-    return text
-
-
 def duel_view(state: DuelState, seat: int | None) -> DuelView:
     game = state.game
-    cat = C.CATALOGUE
     maze = state.maze
-    board = tuple(PlacedCard(*xy(c), cat.codes[maze.cells[c]], cat.otile[cat.codes[maze.cells[c]],
-                                                                          True] == maze.cells[c])
-                  for c in maze.order)
+    board = placed_cards(maze)
     pending = None
     if state.pending is not None:
         g, ways = state.pending
@@ -130,8 +113,7 @@ def duel_view(state: DuelState, seat: int | None) -> DuelView:
         resume=("main", "after")[state.resume],
         pending_goal=pending,
         results=tuple(r.to_json() for r in state.results),
-        log=tuple((a, _public_move(seat, a, str(m), m))
-                  for a, m in zip(state.actors, state.history, strict=True)),
+        log=public_log(seat, state.actors, state.history),
         hand=tuple(sorted(state.hands[seat])) if own and seat is not None else None,
         known_goals=tuple((*xy(c), code) for c, code in sorted(state.seen[seat].items())
                           if c in maze.hidden) if own and seat is not None else (),

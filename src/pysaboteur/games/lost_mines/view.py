@@ -14,22 +14,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...engine.actions import Pass
 from ...engine.maze import xy
+from ...engine.views import PlacedCard, placed_cards, public_log
 from . import cards as C
 
 if TYPE_CHECKING:
     from .state import LostMinesState
 
 Cell = tuple[int, int]
-
-
-@dataclass(frozen=True)
-class PlacedCard:
-    x: int
-    y: int
-    card: str
-    rotated: bool
 
 
 @dataclass(frozen=True)
@@ -78,21 +70,12 @@ class LostMinesView:
         return asdict(self)
 
 
-def _public_move(seat: int | None, actor: int, text: str, action: object) -> str:
-    if isinstance(action, Pass) and actor != seat:
-        return f"pass {len(action.cards)}"
-    return text
-
-
 def lost_mines_view(state: LostMinesState, seat: int | None) -> LostMinesView:
     from .state import ORIENT, PHASE_NAMES, TAKE, VOTE
 
     game = state.game
-    cat = C.CATALOGUE
     maze = state.maze
-    board = tuple(PlacedCard(*xy(c), cat.codes[maze.cells[c]],
-                             cat.otile[cat.codes[maze.cells[c]], True] == maze.cells[c])
-                  for c in maze.order)
+    board = placed_cards(maze)
     pending: tuple[Any, ...] | None = None
     if state.phase == ORIENT:
         g, _, ways = state.pending
@@ -134,8 +117,7 @@ def lost_mines_view(state: LostMinesState, seat: int | None) -> LostMinesView:
         set_aside=len(state.aside),
         pending=pending,
         results=tuple(r.to_json() for r in state.results),
-        log=tuple((a, _public_move(seat, a, str(m), m))
-                  for a, m in zip(state.actors, state.history, strict=True)),
+        log=public_log(seat, state.actors, state.history),
         hand=tuple(sorted(state.hands[me])) if own else None,
         identity=state.identity(me) if own else None,
         own_treasures=tuple(state.layout[i] for i in state.collected[me]) if own else (),
