@@ -210,6 +210,14 @@ def test_key_only_on_other_colour_door():
     refuse(state, PlayOnCell("key", 1, 1), InvalidTarget)
 
 
+def test_key_not_on_door_already_opened():
+    state = duel(hands=(["key", "key"], []))
+    put(state, "door-blue:EW", 1, 1)
+    state.apply(PlayOnCell("key", 1, 1))
+    pass_turn(state)
+    refuse(state, PlayOnCell("key", 1, 1), InvalidTarget)
+
+
 def test_only_two_key_tokens():
     state = duel(hands=(["key"], []))
     put(state, "door-blue:EW", 1, 1)
@@ -237,6 +245,14 @@ def test_troll_enterable_not_passable_bribe_after_option_before_draw():
     assert len(state.hands[GREEN]) == 6
     pass_turn(state)
     assert (2, 1) not in cells_open(state)  # not passable
+
+
+def test_bribe_after_option_then_turn_ends_and_draws():
+    state = duel(hands=(["troll:EW"], []))
+    state.apply(PlacePath("troll:EW", 1, 1))
+    state.apply(Bribe(1, 1))  # no further bribe possible: the turn ends by itself
+    assert state.current_player == BLUE and len(state.hands[GREEN]) == 6
+    assert state.bribes == {cell(1, 1): GREEN}
 
 
 def test_bribe_before_main_option_opens_troll():
@@ -409,6 +425,7 @@ def test_goal_neither_fits_tie_revealer_chooses():
     state = reach_goal_from_west("goal2:NEW", [("EW", 5, 1), ("EW", 5, -1)])
     state.apply(PlacePath("NES", 4, 0))
     assert state.view(0).pending_goal == (5, 0, "goal2:NEW", (False, True))
+    refuse(state, Pass((state.hands[GREEN][0],)), WrongPhase)  # the choice comes first
 
 
 def test_chain_reveals_ordered_by_x_then_y():
