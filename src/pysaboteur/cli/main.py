@@ -256,5 +256,66 @@ def bench(
     console.print(f"  legal moves/decision {result['legal_per_decision']:>10,.1f}")
 
 
+@app.command()
+def arena(
+    game: Annotated[str, typer.Option("--game", "-g", help=f"one of: {', '.join(GAMES)}")] = "duel",
+    players: PlayersOpt = None,
+    bots: Annotated[str, typer.Option(help="comma-separated bot names, rotated over the seats")]
+    = "heuristic,random",
+    games: Annotated[int, typer.Option("--games", "-n", help="number of matches")] = 100,
+    workers: Annotated[int, typer.Option(help="processes (default: all cores)")] = 0,
+    seed: Annotated[int, typer.Option(help="seed of the first match")] = 0,
+    ray_address: Annotated[str | None, typer.Option(
+        "--ray", help="run on a Ray cluster: an address, 'auto' or 'local'")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """Bots play seeded matches with seats rotated: win rates, scores and ratings."""
+    import os
+
+    from rich.progress import Progress
+
+    from .. import arena as arena_mod
+
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        g = make_game(game, players)
+        for name in names:
+            make_bot(name)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    match_specs = arena_mod.specs(game, g.players, names, games, seed)
+    workers = workers or os.cpu_count() or 1
+    with Progress(console=console, transient=True, disable=as_json) as bar:
+        task = bar.add_task(f"{games} matches", total=games)
+
+        def tick() -> None:
+            bar.advance(task)
+
+        if ray_address:
+            results = arena_mod.run_ray(match_specs, ray_address, tick)
+        else:
+            results = arena_mod.run_local(match_specs, workers, tick)
+    summary = arena_mod.summarize(results, names)
+    summary.update(game=game, players=g.players, seed=seed)
+    if as_json:
+        print(json.dumps(summary))
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{g.title}, {g.players} players, {games} matches, seats rotated")
+    for col in ("bot", "matches", "win rate", "95% interval", "mean score", "rating"):
+        table.add_column(col, justify="right" if col != "bot" else "left")
+    for name, row in summary["bots"].items():
+        lo, hi = row["win_rate_ci95"]
+        table.add_row(name, str(row["matches"]), f"{row['win_rate']:.3f}",
+                      f"{lo:.3f}-{hi:.3f}", f"{row['mean_score']:.2f}",
+                      f"{row['rating_mu']:.1f} +- {row['rating_sigma']:.1f}")
+    console.print(table)
+    for name, row in summary["bots"].items():
+        if row["round_win_rate_by_role"]:
+            roles = ", ".join(f"{r} {w:.2f}" for r, w in row["round_win_rate_by_role"].items())
+            console.print(f"  {name}: rounds won by role: {roles}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()

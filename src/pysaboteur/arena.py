@@ -1,0 +1,178 @@
+"""Arena: bots play many seeded matches, with seats rotated, and are measured.
+
+Match ``i`` uses seed ``seed + i`` and seats bot ``bots[(i + s) % len(bots)]`` in
+seat ``s``, so every bot sits in every seat equally often and the same
+arguments always give the same results, however many workers play them.
+
+Per bot: matches played, win rate (a shared first place counts as 1/k of a
+win) with a Wilson 95% interval, mean score, an OpenSkill (Plackett-Luce)
+rating, and for hidden-role games the rate of rounds won in each role.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bots import make_bot
+from .registry import make_game
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    game: str
+    players: int
+    bots: tuple[str, ...]  # bot name per seat
+    seed: int
+    index: int
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass
+class MatchResult:
+    index: int
+    bots: tuple[str, ...]
+    scores: list[int]
+    returns: list[float]
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    decisions: int = 0
+
+
+def seating(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]:
+    return tuple(bots[(index + s) % len(bots)] for s in range(players))
+
+
+def specs(game: str, players: int, bots: Sequence[str], games: int, seed: int,
+          options: dict[str, Any] | None = None) -> list[MatchSpec]:
+    opts = tuple(sorted((options or {}).items()))
+    return [MatchSpec(game, players, seating(bots, players, i), seed + i, i, opts)
+            for i in range(games)]
+
+
+def play_match(spec: MatchSpec) -> MatchResult:
+    """Play one match; every bot sees only its seat's view."""
+    state = make_game(spec.game, spec.players, **dict(spec.options)).new_state(spec.seed)
+    seats = [make_bot(name, spec.seed * 1009 + s) for s, name in enumerate(spec.bots)]
+    decisions = 0
+    while not state.is_terminal:
+        p = state.current_player
+        state.apply(seats[p].choose(state.view(p), state.legal_actions()))
+        decisions += 1
+    return MatchResult(spec.index, spec.bots, state.scores(), state.returns(),
+                       [r.to_json() for r in state.results], decisions)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a win rate (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def win_shares(scores: Sequence[float]) -> list[float]:
+    best = max(scores)
+    winners = [s for s in scores if s == best]
+    return [1 / len(winners) if s == best else 0.0 for s in scores]
+
+
+def run_local(match_specs: Sequence[MatchSpec], workers: int = 1,
+              progress: Callable[[], None] | None = None) -> list[MatchResult]:
+    """Play the matches on this machine with ``workers`` processes."""
+    results: list[MatchResult] = []
+    if workers <= 1:
+        for spec in match_specs:
+            results.append(play_match(spec))
+            if progress:
+                progress()
+    else:
+        import multiprocessing as mp
+
+        with mp.get_context("spawn").Pool(workers) as pool:
+            for result in pool.imap_unordered(play_match, match_specs):
+                results.append(result)
+                if progress:
+                    progress()
+    return sorted(results, key=lambda r: r.index)
+
+
+def run_ray(match_specs: Sequence[MatchSpec], address: str,
+            progress: Callable[[], None] | None = None) -> list[MatchResult]:
+    """Play the matches on a Ray cluster (``address``: "auto", "local" or ray://host:port)."""
+    try:
+        import ray
+    except ImportError as exc:  # pragma: no cover - depends on the optional extra
+        raise RuntimeError("--ray needs the optional extra: pip install 'pysaboteur[ray]'") from exc
+    ray.init(address=None if address == "local" else address, ignore_reinit_error=True,
+             include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(play_match)
+    pending = [remote.remote(spec) for spec in match_specs]
+    results = []
+    while pending:
+        done, pending = ray.wait(pending, num_returns=1)
+        results.extend(ray.get(done))
+        if progress:
+            progress()
+    return sorted(results, key=lambda r: r.index)
+
+
+def summarize(results: Iterable[MatchResult], bot_names: Sequence[str]) -> dict[str, Any]:
+    """Per-bot statistics and ratings, in match order (so reproducible)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {name: model.rating(name=name) for name in bot_names}
+    played: dict[str, int] = defaultdict(int)
+    wins: dict[str, float] = defaultdict(float)
+    score_sum: dict[str, float] = defaultdict(float)
+    role_rounds: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    matches = 0
+    for r in _in_order(results):
+        matches += 1
+        for seat, (name, share) in enumerate(zip(r.bots, win_shares(r.scores), strict=True)):
+            played[name] += 1
+            wins[name] += share
+            score_sum[name] += r.scores[seat]
+        for rnd in r.rounds:
+            roles, winners = rnd.get("roles"), rnd.get("winners")
+            if roles is None or winners is None:
+                continue
+            for seat, role in enumerate(roles):
+                tally = role_rounds[r.bots[seat]][str(role)]
+                tally[0] += seat in winners
+                tally[1] += 1
+        # rate distinct bots by their mean return in this match
+        present = sorted(set(r.bots))
+        if len(present) > 1:
+            mean = {b: sum(x for x, n in zip(r.returns, r.bots, strict=True) if n == b)
+                    / r.bots.count(b) for b in present}
+            ranks = [-mean[b] for b in present]
+            new = model.rate([[ratings[b]] for b in present], ranks=ranks)
+            for b, team in zip(present, new, strict=True):
+                ratings[b] = team[0]
+    out: dict[str, Any] = {"matches": matches, "bots": {}}
+    for name in bot_names:
+        n = played[name]
+        lo, hi = wilson(wins[name], n)
+        rating = ratings[name]
+        out["bots"][name] = {
+            "matches": n,
+            "win_rate": wins[name] / n if n else 0.0,
+            "win_rate_ci95": [lo, hi],
+            "mean_score": score_sum[name] / n if n else 0.0,
+            "rating_mu": rating.mu,
+            "rating_sigma": rating.sigma,
+            "rating_ordinal": rating.ordinal(),
+            "round_win_rate_by_role": {role: w / t for role, (w, t) in
+                                       sorted(role_rounds[name].items()) if t},
+        }
+    return out
+
+
+def _in_order(results: Iterable[MatchResult]) -> Iterator[MatchResult]:
+    return iter(sorted(results, key=lambda r: r.index))

@@ -1,0 +1,39 @@
+"""The heuristic bot: one imagined world, every legal move tried, the best kept."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine.actions import Action
+from ..engine.rng import Rng
+from .base import Bot
+from .worlds import determinizer
+
+
+class HeuristicBot(Bot):
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.rng = Rng(seed)
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if view.game not in ("duel", "solo"):
+            return legal[self.rng.below(len(legal))]
+        from . import duel_heuristic as rules
+
+        world = determinizer(view).sample(self.rng)
+        me = view.seat
+        best, best_score = legal[0], float("-inf")
+        for action in legal:
+            trial = world.clone()
+            trial.apply(action, check=False)
+            # a tiny random term breaks ties without favouring the list order
+            score = (rules.evaluate(trial, me) + rules.action_bias(str(action))  # type: ignore[arg-type]
+                     + self.rng.below(1000) * 1e-6)
+            if score > best_score:
+                best, best_score = action, score
+        return best

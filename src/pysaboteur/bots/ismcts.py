@@ -1,0 +1,115 @@
+"""Information-set Monte Carlo tree search (single observer, Cowling et al. 2012).
+
+Every iteration samples a full state consistent with the seat's view (a
+*determinization*), walks the shared tree choosing among the moves legal in
+that sample by UCB with availability counts, adds one node, plays the round out
+at random and backs up each seat's result.  The tree's statistics are over
+moves, so what the samples disagree on averages out.
+
+Results are per round: the gold each seat gains by the round's end, relative to
+the others (scaled to about [-1, 1]), so that search horizons stay short.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine.actions import Action
+from ..engine.game import State
+from ..engine.rng import Rng
+from .base import Bot
+from .worlds import determinizer
+
+GOLD_SCALE = 5.0  # a round's gold swing that counts as a full win
+
+
+class _Node:
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+
+
+def round_outcome(start: list[int], state: State) -> list[float]:
+    """Each seat's gold gained since ``start``, minus the mean gain of the others."""
+    gains = [now - before for now, before in zip(state.scores(), start, strict=True)]
+    n = len(gains)
+    if n == 1:
+        return [g / GOLD_SCALE for g in gains]
+    total = sum(gains)
+    return [(g - (total - g) / (n - 1)) / GOLD_SCALE for g in gains]
+
+
+class IsmctsBot(Bot):
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, iterations: int = 400, seconds: float = 0.5,
+                 exploration: float = 0.7) -> None:
+        super().__init__(seed)
+        self.rng = Rng(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+
+    def choose(self, view: Any, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        worlds = determinizer(view)
+        root = _Node()
+        deadline = time.perf_counter() + self.seconds
+        for i in range(self.iterations):
+            self._iterate(root, worlds.sample(self.rng))
+            if i % 16 == 15 and time.perf_counter() > deadline:
+                break
+        options = [a for a in legal if a in root.children]
+        if not options:
+            return legal[self.rng.below(len(legal))]
+        return max(options, key=lambda a: root.children[a].visits)
+
+    def _iterate(self, root: _Node, state: State) -> None:
+        rng = self.rng
+        start = state.scores()
+        round_no = state.round_no
+        node = root
+        path: list[tuple[_Node, int]] = []
+        # selection and expansion
+        while not state.is_terminal and state.round_no == round_no:
+            legal = state.legal_actions()
+            player = state.current_player
+            untried = [a for a in legal if a not in node.children]
+            if untried:
+                action = untried[rng.below(len(untried))]
+                child = node.children[action] = _Node()
+                child.available = 1
+                for a in legal:
+                    if a is not action and a in node.children:
+                        node.children[a].available += 1
+                state.apply(action, check=False)
+                path.append((child, player))
+                break
+            log_term = 0.0
+            best, best_value = legal[0], float("-inf")
+            for a in legal:
+                c = node.children[a]
+                c.available += 1
+                log_term = math.log(c.available)
+                value = c.total / c.visits + self.exploration * math.sqrt(log_term / c.visits)
+                if value > best_value:
+                    best, best_value = a, value
+            state.apply(best, check=False)
+            node = node.children[best]
+            path.append((node, player))
+        # simulation: random play to the end of the round
+        while not state.is_terminal and state.round_no == round_no:
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))], check=False)
+        outcome = round_outcome(start, state)
+        for n, player in path:
+            n.visits += 1
+            n.total += outcome[player]

@@ -1,0 +1,84 @@
+"""Bots: only legal moves, only the view, reproducible arenas."""
+
+from __future__ import annotations
+
+import pytest
+
+from pysaboteur import arena
+from pysaboteur.bots import BOTS, DIFFICULTY, IsmctsBot, make_bot
+from pysaboteur.engine.rng import Rng
+from pysaboteur.registry import make_game
+
+SEARCH_GAMES = [("duel", 2), ("solo", 1)]
+
+
+def _positions(name: str, players: int, count: int, seed: int = 0):  # type: ignore[no-untyped-def]
+    """Random live positions of a game."""
+    pick = Rng(seed)
+    found = 0
+    while found < count:
+        state = make_game(name, players).new_state(pick.below(10**6))
+        for _ in range(pick.below(120)):
+            if state.is_terminal:
+                break
+            legal = state.legal_actions()
+            state.apply(legal[pick.below(len(legal))])
+        if not state.is_terminal:
+            found += 1
+            yield state
+
+
+def _fast(name: str, seed: int):  # type: ignore[no-untyped-def]
+    if name == "ismcts":
+        return IsmctsBot(seed, iterations=20, seconds=5)
+    return make_bot(name, seed)
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+@pytest.mark.parametrize(("game", "players"), SEARCH_GAMES)
+def test_bots_choose_legal_moves(bot: str, game: str, players: int) -> None:
+    count = 15 if bot == "ismcts" else 150
+    for i, state in enumerate(_positions(game, players, count, seed=len(bot))):
+        p = state.current_player
+        legal = state.legal_actions()
+        assert _fast(bot, i).choose(state.view(p), legal) in legal
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_bots_decide_from_the_view_alone(bot: str) -> None:
+    """Dealing every hidden card anew (same view) must not change a bot's choice."""
+    for i, state in enumerate(_positions("duel", 2, 12 if bot == "ismcts" else 60, seed=7)):
+        p = state.current_player
+        other = state.shuffle_hidden(p, Rng(i))
+        assert other.view(p) == state.view(p)
+        assert other.legal_actions() == state.legal_actions()
+        a = _fast(bot, i).choose(state.view(p), state.legal_actions())
+        b = _fast(bot, i).choose(other.view(p), other.legal_actions())
+        assert a == b
+
+
+def test_difficulty_levels_name_bots() -> None:
+    for level, name in DIFFICULTY.items():
+        assert type(make_bot(level)) is BOTS[name]
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("grandmaster")
+
+
+def test_arena_is_reproducible_and_rotates_seats() -> None:
+    specs = arena.specs("duel", 2, ["heuristic", "random"], 6, seed=11)
+    assert [s.bots for s in specs[:2]] == [("heuristic", "random"), ("random", "heuristic")]
+    first = arena.run_local(specs, workers=1)
+    again = arena.run_local(specs, workers=2)
+    assert [(r.scores, r.bots) for r in first] == [(r.scores, r.bots) for r in again]
+    summary = arena.summarize(first, ["heuristic", "random"])
+    assert summary == arena.summarize(again, ["heuristic", "random"])
+    heuristic = summary["bots"]["heuristic"]
+    assert heuristic["matches"] == 6
+    assert 0 <= heuristic["win_rate_ci95"][0] <= heuristic["win_rate"] <= 1
+
+
+def test_wilson_interval() -> None:
+    lo, hi = arena.wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert arena.wilson(0, 0) == (0.0, 1.0)
+    assert arena.win_shares([3, 3, 1]) == [0.5, 0.5, 0.0]
