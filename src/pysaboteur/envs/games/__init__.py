@@ -1,0 +1,1 @@
+"""One small encoding module per game: its window, action families and extra view fields."""
