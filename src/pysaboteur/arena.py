@@ -105,7 +105,7 @@ def run_ray(match_specs: Sequence[MatchSpec], address: str,
             progress: Callable[[], None] | None = None) -> list[MatchResult]:
     """Play the matches on a Ray cluster (``address``: "auto", "local" or ray://host:port)."""
     try:
-        import ray
+        import ray  # type: ignore[import-not-found, unused-ignore]
     except ImportError as exc:  # pragma: no cover - depends on the optional extra
         raise RuntimeError("--ray needs the optional extra: pip install 'pysaboteur[ray]'") from exc
     ray.init(address=None if address == "local" else address, ignore_reinit_error=True,

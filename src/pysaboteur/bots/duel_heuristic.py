@@ -29,7 +29,7 @@ def _targets(state: DuelState, seat: int) -> list[tuple[int, int, float]]:
     """Cells worth reaching for ``seat``: face-down goals and unmarked gold, with their value."""
     known = state.seen[seat]
     out = []
-    for c, code in state.maze.hidden.items():
+    for c in state.maze.hidden:
         value = CAT[known[c]].features.gold if c in known else UNKNOWN_GOAL
         if value:
             out.append((*xy(c), float(value)))
