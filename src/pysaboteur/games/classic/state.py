@@ -39,6 +39,7 @@ from ...engine.goals import goal_orientations
 from ...engine.maze import FITS, Maze, cell, xy
 from ...engine.moves import pass_actions
 from ...engine.rng import Rng
+from ...engine.secrecy import redeal
 from . import cards as C
 
 MAIN, ORIENT, STEAL = 0, 1, 2
@@ -625,19 +626,16 @@ class ClassicState(State):
         """
         new = self.clone()
         others = [s for s in range(self.game.players) if s != seat]
-        pool = [c for s in others for c in new.hands[s]] + new.deck + new.aside
-        rng.shuffle(pool)
-        for s in others:
-            n = len(new.hands[s])
-            new.hands[s], pool = pool[:n], pool[n:]
-        new.deck, new.aside = pool[:len(new.deck)], pool[len(new.deck):]
+        *hands, new.deck, new.aside = redeal(rng, [*(new.hands[s] for s in others), new.deck,
+                                                   new.aside])
+        for s, hand in zip(others, hands, strict=True):
+            new.hands[s] = hand
         if not self.terminal:
             unknown = [s for s in others if s not in self._known_roles(seat)]
-            roles = [new.roles[s] for s in unknown] + new.spare_roles
-            rng.shuffle(roles)
-            for s in unknown:
-                new.roles[s] = roles.pop()
-            new.spare_roles = roles
+            *roles, new.spare_roles = redeal(rng, [*([new.roles[s]] for s in unknown),
+                                                   new.spare_roles])
+            for s, role in zip(unknown, roles, strict=True):
+                new.roles[s] = role[0]
         seen = new.seen[seat] if seat is not None else {}
         pending = new.pending[0] if new.pending is not None else None
         cells = [c for c in sorted(new.maze.hidden) if c not in seen and c != pending]
@@ -654,12 +652,10 @@ class ClassicState(State):
         return set()
 
     def _shuffle_gold(self, others: list[int], rng: Rng) -> None:
-        pool = [c for s in others for c in self.gold[s]] + self.nuggets
-        rng.shuffle(pool)
-        for s in others:
-            n = len(self.gold[s])
-            self.gold[s], pool = pool[:n], pool[n:]
-        self.nuggets = sorted(pool)
+        *piles, nuggets = redeal(rng, [*(self.gold[s] for s in others), self.nuggets])
+        for s, pile in zip(others, piles, strict=True):
+            self.gold[s] = pile
+        self.nuggets = sorted(nuggets)
 
     def view(self, seat: int | None) -> Any:
         from .view import classic_view

@@ -14,20 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from ...engine.actions import Action, Discard, Pass
 from ...engine.maze import xy
+from ...engine.views import PlacedCard, placed_cards
 from .state import PHASE_NAMES
 
 if TYPE_CHECKING:
     from .state import ClassicState
 
 Cell = tuple[int, int]
-
-
-@dataclass(frozen=True)
-class PlacedCard:
-    x: int
-    y: int
-    card: str
-    rotated: bool
+__all__ = ["ClassicView", "PlacedCard", "classic_view", "common_fields"]
 
 
 @dataclass(frozen=True)
@@ -83,12 +77,7 @@ def public_result(result: dict[str, Any], seat: int | None, over: bool) -> dict[
 def common_fields(state: ClassicState, seat: int | None) -> dict[str, Any]:
     """The fields every Saboteur card game's view shares (the expansion adds to them)."""
     game = state.game
-    cat = game.catalogue
     maze = state.maze
-    board = tuple(PlacedCard(*xy(c), cat.codes[maze.cells[c]],
-                             cat.otile[cat.codes[maze.cells[c]], True] == maze.cells[c]
-                             and not cat.tiles[maze.cells[c]].symmetric)
-                  for c in maze.order)
     pending = None
     if state.pending is not None:
         g, ways = state.pending
@@ -105,7 +94,7 @@ def common_fields(state: ClassicState, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "current_player": state.current_player,
         "phase": PHASE_NAMES[state.phase],
-        "board": board,
+        "board": placed_cards(maze),
         "face_down": tuple(sorted(xy(c) for c in maze.hidden
                                   if state.pending is None or c != state.pending[0])),
         "in_front": tuple(tuple(f) for f in state.in_front),

@@ -25,6 +25,7 @@ from ...engine.game import Deal, Options
 from ...engine.maze import NO_ENTER, neighbours
 from ...engine.moves import discard_actions
 from ...engine.rng import Rng
+from ...engine.secrecy import redeal
 from ..classic.state import MAIN, STEAL, ClassicGame, ClassicState
 from . import cards as C
 
@@ -328,10 +329,7 @@ class ExpansionState(ClassicState):
         new = super().shuffle_hidden(seat, rng)
         assert isinstance(new, ExpansionState)
         if not self.terminal:
-            pool = new.spare_roles + new.hats_aside
-            rng.shuffle(pool)
-            k = len(new.spare_roles)
-            new.spare_roles, new.hats_aside = pool[:k], pool[k:]
+            new.spare_roles, new.hats_aside = redeal(rng, [new.spare_roles, new.hats_aside])
         return new
 
     def _shuffle_gold(self, others: list[int], rng: Rng) -> None:
