@@ -46,7 +46,8 @@ def test_legal_actions_round_trip(name: str, players: int) -> None:
         assert all(0 <= i < enc.num_actions for i in ids)
         for i, action in zip(ids, legal, strict=True):
             assert enc.encode(action, seat, view) == i
-            assert enc.decode(i, seat, view) == action
+            back = enc.decode(i, seat, view)
+            assert back == action and type(back) is type(action)
         count += 1
     assert count > 500
 

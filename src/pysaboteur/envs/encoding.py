@@ -13,7 +13,8 @@ count) and gives:
 The action space is a fixed list of *keys*: canonical actions in which every
 seat is written relative to the acting seat (``(target - seat) % players``) and
 a pawn's route (Lost Mines) as its steps (N, E, S, W) from the pawn.  A key's
-index is its position in the list, so encoding is one dict look-up.
+index is its position in the list, so encoding is one dict look-up (keyed by
+type and value: NamedTuples of different types compare equal as tuples).
 
 Each game plugs in with a small module in :mod:`pysaboteur.envs.games` that
 subclasses :class:`Encoding`: its window, which action families exist, and
@@ -146,7 +147,8 @@ class Encoding:
         self._hand_index = {c: i for i, c in enumerate(self.hand_codes)}
         keys = list(self.action_keys())
         self.keys: tuple[Key, ...] = tuple(keys)
-        self.index: dict[Key, int] = {k: i for i, k in enumerate(keys)}
+        # typed: NamedTuples of different types compare equal as plain tuples
+        self.index: dict[tuple[type, Key], int] = {(type(k), k): i for i, k in enumerate(keys)}
         if len(self.index) != len(keys):
             raise ValueError("duplicate action key")
         self.num_actions = len(keys)
@@ -263,7 +265,8 @@ class Encoding:
         Raises :class:`Unencodable` for an action outside the encoding.
         """
         try:
-            return self.index[self.key(action, seat, view)]
+            key = self.key(action, seat, view)
+            return self.index[type(key), key]
         except KeyError:
             raise Unencodable(f"{action} is outside the {type(self).__name__}") from None
 
@@ -278,7 +281,8 @@ class Encoding:
         acts: list[Action] = []
         missed = 0
         for a in legal:
-            i = index.get(self.key(a, seat, view))
+            key = self.key(a, seat, view)
+            i = index.get((type(key), key))
             if i is None:
                 missed += 1
             else:

@@ -1,0 +1,174 @@
+"""PettingZoo AEC environments for every game: ``env(game="duel", players=2)``.
+
+Agents are ``player_0 .. player_{n-1}`` (seats).  Each observation is
+``{"observation": float32 vector, "action_mask": int8 vector}`` built from
+the agent's own view only (:mod:`pysaboteur.envs.encoding`); the action space
+is ``Discrete(num_actions)`` and only masked actions are legal (an unmasked
+action raises ``ValueError``).  Rewards are the game's ``returns()``, given
+once, when the match ends (Duel: +1 / -1 / 0; solo: the gold collected;
+Saboteur: gold).  ``reset(seed=s)`` deals the match of seed ``s``.
+
+>>> e = env(game="duel")
+>>> e.reset(seed=3)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> obs["action_mask"].sum() == len(info["legal_actions"]), e.agent_selection
+(np.True_, 'player_0')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..engine.actions import Action
+from ..engine.game import State
+from ..registry import game_key, make_game
+from . import make_encoding
+from .encoding import OBS_BOUND
+
+
+def observation_space(size: int, actions: int) -> spaces.Dict:
+    return spaces.Dict({
+        "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (size,), np.float32),
+        "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+    })
+
+
+class SaboteurAEC(AECEnv):  # type: ignore[misc]
+    """One match of a pysaboteur game as a PettingZoo AEC environment."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "saboteur_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, game: str = "duel", players: int | None = None,
+                 render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        self.game = make_game(game, players, **options)
+        self.encoding = make_encoding(self.game)
+        self.render_mode = render_mode
+        n = self.game.players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        enc = self.encoding
+        self._obs_space = observation_space(enc.obs_size, enc.num_actions)
+        self._act_space = spaces.Discrete(enc.num_actions)
+        self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
+        self.action_spaces = {a: self._act_space for a in self.possible_agents}
+        self.metadata = {**self.metadata, "name": f"saboteur_{game_key(self.game)}_v0"}
+        self.state_: State | None = None
+        #: legal actions that fell outside the encoding (measured: never; see docs/envs.md)
+        self.unencodable = 0
+        self._seed_rng = np.random.default_rng()
+        self._legal: dict[int, Action] = {}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+            match_seed = seed
+        else:
+            match_seed = int(self._seed_rng.integers(2**31))
+        self.state_ = self.game.new_state(match_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._next()
+
+    def _next(self) -> None:
+        """Select the seat to decide and list its legal actions (or end the match)."""
+        state = self.state_
+        assert state is not None
+        if state.is_terminal:
+            returns = state.returns()
+            for a in self.agents:
+                self.rewards[a] = float(returns[self.agent_name_mapping[a]])
+                self.terminations[a] = True
+                self.infos[a] = {"scores": list(state.scores())}
+            self._legal = {}
+            self._accumulate_rewards()
+            return
+        seat = state.current_player
+        view = state.view(seat)
+        ids, acts, missed = self.encoding.legal(state.legal_actions(), seat, view)
+        self.unencodable += missed
+        self._legal = dict(zip(ids, acts, strict=True))
+        self.agent_selection = self.possible_agents[seat]
+        for a in self.agents:
+            self.infos[a] = {}
+        self.infos[self.agent_selection] = {"legal_actions": ids}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.state_
+        assert state is not None
+        chosen = self._legal.get(int(action)) if action is not None else None
+        if chosen is None:
+            raise ValueError(f"action {action} is not legal for {agent} (see the action mask)")
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        state.apply(chosen, check=False)
+        self._next()
+        if self.render_mode == "human":
+            self.render()
+
+    # ------------------------------------------------------------------ seeing
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state = self.state_
+        assert state is not None
+        seat = self.agent_name_mapping[agent]
+        obs = self.encoding.observe(state.view(seat))
+        if agent == self.agent_selection and self._legal:
+            mask = self.encoding.mask(self._legal)
+        else:
+            mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def legal_actions(self) -> dict[int, Action]:
+        """The current seat's legal actions by index (the engine's values)."""
+        return dict(self._legal)
+
+    def render(self) -> str | None:
+        if self.state_ is None:
+            return None
+        from ..cli.render import board_text
+
+        text = board_text(self.state_.view(None), self.game.catalogue).plain
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.state_ = None
+
+
+def raw_env(game: str = "duel", players: int | None = None, render_mode: str | None = None,
+            **options: Any) -> SaboteurAEC:
+    return SaboteurAEC(game, players, render_mode, **options)
+
+
+def env(game: str = "duel", players: int | None = None, render_mode: str | None = None,
+        **options: Any) -> AECEnv:
+    """The AEC environment of ``game`` wrapped in PettingZoo's order enforcing wrapper.
+
+    ``env(...).unwrapped`` is the :class:`SaboteurAEC` (encoding, engine state).
+    """
+    e: AECEnv = raw_env(game, players, render_mode, **options)
+    return wrappers.OrderEnforcingWrapper(e)

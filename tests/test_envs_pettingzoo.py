@@ -1,0 +1,70 @@
+"""PettingZoo AEC environments: PettingZoo's own API and seed tests for every game."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test
+
+from pysaboteur.envs import supported_games
+from pysaboteur.envs.pettingzoo import env
+from pysaboteur.registry import GAMES
+
+CASES = [(g, p) for g in supported_games()
+         for p in sorted({GAMES[g].players[0], GAMES[g].players[1]})]
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_api(name: str, players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # dict observations: PettingZoo's style warnings
+        api_test(env(game=name, players=players), num_cycles=200)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_seed(name: str, players: int) -> None:
+    seed_test(lambda: env(game=name, players=players), num_cycles=200)
+
+
+def test_full_match_rewards_are_the_returns() -> None:
+    import numpy as np
+
+    e = env(game="duel")
+    e.reset(seed=11)
+    rng = np.random.default_rng(0)
+    total = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        total[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert sorted(total.values()) in ([-1.0, 1.0], [0.0, 0.0])
+    assert e.unwrapped.unencodable == 0
+
+
+def test_illegal_action_is_refused() -> None:
+    e = env(game="duel")
+    e.reset(seed=1)
+    obs, *_ = e.last()
+    bad = int(obs["action_mask"].argmin())
+    with pytest.raises(ValueError):
+        e.step(bad)
+
+
+def test_same_seed_same_match() -> None:
+    a, b = env(game="classic", players=4), env(game="classic", players=4)
+    a.reset(seed=5)
+    b.reset(seed=5)
+    import numpy as np
+
+    assert np.array_equal(a.observe("player_2")["observation"],
+                          b.observe("player_2")["observation"])
+    assert isinstance(a.unwrapped.render(), str)
