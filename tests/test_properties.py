@@ -135,3 +135,23 @@ def test_views_hold_no_hidden_fact(name: str, players: int, seed: int, steps: in
             assert mine.hand is not None and sorted(mine.hand) == sorted(state.hand(seat))
     spectator = state.view(None)
     assert spectator.hand is None and spectator.known_goals == ()
+
+
+@configs
+@SETTINGS
+@given(seed=st.integers(0, 2**32))
+def test_rollout_path_agrees_with_the_legal_list(name: str, players: int, seed: int) -> None:
+    """Counting and decoding one action gives exactly the listed actions, in order."""
+    listed = make_game(name, players).new_state(seed)
+    rolled = make_game(name, players).new_state(seed)
+    a, b = Rng(seed), Rng(seed)
+    steps = 0
+    while not listed.is_terminal:
+        legal = listed.legal_actions()
+        if steps % 5 == 0:
+            assert listed.legal_count() == len(legal)
+            assert [listed.legal_action(i) for i in range(len(legal))] == legal
+        listed.apply(legal[a.below(len(legal))], check=False)
+        rolled.apply(rolled.random_action(b), check=False)
+        steps += 1
+    assert rolled.is_terminal and rolled.history == listed.history

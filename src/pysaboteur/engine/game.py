@@ -137,6 +137,22 @@ class State(ABC):
     @abstractmethod
     def legal_actions(self) -> list[Action]: ...
 
+    # The rollout path: games may count and decode legal actions without building
+    # the list.  It must agree exactly with ``legal_actions()`` (same order), so
+    # that ``random_action(rng)`` plays the same games as picking from the list.
+    def legal_count(self) -> int:
+        """``len(legal_actions())``."""
+        return len(self.legal_actions())
+
+    def legal_action(self, index: int) -> Action:
+        """``legal_actions()[index]``."""
+        return self.legal_actions()[index]
+
+    def random_action(self, rng: Rng) -> Action:
+        """A uniformly random legal action: ``legal[rng.below(len(legal))]``."""
+        legal = self.legal_actions()
+        return legal[rng.below(len(legal))]
+
     def apply(self, action: Action, check: bool = True) -> None:
         """Play ``action`` for the current player.
 

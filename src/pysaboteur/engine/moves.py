@@ -31,3 +31,69 @@ def discard_actions(hand: Sequence[str], removable: Iterable[str], n: int) -> li
         return []
     combos = card_combinations(hand, n)
     return [Discard(combo, removed) for removed in targets for combo in combos]
+
+
+# -- counting and ranking without building lists (the rollout path) ---------------------------
+
+def _multiplicities(hand: Sequence[str]) -> tuple[list[str], list[int]]:
+    kinds = sorted(set(hand))
+    return kinds, [hand.count(k) for k in kinds]
+
+
+def _subsets(mults: Sequence[int], start: int, k: int) -> int:
+    """How many size-``k`` sub-multisets use only kinds ``start..``."""
+    ways = [1] + [0] * k  # coefficients of the product of (1 + x + ... + x^m)
+    for m in mults[start:]:
+        new = [0] * (k + 1)
+        for size, w in enumerate(ways):
+            if w:
+                for take in range(min(m, k - size) + 1):
+                    new[size + take] += w
+        ways = new
+    return ways[k]
+
+
+def combination_count(hand: Sequence[str], n: int) -> int:
+    """``len(card_combinations(hand, n))``, without listing them."""
+    if n == 1:
+        return len(set(hand))
+    if n == 2:  # distinct pairs plus doubles: the common case, in closed form
+        kinds = set(hand)
+        d = len(kinds)
+        return d * (d - 1) // 2 + (len(hand) - d and sum(hand.count(k) > 1 for k in kinds))
+    return _subsets(_multiplicities(hand)[1], 0, n)
+
+
+def nth_combination(hand: Sequence[str], n: int, index: int) -> tuple[str, ...]:
+    """``card_combinations(hand, n)[index]``, without listing them (lexicographic unranking)."""
+    kinds, mults = _multiplicities(hand)
+    out: list[str] = []
+    start = 0
+    while len(out) < n:
+        for i in range(start, len(kinds)):
+            mults[i] -= 1
+            block = _subsets(mults, i, n - len(out) - 1) if mults[i] >= 0 else 0
+            if index < block:
+                out.append(kinds[i])
+                start = i
+                break
+            mults[i] += 1
+            index -= block
+        else:
+            raise IndexError("combination index out of range")
+    return tuple(out)
+
+
+def pass_count(hand: Sequence[str], most: int) -> int:
+    """``len(pass_actions(hand, most))``."""
+    return sum(combination_count(hand, n) for n in range(1, min(most, len(hand)) + 1))
+
+
+def nth_pass(hand: Sequence[str], most: int, index: int) -> Pass:
+    """``pass_actions(hand, most)[index]``."""
+    for n in range(1, min(most, len(hand)) + 1):
+        count = combination_count(hand, n)
+        if index < count:
+            return Pass(nth_combination(hand, n, index))
+        index -= count
+    raise IndexError("pass index out of range")

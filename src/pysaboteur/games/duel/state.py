@@ -36,7 +36,7 @@ from ...engine.errors import (
 from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, State, check_same_cards
 from ...engine.goals import goal_orientations
 from ...engine.maze import FITS, NO_ENTER, NO_LEAVE, Maze, cell, neighbours, xy
-from ...engine.moves import discard_actions, pass_actions
+from ...engine.moves import card_combinations, nth_pass, pass_actions, pass_count
 from ...engine.rng import Rng
 from . import cards as C
 
@@ -50,6 +50,25 @@ CAT = C.CATALOGUE
 _DECK_PATHS = tuple(CAT.box(["path"]))
 _ACTIONS = tuple(CAT.box(["action"]))
 _GOALS = tuple(CAT.box(["goal"]))
+
+# menu entry kinds (see DuelState._menu)
+_M_LIST, _M_BRIBE, _M_PLACE, _M_CELL, _M_DISCARD, _M_PASS = range(6)
+_new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
+
+
+def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
+    """The ``i``-th action of one menu entry."""
+    if tag == _M_PLACE:
+        return _new(PlacePath, (a[0], *xy(b[i]), a[1]))  # type: ignore[no-any-return]
+    if tag == _M_CELL:
+        return _new(PlayOnCell, (a, *xy(b[i])))  # type: ignore[no-any-return]
+    if tag == _M_BRIBE:
+        return Bribe(*xy(b[i]))
+    if tag == _M_LIST:
+        return a[i]  # type: ignore[no-any-return]
+    if tag == _M_DISCARD:
+        return Discard(a[i % len(a)], b[i // len(a)])
+    return nth_pass(a, b, i)
 
 
 @dataclass(frozen=True)
@@ -263,39 +282,86 @@ class DuelState(State):
         return new
 
     # ------------------------------------------------------------------ legality
-    def legal_actions(self) -> list[Action]:
+    # Legal actions are built from a *menu*: groups of actions that share a card
+    # and a kind, each holding only what distinguishes its members (cells, card
+    # combinations).  Listing expands every group; the rollout path counts the
+    # groups and decodes just the chosen action.  Both give the same order.
+    def _menu(self) -> list[tuple[int, int, Any, Any]]:
         if self.terminal:
             return []
         if self.phase == ORIENT:
             assert self.pending is not None
-            return [Orient(r) for r in self.pending[1]]
+            ways = [Orient(r) for r in self.pending[1]]
+            return [(len(ways), _M_LIST, ways, None)]
         seat = self.current
-        actions: list[Action] = [Bribe(*xy(c)) for c in self._bribable(seat)]
+        menu: list[tuple[int, int, Any, Any]] = []
+        bribes = self._bribable(seat)
+        if bribes:
+            menu.append((len(bribes), _M_BRIBE, None, bribes))
         if self.phase == AFTER:
-            actions.append(EndTurn())
-            return actions
+            menu.append((1, _M_LIST, [EndTurn()], None))
+            return menu
         hand = self.hands[seat]
         distinct = sorted(set(hand))
         if not self.in_front[seat]:
-            actions += self._placements(seat, distinct)
+            self._placement_menu(seat, distinct, menu)
         for code in distinct:
-            kind = CAT[code]
-            if kind.category == "action":
-                actions += self._action_targets(seat, code)
-        actions += discard_actions(hand, self.in_front[seat], C.DISCARD_TO_REPAIR)
-        actions += pass_actions(hand, C.PASS_MAX)
-        return actions
+            if CAT[code].category == "action":
+                self._action_menu(seat, code, menu)
+        front = self.in_front[seat]
+        if front and len(hand) >= C.DISCARD_TO_REPAIR:
+            combos = card_combinations(hand, C.DISCARD_TO_REPAIR)
+            targets = sorted(set(front))
+            menu.append((len(combos) * len(targets), _M_DISCARD, combos, targets))
+        if hand:
+            menu.append((pass_count(hand, C.PASS_MAX), _M_PASS, hand, C.PASS_MAX))
+        return menu
+
+    def legal_actions(self) -> list[Action]:
+        out: list[Action] = []
+        for count, tag, a, b in self._menu():
+            if tag == _M_PLACE:
+                code, rotated = a
+                out += [_new(PlacePath, (code, *xy(c), rotated)) for c in b]
+            elif tag == _M_CELL:
+                out += [_new(PlayOnCell, (a, *xy(c))) for c in b]
+            elif tag == _M_LIST:
+                out += a
+            elif tag == _M_PASS:
+                out += pass_actions(a, b)
+            else:
+                out += [_decode(tag, a, b, i) for i in range(count)]
+        return out
+
+    def legal_count(self) -> int:
+        return sum(entry[0] for entry in self._menu())
+
+    def legal_action(self, index: int) -> Action:
+        for count, tag, a, b in self._menu():
+            if index < count:
+                return _decode(tag, a, b, index)
+            index -= count
+        raise IndexError("legal action index out of range")
+
+    def random_action(self, rng: Rng) -> Action:
+        menu = self._menu()
+        index = rng.below(sum(entry[0] for entry in menu))
+        for count, tag, a, b in menu:
+            if index < count:
+                return _decode(tag, a, b, index)
+            index -= count
+        raise AssertionError("no legal action")
 
     def _ctx(self, seat: int) -> int:
         return seat  # one reach context per seat, in seat order
 
-    def _placements(self, seat: int, distinct: list[str]) -> list[Action]:
+    def _placement_menu(self, seat: int, distinct: list[str],
+                        menu: list[tuple[int, int, Any, Any]]) -> None:
         maze = self.maze
         ctx = self._ctx(seat)
         # sorted: the order of legal moves depends on the position only, not on its history
         targets = sorted(c for c in maze.reach_in[ctx] if c not in maze.hidden)
         constraint, open_mask = maze.constraint, CAT.open_mask
-        out: list[Action] = []
         colour = self.colour(seat)
         for code in distinct:
             kind = CAT[code]
@@ -311,11 +377,37 @@ class DuelState(State):
                 cells = targets
             for rotated, otile in CAT.orientations[code]:
                 om = open_mask[otile]
-                for c in cells:
-                    if FITS[constraint.get(c, 0)][om]:
-                        x, y = xy(c)
-                        out.append(PlacePath(code, x, y, rotated))
-        return out
+                fitting = [c for c in cells if FITS[constraint.get(c, 0)][om]]
+                if fitting:
+                    menu.append((len(fitting), _M_PLACE, (code, rotated), fitting))
+
+    def _action_menu(self, seat: int, code: str, menu: list[tuple[int, int, Any, Any]]) -> None:
+        kind = CAT[code]
+        maze = self.maze
+        effect = kind.effect
+        if effect == "break":
+            opp = self.opponent(seat)
+            if opp is not None and kind.tools[0] not in self.broken(opp):
+                menu.append((1, _M_LIST, [PlayOnPlayer(code, opp)], None))
+            return
+        if effect == "repair":
+            broken = self.broken(seat)
+            two = len(kind.tools) > 1
+            repairs = [PlayOnPlayer(code, seat, t if two else None)
+                       for t in kind.tools if t in broken]
+            if repairs:
+                menu.append((len(repairs), _M_LIST, repairs, None))
+            return
+        if effect == "key":
+            cells = self._locked_doors(seat) if self.keys_left else []
+        elif effect == "rockfall":
+            cells = [c for c in maze.cells if self._removable(c)]
+        elif effect == "map":
+            cells = sorted(maze.hidden)
+        else:
+            raise AssertionError(effect)
+        if cells:
+            menu.append((len(cells), _M_CELL, code, cells))
 
     def _is_joined_ladder(self, code: str) -> bool:
         """A ladder needs no connection; in solo only the player's own colour's ladder."""
