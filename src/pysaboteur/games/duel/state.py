@@ -59,9 +59,9 @@ _new = tuple.__new__  # builds a NamedTuple action without its Python-level __ne
 def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
     """The ``i``-th action of one menu entry."""
     if tag == _M_PLACE:
-        return _new(PlacePath, (a[0], *xy(b[i]), a[1]))  # type: ignore[no-any-return]
+        return _new(PlacePath, (a[0], *xy(b[i]), a[1]))
     if tag == _M_CELL:
-        return _new(PlayOnCell, (a, *xy(b[i])))  # type: ignore[no-any-return]
+        return _new(PlayOnCell, (a, *xy(b[i])))
     if tag == _M_BRIBE:
         return Bribe(*xy(b[i]))
     if tag == _M_LIST:
