@@ -1,4 +1,4 @@
-"""The ``saboteur`` command: play, replay, check and bench.
+"""The ``saboteur`` command: play, replay, check, bench and serve.
 
 Every subcommand goes through the registry, the engine and per-seat views;
 nothing here knows a rule.
@@ -315,6 +315,26 @@ def arena(
         if row["round_win_rate_by_role"]:
             roles = ", ".join(f"{r} {w:.2f}" for r, w in row["round_win_rate_by_role"].items())
             console.print(f"  {name}: rounds won by role: {roles}")
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    database_url: Annotated[str | None, typer.Option(
+        help="SQLAlchemy URL (default: a SQLite file in your data directory; "
+             "postgresql+psycopg://... for PostgreSQL)")] = None,
+    bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before moving")] = 0.6,
+    open_browser: Annotated[bool, typer.Option("--open/--no-open",
+                                               help="open the page in a browser")] = True,
+    allow_seed: Annotated[bool, typer.Option(help="accept chosen seeds (tests only)")] = False,
+) -> None:
+    """Play in the browser: run the web server (needs the web extra of the package)."""
+    try:
+        from ..web.server import serve as run
+    except ImportError as exc:
+        _fail(f"the server needs the web extra: python3 -m pip install -e \".[web]\" ({exc})")
+    run(host, port, database_url, bot_delay, open_browser, allow_seed)
 
 
 if __name__ == "__main__":  # pragma: no cover

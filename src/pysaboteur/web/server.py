@@ -1,0 +1,434 @@
+"""The HTTP + WebSocket server: FastAPI on uvicorn, JSON API, one WebSocket per seat.
+
+``create_app(database_url)`` builds the application; ``saboteur serve`` runs it.
+The OpenAPI schema is at ``/openapi.json`` (browsable at ``/docs``).
+
+WebSocket protocol (``/api/tables/{id}/ws``), JSON text messages of at most
+``MAX_MESSAGE`` bytes:
+
+* client -> server, first: ``{"type": "hello", "token": "<seat token>"}`` (``null``
+  or no token: a spectator); then ``{"type": "action", "action": "NES@1,0r",
+  "index": 12}`` where ``index`` is the ``index`` of the last state received
+  (an action meant for another position is refused as stale); ``{"type": "ping"}``.
+* server -> client: ``{"type": "state", "seat", "index", "table", "view", "legal"}``
+  after every change (``legal`` only to the seat whose decision it is);
+  ``{"type": "ack", "index"}`` to the seat whose action was accepted;
+  ``{"type": "error", "code", "message"}`` for anything refused (nothing changes);
+  ``{"type": "rematch", "table"}`` when a rematch table exists.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .. import svg
+from ..registry import GAMES, make_game
+from .db import Database
+from .tables import DIFFICULTIES, Connection, Hub, Rejected, bot_for
+
+log = logging.getLogger("pysaboteur.web")
+
+MAX_MESSAGE = 4096  # bytes of one WebSocket message
+MAX_BODY = 16384  # bytes of one HTTP request body
+HELLO_TIMEOUT = 10.0
+WEB_DIR = Path(str(resources.files("pysaboteur.web")))
+STATIC_DIR = WEB_DIR / "static"
+I18N_DIR = WEB_DIR / "i18n"
+LANGUAGES = ("en", "de", "nl")
+
+
+# -- request and response models (the OpenAPI schema) ------------------------------------
+class SeatSpec(BaseModel):
+    kind: str = Field("human", description="human (private link), open (lobby) or bot")
+    name: str | None = Field(None, max_length=40)
+    difficulty: str | None = Field(None, description="bots: easy, normal or hard")
+
+
+class CreateTable(BaseModel):
+    game: str = "duel"
+    players: int | None = Field(None, ge=1, le=12)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatSpec] = Field(default_factory=list, max_length=12)
+    public: bool = True
+    start: bool = False
+    seed: int | None = Field(None, ge=0, lt=1 << 63,
+                             description="only on servers started with --allow-seed")
+
+
+class SeatLink(BaseModel):
+    seat: int
+    kind: str
+    token: str | None = None
+    link: str | None = None
+
+
+class Created(BaseModel):
+    id: str
+    host_token: str
+    seats: list[SeatLink]
+    table: dict[str, Any]
+
+
+class Join(BaseModel):
+    name: str | None = Field(None, max_length=40)
+
+
+class Joined(BaseModel):
+    id: str
+    seat: int
+    token: str
+    link: str
+
+
+class ActionIn(BaseModel):
+    action: str = Field(..., max_length=200, description="move notation, e.g. NES@1,0r")
+    index: int = Field(..., ge=0, description="the index of the last state received")
+
+
+class Acked(BaseModel):
+    ok: bool = True
+    index: int
+
+
+class TableId(BaseModel):
+    id: str
+
+
+def _link(table_id: str, token: str) -> str:
+    return f"/#/t/{table_id}/{token}"
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413, whatever the headers say."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+                await _too_large(send)
+                return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return msg
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _too_large(send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send) -> None:
+    body = json.dumps({"detail": {"code": "too-large", "message": "request body too large"}})
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body.encode()})
+
+
+@lru_cache(maxsize=16)
+def cards_payload(game: str) -> dict[str, Any]:
+    g = make_game(game)
+    return {"game": game, "width": svg.CARD_W, "height": svg.CARD_H,
+            "cards": svg.catalogue_fragments(g.catalogue),
+            "back": svg.back_fragment("goal"), "deck_back": svg.back_fragment("deck")}
+
+
+@lru_cache(maxsize=8)
+def translations(lang: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((I18N_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    return data
+
+
+def pick_language(accept: str | None) -> str:
+    """The first language of an Accept-Language header that we speak (else English)."""
+    best: list[tuple[float, int, str]] = []
+    for i, part in enumerate((accept or "").split(",")):
+        tag, _, q = part.strip().partition(";q=")
+        lang = tag.strip().lower()[:2]
+        try:
+            weight = float(q) if q else 1.0
+        except ValueError:
+            weight = 0.0
+        if lang in LANGUAGES:
+            best.append((-weight, i, lang))
+    return min(best)[2] if best else "en"
+
+
+def create_app(database_url: str | None = None, bot_delay: float = 0.6,
+               allow_seed: bool = False) -> FastAPI:
+    """The whole server as one ASGI application (tables are resumed on start-up)."""
+    db = Database(database_url)
+    state: dict[str, Hub] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(db, bot_delay=bot_delay, allow_seed=allow_seed)
+        state["hub"] = hub
+        n = await hub.resume()
+        if n:
+            log.info("resumed %d tables", n)
+        try:
+            yield
+        finally:
+            await hub.close()
+            db.close()
+
+    app = FastAPI(title="pysaboteur", version="0.1.0", lifespan=lifespan,
+                  description="Play the Saboteur card games: tables, seats, actions, views.")
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.state.db = db
+
+    def hub() -> Hub:
+        return state["hub"]
+
+    @app.exception_handler(Rejected)
+    async def rejected(_request: Request, exc: Rejected) -> JSONResponse:
+        return JSONResponse({"detail": exc.to_json()}, status_code=exc.status)
+
+    # -- games and cards -----------------------------------------------------------------
+    @app.get("/api/games", tags=["games"])
+    def games() -> list[dict[str, Any]]:
+        """Every game of the registry with its player range and default options."""
+        out = []
+        for entry in GAMES.values():
+            try:
+                options = make_game(entry.name).options.to_json()
+            except Exception:  # a game still being written: list it without options
+                continue
+            out.append({"name": entry.name, "title": entry.title, "min_players": entry.players[0],
+                        "max_players": entry.players[1], "default_players": entry.default_players,
+                        "options": options})
+        return out
+
+    @app.get("/api/difficulties", tags=["games"])
+    def difficulties() -> dict[str, str]:
+        """Each bot difficulty and the bot that plays it on this server."""
+        return {d: bot_for(d) for d in DIFFICULTIES}
+
+    @app.get("/api/games/{game}/cards", tags=["games"])
+    def cards(game: str) -> JSONResponse:
+        """Every card of a game: data, SVG fragment (and the turned one), the card backs."""
+        if game not in GAMES:
+            raise Rejected(404, "no-game", f"unknown game {game!r}")
+        try:
+            payload = cards_payload(game)
+        except Exception as exc:
+            raise Rejected(404, "no-game", f"{game} cannot be played here yet") from exc
+        return JSONResponse(payload, headers={"Cache-Control": "public, max-age=3600"})
+
+    @app.get("/api/games/{game}/cards/{code}.svg", tags=["games"])
+    def card_image(game: str, code: str, rotated: bool = False) -> Response:
+        """One card as a standalone SVG image."""
+        if game not in GAMES:
+            raise Rejected(404, "no-game", f"unknown game {game!r}")
+        cat = make_game(game).catalogue
+        if code not in cat:
+            raise Rejected(404, "no-card", f"no card {code!r} in {game}")
+        return Response(svg.card_svg(cat, code, rotated), media_type="image/svg+xml")
+
+    # -- languages ---------------------------------------------------------------------------
+    @app.get("/api/i18n", tags=["i18n"])
+    def languages(accept_language: str | None = Header(None)) -> dict[str, Any]:
+        """The languages spoken here and the one the browser's Accept-Language prefers."""
+        return {"languages": list(LANGUAGES), "preferred": pick_language(accept_language)}
+
+    @app.get("/api/i18n/{lang}", tags=["i18n"])
+    def language(lang: str) -> dict[str, Any]:
+        if lang not in LANGUAGES:
+            raise Rejected(404, "no-language", f"languages: {', '.join(LANGUAGES)}")
+        return translations(lang)
+
+    # -- tables ------------------------------------------------------------------------------
+    @app.get("/api/tables", tags=["tables"])
+    def lobby() -> list[dict[str, Any]]:
+        """The lobby: public tables that have not started."""
+        return hub().lobby()
+
+    @app.post("/api/tables", tags=["tables"], response_model=Created, status_code=201)
+    async def create(body: CreateTable) -> Created:
+        """Create a table; the answer holds the host token and each human seat's private link."""
+        table, host, tokens = await hub().create(
+            body.game, body.players, body.options, [s.model_dump() for s in body.seats],
+            public=body.public, start=body.start, seed=body.seed)
+        seats = [SeatLink(seat=i, kind=s.kind, token=tokens[i],
+                          link=_link(table.id, tokens[i]) if tokens[i] else None)  # type: ignore[arg-type]
+                 for i, s in enumerate(table.seats)]
+        return Created(id=table.id, host_token=host, seats=seats, table=table.info())
+
+    @app.get("/api/tables/{table_id}", tags=["tables"])
+    async def table_state(table_id: str,
+                          x_seat_token: str | None = Header(None)) -> dict[str, Any]:
+        """What the seat of ``X-Seat-Token`` sees now (no token: the spectators' view)."""
+        table = await hub().get(table_id)
+        seat = table.seat_of(x_seat_token)
+        if x_seat_token and seat is None and not table.is_host(x_seat_token):
+            raise Rejected(403, "bad-token", "this token holds no seat at this table")
+        return hub().message_for(table, seat)
+
+    @app.post("/api/tables/{table_id}/start", tags=["tables"], response_model=Acked)
+    async def start(table_id: str, x_seat_token: str | None = Header(None)) -> Acked:
+        """Start the table (the host's token)."""
+        table = await hub().get(table_id)
+        await hub().start(table, x_seat_token)
+        return Acked(index=table.index)
+
+    @app.post("/api/tables/{table_id}/join", tags=["tables"], response_model=Joined)
+    async def join(table_id: str, body: Join) -> Joined:
+        """Take a free seat of a lobby table; the answer is that seat's private token."""
+        table = await hub().get(table_id)
+        seat, token = await hub().join(table, body.name)
+        return Joined(id=table.id, seat=seat, token=token, link=_link(table.id, token))
+
+    @app.post("/api/tables/{table_id}/actions", tags=["tables"], response_model=Acked)
+    async def act(table_id: str, body: ActionIn,
+                  x_seat_token: str | None = Header(None)) -> Acked:
+        """Play an action for the seat of ``X-Seat-Token`` (refused unless legal now)."""
+        table = await hub().get(table_id)
+        seat = table.seat_of(x_seat_token)
+        if seat is None:
+            raise Rejected(403, "bad-token", "acting needs your seat's token")
+        index = await hub().act(table, seat, body.action, body.index)
+        return Acked(index=index)
+
+    @app.post("/api/tables/{table_id}/rematch", tags=["tables"], response_model=TableId)
+    async def rematch(table_id: str, x_seat_token: str | None = Header(None)) -> TableId:
+        """A new match with the same seats; seat tokens stay valid at the new table."""
+        table = await hub().get(table_id)
+        new = await hub().rematch(table, x_seat_token)
+        hub().broadcast(table, {"type": "rematch", "table": new.id})
+        return TableId(id=new.id)
+
+    # -- the WebSocket ------------------------------------------------------------------------
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def socket(ws: WebSocket, table_id: str) -> None:
+        await ws.accept()
+        try:
+            table = await hub().get(table_id)
+        except Rejected as exc:
+            await ws.send_json({"type": "error", **exc.to_json()})
+            await ws.close(code=4404)
+            return
+        try:
+            hello = await asyncio.wait_for(_receive(ws), HELLO_TIMEOUT)
+        except (TimeoutError, WebSocketDisconnect):
+            with contextlib.suppress(Exception):
+                await ws.close(code=4408)
+            return
+        if not isinstance(hello, dict) or hello.get("type") != "hello":
+            await ws.send_json({"type": "error", "code": "no-hello",
+                                "message": 'first send {"type": "hello", "token": ...}'})
+            await ws.close(code=4400)
+            return
+        token = hello.get("token")
+        seat = table.seat_of(token) if isinstance(token, str) else None
+        if token and seat is None and not table.is_host(token if isinstance(token, str) else ""):
+            await ws.send_json({"type": "error", "code": "bad-token",
+                                "message": "this token holds no seat at this table"})
+            await ws.close(code=4403)
+            return
+        conn = Connection(seat, ws.send_json)
+        hub().subscribe(table, conn)
+        try:
+            while True:
+                msg = await _receive(ws)
+                if isinstance(msg, Rejected):
+                    conn.push({"type": "error", **msg.to_json()})
+                    continue
+                kind = msg.get("type")
+                if kind == "ping":
+                    conn.push({"type": "pong"})
+                elif kind == "action":
+                    try:
+                        index = await hub().act(table, seat, msg.get("action"), msg.get("index"))
+                        conn.push({"type": "ack", "index": index})
+                    except Rejected as exc:
+                        conn.push({"type": "error", "action": str(msg.get("action"))[:200],
+                                   **exc.to_json()})
+                elif kind == "state":
+                    conn.push(hub().message_for(table, seat))
+                else:
+                    conn.push({"type": "error", "code": "bad-message",
+                               "message": "messages are hello, action, state or ping"})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await hub().unsubscribe(table, conn)
+
+    # -- the browser client ---------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    return app
+
+
+async def _receive(ws: WebSocket) -> Any:
+    """The next JSON message, or a :class:`Rejected` for an oversized or malformed one."""
+    msg = await ws.receive()
+    if msg["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(msg.get("code", 1000))
+    text = msg.get("text")
+    if text is None:
+        data = msg.get("bytes") or b""
+        if len(data) > MAX_MESSAGE:
+            return Rejected(413, "too-large", f"messages are at most {MAX_MESSAGE} bytes")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return Rejected(400, "bad-json", "messages are JSON text")
+    if len(text.encode("utf-8")) > MAX_MESSAGE:
+        return Rejected(413, "too-large", f"messages are at most {MAX_MESSAGE} bytes")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return Rejected(400, "bad-json", "that message is not JSON")
+    if not isinstance(data, dict):
+        return Rejected(400, "bad-json", "a message is a JSON object")
+    return data
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
+          bot_delay: float = 0.6, open_browser: bool = False, allow_seed: bool = False,
+          log_level: str = "info") -> None:
+    """Run the server with uvicorn until interrupted."""
+    import uvicorn
+
+    app = create_app(database_url, bot_delay=bot_delay, allow_seed=allow_seed)
+    url = f"http://{'localhost' if host in ('0.0.0.0', '::', '127.0.0.1') else host}:{port}/"
+    print(f"pysaboteur server on {url}  (database: {app.state.db.url})", flush=True)
+    if open_browser:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
+    uvicorn.run(app, host=host, port=port, ws_max_size=65536, log_level=log_level)
