@@ -80,13 +80,7 @@ def put(state: DuelState, code: str, x: int, y: int, rotated: bool = False) -> N
 
     A deck card is taken from the bottom of the pile; a goal card from the unused goals.
     """
-    c = cell(x, y)
-    otile = CAT.otile[code, rotated]
-    ladder = CAT.features[otile].ladder
-    source = (state.game.colours.index(ladder),) if state._is_joined_ladder(code) else ()
-    state.maze.place(c, otile, state._blocks(c, otile), source)
-    if CAT.features[otile].gold:
-        state.unclaimed_gold.add(c)
+    state.lay(cell(x, y), CAT.otile[code, rotated])
     if code in state.deck:
         state.deck.remove(code)
     elif code in state.goals_left:

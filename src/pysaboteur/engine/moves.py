@@ -67,6 +67,20 @@ def combination_count(hand: Sequence[str], n: int) -> int:
 def nth_combination(hand: Sequence[str], n: int, index: int) -> tuple[str, ...]:
     """``card_combinations(hand, n)[index]``, without listing them (lexicographic unranking)."""
     kinds, mults = _multiplicities(hand)
+    if n == 1:
+        return (kinds[index],)
+    if n == 2:  # walk the pairs in closed form: (k, k) if doubled, then (k, later kinds)
+        for i, k in enumerate(kinds):
+            double = mults[i] > 1
+            block = double + len(kinds) - i - 1
+            if index < block:
+                if double:
+                    if index == 0:
+                        return (k, k)
+                    index -= 1
+                return (k, kinds[i + 1 + index])
+            index -= block
+        raise IndexError("combination index out of range")
     out: list[str] = []
     start = 0
     while len(out) < n:

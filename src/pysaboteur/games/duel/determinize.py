@@ -89,6 +89,8 @@ class Determinizer:
         maze.recompute()
         t.unclaimed_gold = {c for c, o in maze.cells.items()
                             if CAT.features[o].gold and c not in t.markers}
+        t.trolls = {c for c, o in maze.cells.items()
+                    if CAT.features[o].troll and c not in t.bribes}
         t.round_goals = []
         # which goals the seat cannot place: the rest of the 18
         known = Counter(view.goals_seen) + Counter(t.seen[seat].values())

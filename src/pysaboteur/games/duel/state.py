@@ -52,12 +52,34 @@ _ACTIONS = tuple(CAT.box(["action"]))
 _GOALS = tuple(CAT.box(["goal"]))
 
 # menu entry kinds (see DuelState._menu)
-_M_LIST, _M_BRIBE, _M_PLACE, _M_CELL, _M_DISCARD, _M_PASS = range(6)
+_M_LIST, _M_BRIBE, _M_PLACE, _M_CELL, _M_DISCARD, _M_PASS, _M_FIT = range(7)
 _new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
+
+# flat per-code and per-oriented-tile tables for the hot paths
+_CATEGORY = {k.code: k.category for k in CAT.kinds}
+_EFFECT = {k.code: k.effect for k in CAT.kinds}
+_DOOR = {k.code: k.features.door for k in CAT.kinds}
+_LADDER = {k.code: k.features.ladder for k in CAT.kinds}
+#: bit set of the oriented tiles (distinct orientations) of each tile card
+_CODE_TILES = {code: sum(1 << t for _, t in ways) for code, ways in CAT.orientations.items()}
+_TILE_CODE = CAT.codes
+_TILE_ROTATED = [CAT.otile[code, True] == t for t, code in enumerate(CAT.codes)]
+#: bit set of the oriented tiles that fit each fit constraint
+_FITSET = [sum(1 << t for t, om in enumerate(CAT.open_mask) if FITS[con][om]) for con in range(256)]
 
 
 def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
     """The ``i``-th action of one menu entry."""
+    if tag == _M_FIT:
+        for c, m in b:
+            k = m.bit_count()
+            if i < k:
+                for _ in range(i):
+                    m &= m - 1  # drop the lowest tile
+                t = (m & -m).bit_length() - 1
+                return _new(PlacePath, (_TILE_CODE[t], *xy(c), _TILE_ROTATED[t]))
+            i -= k
+        raise IndexError("placement index out of range")
     if tag == _M_PLACE:
         return _new(PlacePath, (a[0], *xy(b[i]), a[1]))
     if tag == _M_CELL:
@@ -109,6 +131,7 @@ class DuelGame(Game):
         # one reach context per colour in play, in seat order
         self.starts = ({self.colours[0]: C.SOLO_START} if self.solo else C.STARTS)
         self.goal_cells = C.SOLO_GOAL_CELLS if self.solo else C.GOAL_CELLS
+        self.goal_cell_ids = tuple(cell(x, y) for x, y in self.goal_cells)
         if self.solo:
             self.pools: tuple[int, ...] = (C.SOLO_MARKERS,)
             self.pool_of_seat: tuple[int, ...] = (0,)
@@ -225,6 +248,7 @@ class DuelState(State):
         self.pools = list(game.pools)
         self.forced: dict[int, int] = {}  # revealed goal -> contexts whose start revealed it
         self.unclaimed_gold: set[int] = set()
+        self.trolls: set[int] = set()  # troll cards not yet bribed
         self.seen: list[dict[int, str]] = [{} for _ in range(seats)]
         self.bribes_made = [0] * seats
         self.phase = MAIN
@@ -278,6 +302,7 @@ class DuelState(State):
         for name in ("markers", "bribes", "keys", "forced"):
             nd[name] = d[name].copy()
         new.unclaimed_gold = set(self.unclaimed_gold)
+        new.trolls = set(self.trolls)
         new.seen = [s.copy() for s in self.seen]
         return new
 
@@ -306,7 +331,7 @@ class DuelState(State):
         if not self.in_front[seat]:
             self._placement_menu(seat, distinct, menu)
         for code in distinct:
-            if CAT[code].category == "action":
+            if _CATEGORY[code] == "action":
                 self._action_menu(seat, code, menu)
         front = self.in_front[seat]
         if front and len(hand) >= C.DISCARD_TO_REPAIR:
@@ -320,7 +345,15 @@ class DuelState(State):
     def legal_actions(self) -> list[Action]:
         out: list[Action] = []
         for count, tag, a, b in self._menu():
-            if tag == _M_PLACE:
+            if tag == _M_FIT:
+                for c, m in b:
+                    x, y = xy(c)
+                    while m:
+                        low = m & -m
+                        t = low.bit_length() - 1
+                        out.append(_new(PlacePath, (_TILE_CODE[t], x, y, _TILE_ROTATED[t])))
+                        m ^= low
+            elif tag == _M_PLACE:
                 code, rotated = a
                 out += [_new(PlacePath, (code, *xy(c), rotated)) for c in b]
             elif tag == _M_CELL:
@@ -357,27 +390,51 @@ class DuelState(State):
 
     def _placement_menu(self, seat: int, distinct: list[str],
                         menu: list[tuple[int, int, Any, Any]]) -> None:
+        """Placements: for every cell a reachable edge points at, the hand's tiles that fit.
+
+        The tiles of the hand are a bit set; each cell's fit constraint indexes a
+        precomputed bit set of fitting tiles; their AND is the cell's placements.
+        Ladders (which need no connection) follow, card by card.
+        """
         maze = self.maze
-        ctx = self._ctx(seat)
-        # sorted: the order of legal moves depends on the position only, not on its history
-        targets = sorted(c for c in maze.reach_in[ctx] if c not in maze.hidden)
-        constraint, open_mask = maze.constraint, CAT.open_mask
-        colour = self.colour(seat)
+        colour = self.game.colours[seat]
+        tiles = 0
+        ladders = []
         for code in distinct:
-            kind = CAT[code]
-            if kind.category != "path":
+            if _CATEGORY[code] != "path":
                 continue
-            if kind.features.door not in (None, colour):
+            door = _DOOR[code]
+            if door is not None and door != colour:
                 continue  # its only segment would be locked to the player: never connected
+            if _LADDER[code] is not None:
+                ladders.append(code)
+            else:
+                tiles |= _CODE_TILES[code]
+        if not tiles and not ladders:
+            return
+        hidden = maze.hidden
+        # sorted: the order of legal moves depends on the position only, not on its history
+        targets = sorted(c for c in maze.reach_in[seat] if c not in hidden)
+        if tiles:
+            constraint = maze.constraint
+            fits = []
+            total = 0
+            for c in targets:
+                m = _FITSET[constraint.get(c, 0)] & tiles
+                if m:
+                    fits.append((c, m))
+                    total += m.bit_count()
+            if fits:
+                menu.append((total, _M_FIT, None, fits))
+        for code in ladders:
             if self._is_joined_ladder(code):
                 cells = self._ladder_cells()
-            elif kind.features.ladder is not None:  # solo: the other colour's ladder
-                cells = [c for c in targets if not self._near_goal_or_gold(c)]
-            else:
-                cells = targets
+            else:  # solo: the other colour's ladder is a path card with a ladder's limits
+                forbidden = self._ladder_forbidden()
+                cells = [c for c in targets if c not in forbidden]
             for rotated, otile in CAT.orientations[code]:
-                om = open_mask[otile]
-                fitting = [c for c in cells if FITS[constraint.get(c, 0)][om]]
+                om = CAT.open_mask[otile]
+                fitting = [c for c in cells if FITS[maze.constraint.get(c, 0)][om]]
                 if fitting:
                     menu.append((len(fitting), _M_PLACE, (code, rotated), fitting))
 
@@ -415,41 +472,19 @@ class DuelState(State):
         return colour is not None and (not self.game.solo or colour == self.game.colours[0])
 
     def _near_goal_or_gold(self, c: int) -> bool:
-        maze = self.maze
-        for _, n in neighbours(c):
-            if n in maze.hidden:
-                return True
-            t = maze.cells.get(n)
-            if t is not None and (CAT[CAT.codes[t]].category == "goal" or CAT.features[t].gold):
-                return True
-        return False
+        return c in self._ladder_forbidden()
+
+    def _ladder_forbidden(self) -> set[int]:
+        """Cells next to a goal card (face down or up) or a card showing gold."""
+        near: set[int] = set()
+        for g in (*self.game.goal_cell_ids, *self.unclaimed_gold, *self.markers):
+            near.update(n for _, n in neighbours(g))
+        return near
 
     def _ladder_cells(self) -> list[int]:
         """Empty cells next to a path card, not next to a goal or a card showing gold."""
-        return sorted(c for c in self.maze.constraint if not self._near_goal_or_gold(c))
-
-    def _action_targets(self, seat: int, code: str) -> list[Action]:
-        kind = CAT[code]
-        maze = self.maze
-        effect = kind.effect
-        if effect == "break":
-            opp = self.opponent(seat)
-            if opp is None or kind.tools[0] in self.broken(opp):
-                return []
-            return [PlayOnPlayer(code, opp)]
-        if effect == "repair":
-            broken = self.broken(seat)
-            two = len(kind.tools) > 1
-            return [PlayOnPlayer(code, seat, t if two else None) for t in kind.tools if t in broken]
-        if effect == "key":
-            if not self.keys_left:
-                return []
-            return [PlayOnCell(code, *xy(c)) for c in self._locked_doors(seat)]
-        if effect == "rockfall":
-            return [PlayOnCell(code, *xy(c)) for c in maze.cells if self._removable(c)]
-        if effect == "map":
-            return [PlayOnCell(code, *xy(c)) for c in sorted(maze.hidden)]
-        raise AssertionError(effect)
+        forbidden = self._ladder_forbidden()
+        return sorted(c for c in self.maze.constraint if c not in forbidden)
 
     def _locked_doors(self, seat: int) -> list[int]:
         colour = self.colour(seat)
@@ -463,12 +498,10 @@ class DuelState(State):
         return CAT[CAT.codes[t]].category == "path" and not f.gold and not f.troll
 
     def _bribable(self, seat: int) -> list[int]:
-        if not self.markers_left(seat):
+        if not self.trolls or not self.pools[self.game.pool_of_seat[seat]]:
             return []
-        reach = self.maze.reach[self._ctx(seat)]
-        feats = CAT.features
-        return [c for c, t in self.maze.cells.items()
-                if feats[t].troll and c not in self.bribes and c in reach]
+        reach = self.maze.reach[seat]
+        return sorted(c for c in self.trolls if c in reach)
 
     # ------------------------------------------------------------------ explanations
     def explain(self, action: Action) -> IllegalAction:
@@ -591,13 +624,7 @@ class DuelState(State):
         if kind is PlacePath:
             a: Any = action
             hand.remove(a.card)
-            c = cell(a.x, a.y)
-            otile = CAT.otile[a.card, a.rotated]
-            ladder = self._is_joined_ladder(a.card)
-            source = (self.game.colours.index(CAT.features[otile].ladder),) if ladder else ()
-            self.maze.place(c, otile, self._blocks(c, otile), source)
-            if CAT.features[otile].gold:
-                self.unclaimed_gold.add(c)
+            self.lay(cell(a.x, a.y), CAT.otile[a.card, a.rotated])
             settle = True
         elif kind is PlayOnPlayer:
             a = action
@@ -645,6 +672,20 @@ class DuelState(State):
             return
         self._after_main()
 
+    def lay(self, c: int, otile: int) -> None:
+        """Put a path card on the maze with its bookkeeping (no rules checked, nothing settled).
+
+        The one way a deck card gets onto the grid; tests use it to build positions.
+        """
+        f = CAT.features[otile]
+        code = CAT.codes[otile]
+        source = (self.game.colours.index(f.ladder),) if self._is_joined_ladder(code) else ()
+        self.maze.place(c, otile, self._blocks(c, otile), source)
+        if f.gold:
+            self.unclaimed_gold.add(c)
+        elif f.troll and c not in self.bribes:
+            self.trolls.add(c)
+
     def _blocks(self, c: int, otile: int) -> list[int] | None:
         f = CAT.features[otile]
         if f.door is not None:
@@ -669,6 +710,7 @@ class DuelState(State):
 
     def _bribe(self, seat: int, c: int) -> None:
         self.bribes[c] = seat
+        self.trolls.discard(c)
         self.bribes_made[seat] += 1
         self.pools[self.game.pool_of_seat[seat]] -= 1
         self._refresh_blocks(c)
