@@ -16,11 +16,32 @@ def card_combinations(hand: Sequence[str], n: int) -> list[tuple[str, ...]]:
     return sorted(set(combinations(sorted(hand), n)))
 
 
+# Pass actions are values: the same combination is the same object every time,
+# which spares building thousands of tuples per second in random play.
+_PASSES: dict[tuple[str, ...], Pass] = {}
+
+
+def _pass(combo: tuple[str, ...]) -> Pass:
+    action = _PASSES.get(combo)
+    if action is None:
+        action = _PASSES[combo] = Pass(combo)
+    return action
+
+
 def pass_actions(hand: Sequence[str], most: int) -> list[Pass]:
-    """Pass by discarding 1 to ``most`` cards."""
-    out: list[Pass] = []
-    for n in range(1, min(most, len(hand)) + 1):
-        out += [Pass(combo) for combo in card_combinations(hand, n)]
+    """Pass by discarding 1 to ``most`` cards (in ``card_combinations`` order)."""
+    kinds = sorted(set(hand))
+    get = _PASSES.get
+    out = [get((k,)) or _pass((k,)) for k in kinds]
+    if most >= 2 and len(hand) >= 2:
+        last = len(kinds) - 1
+        for i, k in enumerate(kinds):
+            if hand.count(k) > 1:
+                out.append(_pass((k, k)))
+            if i < last:
+                out += [get((k, other)) or _pass((k, other)) for other in kinds[i + 1:]]
+    for n in range(3, min(most, len(hand)) + 1):
+        out += [_pass(combo) for combo in card_combinations(hand, n)]
     return out
 
 
@@ -108,6 +129,6 @@ def nth_pass(hand: Sequence[str], most: int, index: int) -> Pass:
     for n in range(1, min(most, len(hand)) + 1):
         count = combination_count(hand, n)
         if index < count:
-            return Pass(nth_combination(hand, n, index))
+            return _pass(nth_combination(hand, n, index))
         index -= count
     raise IndexError("pass index out of range")

@@ -64,6 +64,18 @@ _LADDER = {k.code: k.features.ladder for k in CAT.kinds}
 _CODE_TILES = {code: sum(1 << t for _, t in ways) for code, ways in CAT.orientations.items()}
 _TILE_CODE = CAT.codes
 _TILE_ROTATED = [CAT.otile[code, True] == t for t, code in enumerate(CAT.codes)]
+#: placements are values: one PlacePath object per (cell, oriented tile), made once
+_PLACES: dict[int, PlacePath] = {}
+
+
+def _place(c: int, t: int) -> PlacePath:
+    key = c << 8 | t
+    action = _PLACES.get(key)
+    if action is None:
+        action = _PLACES[key] = _new(PlacePath, (_TILE_CODE[t], *xy(c), _TILE_ROTATED[t]))
+    return action
+
+
 #: bit set of the oriented tiles that fit each fit constraint
 _FITSET = [sum(1 << t for t, om in enumerate(CAT.open_mask) if FITS[con][om]) for con in range(256)]
 
@@ -76,8 +88,7 @@ def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
             if i < k:
                 for _ in range(i):
                     m &= m - 1  # drop the lowest tile
-                t = (m & -m).bit_length() - 1
-                return _new(PlacePath, (_TILE_CODE[t], *xy(c), _TILE_ROTATED[t]))
+                return _place(c, (m & -m).bit_length() - 1)
             i -= k
         raise IndexError("placement index out of range")
     if tag == _M_PLACE:
@@ -346,12 +357,13 @@ class DuelState(State):
         out: list[Action] = []
         for count, tag, a, b in self._menu():
             if tag == _M_FIT:
+                get = _PLACES.get
                 for c, m in b:
-                    x, y = xy(c)
+                    c <<= 8
                     while m:
                         low = m & -m
                         t = low.bit_length() - 1
-                        out.append(_new(PlacePath, (_TILE_CODE[t], x, y, _TILE_ROTATED[t])))
+                        out.append(get(c | t) or _place(c >> 8, t))
                         m ^= low
             elif tag == _M_PLACE:
                 code, rotated = a
