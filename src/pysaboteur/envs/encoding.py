@@ -152,6 +152,8 @@ class Encoding:
         if len(self.index) != len(keys):
             raise ValueError("duplicate action key")
         self.num_actions = len(keys)
+        #: whether encoding needs the acting seat's view (pawn routes start at the pawn)
+        self.needs_view = any(type(k) is Route for k in keys)
         self._tile_planes, self._tile_table = self._tile_features()
         planes = ["face_up", "face_down", "known", "pending"]
         planes += [f"up:{p}" for p in self._tile_planes]
