@@ -76,7 +76,7 @@ class Maze:
     """Grid + fit constraints + reachability for ``contexts`` passage rule sets."""
 
     __slots__ = ("blocks", "cat", "cells", "constraint", "hidden", "order", "reach", "reach_in",
-                 "sources")
+                 "sources", "version")
 
     def __init__(self, catalogue: Catalogue, contexts: int) -> None:
         self.cat = catalogue
@@ -89,6 +89,9 @@ class Maze:
         self.blocks: list[dict[int, int]] = [{} for _ in range(contexts)]
         self.reach: list[dict[int, int]] = [{} for _ in range(contexts)]
         self.reach_in: list[dict[int, int]] = [{} for _ in range(contexts)]
+        #: bumped by every change made through these methods (callers may cache derived
+        #: tables, such as sorted target cells, per version)
+        self.version = 0
 
     def clone(self) -> Maze:
         new = Maze.__new__(Maze)
@@ -101,6 +104,7 @@ class Maze:
         new.blocks = [d.copy() for d in self.blocks]
         new.reach = [d.copy() for d in self.reach]
         new.reach_in = [d.copy() for d in self.reach_in]
+        new.version = self.version
         return new
 
     # ------------------------------------------------------------------ queries
@@ -152,10 +156,12 @@ class Maze:
 
     def reached_hidden(self) -> list[int]:
         """Face-down cells that some context reaches, ordered by x then y."""
-        return sorted(c for c in self.hidden if any(r.get(c) for r in self.reach_in))
+        hidden = self.hidden.keys()
+        return sorted(set().union(*(hidden & r.keys() for r in self.reach_in)))
 
     # ------------------------------------------------------------------ changes
     def put_hidden(self, c: int, code: str) -> None:
+        self.version += 1
         self.hidden[c] = code
         self.constraint.pop(c, None)
 
@@ -166,6 +172,7 @@ class Maze:
         ``blocks`` gives the tile's passage flags per context, ``source_for`` the
         contexts for which the tile is itself a source (a ladder).
         """
+        self.version += 1
         self.hidden.pop(c, None)
         self.constraint.pop(c, None)
         self.cells[c] = otile
@@ -183,20 +190,24 @@ class Maze:
                 if flags:
                     self.blocks[ctx][c] = flags
         seg_of_edge = self.cat.seg_of_edge[otile]
-        for ctx in range(len(self.reach)):
-            entry = self.reach_in[ctx].pop(c, 0)
+        for ctx, reach_in in enumerate(self.reach_in):
+            entry = reach_in.pop(c, 0)
+            source = ctx in source_for
+            if not entry and not source:
+                continue
             starts = []
-            if ctx in source_for:
+            if source:
                 self.sources[ctx][c] = (1 << len(self.cat.segments[otile])) - 1
-                starts = list(range(len(self.cat.segments[otile])))
+                starts = [(c, s) for s in range(len(self.cat.segments[otile]))]
             for edge in EDGES:
                 if entry & edge and seg_of_edge[edge] >= 0:
-                    starts.append(seg_of_edge[edge])
+                    starts.append((c, seg_of_edge[edge]))
             if starts:
-                self._spread(ctx, [(c, s) for s in starts])
+                self._spread(ctx, starts)
 
     def remove(self, c: int) -> int:
         """Take the face-up tile off ``c``; returns its oriented tile id."""
+        self.version += 1
         otile = self.cells.pop(c)
         self.order.remove(c)
         for ctx in range(len(self.reach)):
@@ -210,16 +221,19 @@ class Maze:
 
     def set_block(self, ctx: int, c: int, flags: int) -> None:
         """Change a passage flag; call :meth:`recompute` after a batch of changes."""
+        self.version += 1
         if flags:
             self.blocks[ctx][c] = flags
         else:
             self.blocks[ctx].pop(c, None)
 
     def add_source(self, ctx: int, c: int) -> None:
+        self.version += 1
         self.sources[ctx][c] = (1 << len(self.cat.segments[self.cells[c]])) - 1
 
     def recompute(self, contexts: Iterable[int] | None = None) -> None:
         """Rebuild reachability from the sources (after a removal or a passage change)."""
+        self.version += 1
         for ctx in range(len(self.reach)) if contexts is None else contexts:
             self.reach[ctx] = {}
             self.reach_in[ctx] = {}

@@ -260,6 +260,7 @@ class DuelState(State):
         self.forced: dict[int, int] = {}  # revealed goal -> contexts whose start revealed it
         self.unclaimed_gold: set[int] = set()
         self.trolls: set[int] = set()  # troll cards not yet bribed
+        self._forbidden: frozenset[int] | None = None  # see _ladder_forbidden
         self.seen: list[dict[int, str]] = [{} for _ in range(seats)]
         self.bribes_made = [0] * seats
         self.phase = MAIN
@@ -426,7 +427,7 @@ class DuelState(State):
             return
         hidden = maze.hidden
         # sorted: the order of legal moves depends on the position only, not on its history
-        targets = sorted(c for c in maze.reach_in[seat] if c not in hidden)
+        targets = sorted(maze.reach_in[seat].keys() - hidden.keys())
         if tiles:
             constraint = maze.constraint
             fits = []
@@ -486,12 +487,17 @@ class DuelState(State):
     def _near_goal_or_gold(self, c: int) -> bool:
         return c in self._ladder_forbidden()
 
-    def _ladder_forbidden(self) -> set[int]:
-        """Cells next to a goal card (face down or up) or a card showing gold."""
-        near: set[int] = set()
-        for g in (*self.game.goal_cell_ids, *self.unclaimed_gold, *self.markers):
-            near.update(n for _, n in neighbours(g))
-        return near
+    def _ladder_forbidden(self) -> frozenset[int]:
+        """Cells next to a goal card (face down or up) or a card showing gold.
+
+        Kept until a card showing gold appears (``lay``, ``_reveal``, a new round).
+        """
+        if self._forbidden is None:
+            near: set[int] = set()
+            for g in (*self.game.goal_cell_ids, *self.unclaimed_gold, *self.markers):
+                near.update(n for _, n in neighbours(g))
+            self._forbidden = frozenset(near)
+        return self._forbidden
 
     def _ladder_cells(self) -> list[int]:
         """Empty cells next to a path card, not next to a goal or a card showing gold."""
@@ -695,6 +701,7 @@ class DuelState(State):
         self.maze.place(c, otile, self._blocks(c, otile), source)
         if f.gold:
             self.unclaimed_gold.add(c)
+            self._forbidden = None
         elif f.troll and c not in self.bribes:
             self.trolls.add(c)
 
@@ -835,6 +842,7 @@ class DuelState(State):
         self.forced[g] = reached_by
         if CAT.features[otile].gold:
             self.unclaimed_gold.add(g)
+            self._forbidden = None
 
     def _reaches(self, ctx: int, c: int) -> bool:
         maze = self.maze
