@@ -155,3 +155,16 @@ def test_rollout_path_agrees_with_the_legal_list(name: str, players: int, seed: 
         rolled.apply(rolled.random_action(b), check=False)
         steps += 1
     assert rolled.is_terminal and rolled.history == listed.history
+
+
+@configs
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 200))
+def test_a_clone_is_independent(name: str, players: int, seed: int, steps: int) -> None:
+    """Playing on a clone to the end leaves the original exactly as it was."""
+    state = play_random(make_game(name, players).new_state(seed), Rng(seed), stop=steps)
+    before = snapshot(state)
+    copy_ = state.clone()
+    assert snapshot(copy_) == before
+    play_random(copy_, Rng(seed + 1))
+    assert snapshot(state) == before

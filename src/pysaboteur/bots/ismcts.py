@@ -107,8 +107,7 @@ class IsmctsBot(Bot):
             path.append((node, player))
         # simulation: random play to the end of the round
         while not state.is_terminal and state.round_no == round_no:
-            legal = state.legal_actions()
-            state.apply(legal[rng.below(len(legal))], check=False)
+            state.apply(state.random_action(rng), check=False)
         outcome = round_outcome(start, state)
         for n, player in path:
             n.visits += 1

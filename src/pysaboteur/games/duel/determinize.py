@@ -146,8 +146,10 @@ class Determinizer:
         state.goals_left = goals[:self.goals_left_size]
         state.out = goals[self.goals_left_size:] + self.seen_out
         state.round_goals = self.board_goals + list(hidden.values())
-        for s, c in self.looked:
-            state.seen[s][c] = hidden[c]
+        if self.looked:
+            state.seen = [dict(seen) for seen in state.seen]  # copy-on-write (see clone)
+            for s, c in self.looked:
+                state.seen[s][c] = hidden[c]
         return state
 
 

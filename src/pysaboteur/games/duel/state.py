@@ -235,6 +235,7 @@ class DuelState(State):
         for ctx, colour in enumerate(game.colours):
             x, y = game.starts[colour]
             maze.place(cell(x, y), CAT.otile[f"start-{colour}", False], source_for=(ctx,))
+        self.goals_left = self.goals_left.copy()  # copy-on-write (see clone)
         self.round_goals = [self.goals_left.pop() for _ in range(C.GOALS_PER_ROUND)]
         for (x, y), code in zip(game.goal_cells, self.round_goals, strict=True):
             maze.put_hidden(cell(x, y), code)
@@ -300,22 +301,21 @@ class DuelState(State):
         return self.pools[self.game.pool_of_seat[seat]]
 
     def clone(self) -> DuelState:
+        """A copy to play on.  Only what every turn changes is copied; the fields that
+        change rarely (markers, keys, gold, results...) are copy-on-write: the code
+        never changes them in place, it replaces them, so clones may share them."""
         new = DuelState.__new__(DuelState)
-        d = self.__dict__
-        nd = new.__dict__
-        nd.update(d)
-        new.rng = self.rng.clone()
+        new.__dict__.update(self.__dict__)
+        new.rng = Rng(self.rng.state)
         new.maze = self.maze.clone()
-        for name in ("history", "actors", "results", "paid", "out", "goals_left", "round_goals",
-                     "deck", "discards", "aside", "pools", "bribes_made", "goals_seen"):
-            nd[name] = d[name].copy()
-        for name in ("gold", "hands", "in_front", "passed"):
-            nd[name] = [pile.copy() for pile in d[name]]
-        for name in ("markers", "bribes", "keys", "forced"):
-            nd[name] = d[name].copy()
-        new.unclaimed_gold = set(self.unclaimed_gold)
-        new.trolls = set(self.trolls)
-        new.seen = [s.copy() for s in self.seen]
+        new.history = self.history.copy()
+        new.actors = self.actors.copy()
+        new.deck = self.deck.copy()
+        new.discards = self.discards.copy()
+        new.aside = self.aside.copy()
+        new.hands = [h.copy() for h in self.hands]
+        new.passed = [p.copy() for p in self.passed]
+        new.in_front = [f.copy() for f in self.in_front]
         return new
 
     # ------------------------------------------------------------------ legality
@@ -663,12 +663,14 @@ class DuelState(State):
             effect = CAT[a.card].effect
             self.discards.append(a.card)
             if effect == "map":
-                self.seen[seat][c] = self.maze.hidden[c]
+                seen = self.seen.copy()  # copy-on-write (see clone)
+                seen[seat] = {**seen[seat], c: self.maze.hidden[c]}
+                self.seen = seen
             elif effect == "rockfall":
                 self._rockfall(c)
             else:  # key
                 self.keys_left -= 1
-                self.keys[c] = seat
+                self.keys = {**self.keys, c: seat}
                 self._refresh_blocks(c)
                 settle = True
         elif kind is Discard:
@@ -700,10 +702,10 @@ class DuelState(State):
         source = (self.game.colours.index(f.ladder),) if self._is_joined_ladder(code) else ()
         self.maze.place(c, otile, self._blocks(c, otile), source)
         if f.gold:
-            self.unclaimed_gold.add(c)
+            self.unclaimed_gold = self.unclaimed_gold | {c}
             self._forbidden = None
         elif f.troll and c not in self.bribes:
-            self.trolls.add(c)
+            self.trolls = self.trolls | {c}
 
     def _blocks(self, c: int, otile: int) -> list[int] | None:
         f = CAT.features[otile]
@@ -724,13 +726,15 @@ class DuelState(State):
         otile = self.maze.remove(c)
         self.discards.append(CAT.codes[otile])
         if c in self.keys:  # the key returns to the supply [decision]
-            del self.keys[c]
+            self.keys = {k: s for k, s in self.keys.items() if k != c}
             self.keys_left += 1
 
     def _bribe(self, seat: int, c: int) -> None:
-        self.bribes[c] = seat
-        self.trolls.discard(c)
+        self.bribes = {**self.bribes, c: seat}
+        self.trolls = self.trolls - {c}
+        self.bribes_made = self.bribes_made.copy()
         self.bribes_made[seat] += 1
+        self.pools = self.pools.copy()
         self.pools[self.game.pool_of_seat[seat]] -= 1
         self._refresh_blocks(c)
         self.resume = _RESUME_MAIN if self.phase == MAIN else _RESUME_AFTER
@@ -838,10 +842,10 @@ class DuelState(State):
                 reached_by |= 1 << ctx
         otile = CAT.otile[code, rotated]
         maze.place(g, otile, self._blocks(g, otile))
-        self.goals_seen.append(code)
-        self.forced[g] = reached_by
+        self.goals_seen = [*self.goals_seen, code]
+        self.forced = {**self.forced, g: reached_by}
         if CAT.features[otile].gold:
-            self.unclaimed_gold.add(g)
+            self.unclaimed_gold = self.unclaimed_gold | {g}
             self._forbidden = None
 
     def _reaches(self, ctx: int, c: int) -> bool:
@@ -858,6 +862,11 @@ class DuelState(State):
         for seat in seats:
             ctx = self._ctx(seat)
             found = [c for c in self.unclaimed_gold if self._reaches(ctx, c)]
+            if not found:
+                continue
+            # copy-on-write (see clone)
+            self.pools, self.markers = self.pools.copy(), self.markers.copy()
+            self.unclaimed_gold = set(self.unclaimed_gold)
             found.sort(key=lambda c: (-CAT.features[cells[c]].gold, xy(c)))
             pool = self.game.pool_of_seat[seat]
             for c in found:
@@ -871,6 +880,9 @@ class DuelState(State):
     def _end_round(self) -> None:
         game = self.game
         cells = self.maze.cells
+        # copy-on-write (see clone)
+        self.gold = [g.copy() for g in self.gold]
+        self.paid, self.out, self.results = self.paid.copy(), self.out.copy(), self.results.copy()
         earned = [0] * game.players
         for c, seat in self.markers.items():
             code = CAT.codes[cells[c]]
