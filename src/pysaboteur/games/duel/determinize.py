@@ -128,16 +128,14 @@ class Determinizer:
     def sample(self, rng: Rng) -> DuelState:
         state = self.template.clone()
         state.rng = Rng(rng.next64())
-        cards = self.unknown_cards.copy()
-        rng.shuffle(cards)
+        cards = rng.permutation(self.unknown_cards)
         for s, hand, passed in self.sizes:
             state.hands[s] = cards[:hand]
             state.passed[s] = cards[hand:hand + passed]
             cards = cards[hand + passed:]
         state.deck = cards[:self.deck_size]
         state.aside = cards[self.deck_size:]
-        goals = self.unknown_goals.copy()
-        rng.shuffle(goals)
+        goals = rng.permutation(self.unknown_goals)
         hidden = state.maze.hidden
         for c in self.unseen_cells:
             hidden[c] = goals.pop()
