@@ -45,7 +45,7 @@ from ...engine.errors import (
 )
 from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, State, check_same_cards
 from ...engine.maze import DELTA, FITS, Maze, cell, xy
-from ...engine.moves import pass_actions
+from ...engine.moves import nth_pass, pass_count
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from ...engine.tiles import EDGES, OPPOSITE, E, N, S, W
@@ -85,6 +85,88 @@ def joint_action(card: str, j: int) -> PlayOnJoint:
 def joint_of(a: PlayOnJoint) -> int | None:
     edge = _SIDE_EDGE.get(a.side)
     return None if edge is None else cell(a.x, a.y) << 4 | edge
+
+
+# -- tables for legal-move generation (the hot path) ---------------------------------
+# menu entry kinds (see LostMinesState._menu)
+_M_LIST, _M_PLACE, _M_CELL, _M_JOINT, _M_TREASURE, _M_PLAYER, _M_PASS, _M_ROUTE = range(8)
+_new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
+_XY = {c: xy(c) for c in BOARD}
+#: joint -> (x, y, side) of its notation
+_SPOT = {c << 4 | side: (*xy(c), _SIDE[side]) for c in BOARD for side in (E, S)}
+#: per board cell: (edge, joint) for each side whose neighbour is on the board
+_CELL_JOINTS = {c: tuple((edge, joint(c, edge)) for edge in EDGES if c + DELTA[edge] in BOARD)
+                for c in BOARD}
+#: a step across ``edge``: (edge, cell delta, edge entered, joint cell delta, joint side)
+_WALK = tuple((edge, DELTA[edge], OPPOSITE[edge], *((DELTA[edge], OPPOSITE[edge])
+                                                    if edge in (N, W) else (0, edge)))
+              for edge in EDGES)
+#: per oriented tile and segment: the steps out of it (cell delta, edge entered, joint)
+_SEG_WALK = tuple(tuple(tuple(w[1:] for w in _WALK if w[0] & seg) for seg in segs)
+                  for segs in CAT.segments)
+_SEG_OF_EDGE = CAT.seg_of_edge
+#: per oriented tile: its obstacle kind (or None), room for one dwarf, a storm may take it
+_OBSTACLE = tuple(f.obstacle for f in CAT.features)
+_ROCK = tuple(f.rock for f in CAT.features)
+_STORMABLE = tuple(CAT[code].category == "path" for code in CAT.codes)
+#: path card code -> ((rotated, open mask), ...) of its distinct orientations
+_PATH_WAYS = {k.code: tuple((r, CAT.open_mask[t]) for r, t in CAT.orientations[k.code])
+              for k in CAT.kinds if k.category == "path"}
+_ACTION_CODES = frozenset(k.code for k in CAT.kinds if k.category == "action")
+#: every card-on-board action, made once: the legal list shares these objects
+_PLACE_ACT = {(code, r): {c: PlacePath(code, *xy(c), r) for c in BOARD}
+              for code, ways in _PATH_WAYS.items() for r, _ in ways}
+_CELL_ACT = {code: {c: PlayOnCell(code, *xy(c)) for c in BOARD} for code in _ACTION_CODES}
+_JOINT_ACT = {code: {j: PlayOnJoint(code, *spot) for j, spot in _SPOT.items()}
+              for code in _ACTION_CODES}
+#: (cell, open mask) -> the joints next to those open edges with both cells on the board
+_OPEN_JOINTS = {c << 4 | om: frozenset(j for edge, j in _CELL_JOINTS[c] if om & edge)
+                for c in BOARD for om in range(16)}
+_STAY: tuple[Action, ...] = (NoMove(),)
+_VOTES: tuple[Action, ...] = (Vote(True), Vote(False))
+_PROPOSE: tuple[Action, ...] = (ProposeEnd(),)
+assert C.PASS_MAX == 2  # _passes and _pass_count are written for passes of 1 or 2 cards
+
+
+_SINGLE = {k.code: Pass((k.code,)) for k in CAT.kinds if k.category in ("path", "action")}
+_PAIR = {(a, b): Pass((a, b)) for a in _SINGLE for b in _SINGLE if a <= b}
+
+
+def _passes(hand: list[str]) -> list[Pass]:
+    """``pass_actions(hand, 2)``: singles, then pairs, each in sorted order."""
+    kinds = sorted(set(hand))
+    out = [_SINGLE[k] for k in kinds]
+    if len(hand) > 1:
+        for i, a in enumerate(kinds):
+            if hand.count(a) > 1:
+                out.append(_PAIR[a, a])
+            out += [_PAIR[a, b] for b in kinds[i + 1:]]
+    return out
+
+
+def _pass_count(hand: list[str]) -> int:
+    return pass_count(hand, C.PASS_MAX)
+
+
+def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
+    """The ``i``-th action of one menu entry."""
+    if tag == _M_PLACE:
+        return _PLACE_ACT[a][b[i]]
+    if tag == _M_ROUTE:
+        return _new(Move, (a[i],))
+    if tag == _M_CELL:
+        return _CELL_ACT[a][b[i]]
+    if tag == _M_JOINT:
+        return _JOINT_ACT[a][b[i]]
+    if tag == _M_LIST:
+        return a[i]  # type: ignore[no-any-return]
+    if tag == _M_PASS:
+        return nth_pass(a, C.PASS_MAX, i)
+    if tag == _M_TREASURE:
+        return PlayOnTreasure(a, b[i])
+    if tag == _M_PLAYER:
+        return PlayOnPlayer(a, b[i])
+    raise AssertionError(tag)
 
 
 def dwarf_box(players: int) -> list[str]:
@@ -250,91 +332,152 @@ class LostMinesState(State):
         return new
 
     # ------------------------------------------------------------------ legality
-    def legal_actions(self) -> list[Action]:
+    # Legal actions are built from a *menu*: groups of actions that share a card
+    # and a kind, each holding only what distinguishes its members (cells, joints,
+    # routes, card combinations).  Listing expands every group; the rollout path
+    # counts the groups and decodes just the chosen action.  Both give the same
+    # order, and that order depends on the position only, never on its history:
+    # cards by code, then orientation, then cells by x then y; joints likewise.
+    def _menu(self) -> list[tuple[int, int, Any, Any]]:
         if self.terminal:
             return []
         phase = self.phase
         if phase == MOVE:
-            return [*self._routes(self.current), NoMove()]
+            found = self._route_list(self.current)
+            return [(len(found), _M_ROUTE, found, None), (1, _M_LIST, _STAY, None)]
         if phase == ORIENT:
-            return [Orient(r) for r in self.pending[2]]
+            ways = [Orient(r) for r in self.pending[2]]
+            return [(len(ways), _M_LIST, ways, None)]
         if phase == TAKE:
-            return [Take(slot) for slot in self.pending]
+            takes = [Take(slot) for slot in self.pending]
+            return [(len(takes), _M_LIST, takes, None)]
         if phase == VOTE:
-            return [Vote(True), Vote(False)]
+            return [(2, _M_LIST, _VOTES, None)]
         seat = self.current
         hand = self.hands[seat]
         distinct = sorted(set(hand))
-        actions: list[Action] = self._placements(distinct)
+        menu: list[tuple[int, int, Any, Any]] = []
+        self._placement_menu(distinct, menu)
         for code in distinct:
-            if CAT[code].category == "action":
-                actions += self._action_targets(seat, code)
-        actions += pass_actions(hand, C.PASS_MAX)
+            if code in _ACTION_CODES:
+                self._action_menu(seat, code, menu)
+        if hand:
+            menu.append((_pass_count(hand), _M_PASS, hand, None))
         if not self.proposed:
-            actions.append(ProposeEnd())
-        return actions
+            menu.append((1, _M_LIST, _PROPOSE, None))
+        return menu
+
+    def legal_actions(self) -> list[Action]:
+        out: list[Action] = []
+        for count, tag, a, b in self._menu():
+            if tag == _M_PLACE:
+                out += map(_PLACE_ACT[a].__getitem__, b)
+            elif tag == _M_CELL:
+                out += map(_CELL_ACT[a].__getitem__, b)
+            elif tag == _M_JOINT:
+                out += map(_JOINT_ACT[a].__getitem__, b)
+            elif tag == _M_ROUTE:
+                out += [_new(Move, (route,)) for route in a]
+            elif tag == _M_LIST:
+                out += a
+            elif tag == _M_PASS:
+                out += _passes(a)
+            else:
+                out += [_decode(tag, a, b, i) for i in range(count)]
+        return out
+
+    def legal_count(self) -> int:
+        return sum(entry[0] for entry in self._menu())
+
+    def legal_action(self, index: int) -> Action:
+        for count, tag, a, b in self._menu():
+            if index < count:
+                return _decode(tag, a, b, index)
+            index -= count
+        raise IndexError("legal action index out of range")
+
+    def random_action(self, rng: Rng) -> Action:
+        menu = self._menu()
+        index = rng.below(sum(entry[0] for entry in menu))
+        for count, tag, a, b in menu:
+            if index < count:
+                return _decode(tag, a, b, index)
+            index -= count
+        raise AssertionError("no legal action")
 
     def _placement_cells(self) -> list[int]:
-        """Empty board cells where a card would extend an open path end."""
-        return [c for c, k in self.maze.constraint.items() if k & 15 and c in BOARD]
+        """Empty board cells where a card would extend an open path end, by x then y."""
+        cells = [c for c, k in self.maze.constraint.items() if k & 15 and c in BOARD]
+        cells.sort()
+        return cells
 
-    def _placements(self, distinct: list[str]) -> list[Action]:
-        targets = self._placement_cells()
-        constraint, open_mask = self.maze.constraint, CAT.open_mask
-        out: list[Action] = []
+    def _placement_menu(self, distinct: list[str], menu: list[tuple[int, int, Any, Any]]) -> None:
+        rows: list[tuple[int, tuple[bool, ...]]] | None = None
+        by_mask: dict[int, list[int]] = {}
         for code in distinct:
-            if CAT[code].category != "path":
+            ways = _PATH_WAYS.get(code)
+            if ways is None:
                 continue
-            for rotated, otile in CAT.orientations[code]:
-                om = open_mask[otile]
-                for c in targets:
-                    if FITS[constraint[c]][om]:
-                        x, y = xy(c)
-                        out.append(PlacePath(code, x, y, rotated))
-        return out
+            if rows is None:
+                constraint = self.maze.constraint
+                rows = [(c, FITS[constraint[c]]) for c in self._placement_cells()]
+            for rotated, om in ways:
+                fitting = by_mask.get(om)
+                if fitting is None:
+                    fitting = by_mask[om] = [c for c, row in rows if row[om]]
+                if fitting:
+                    menu.append((len(fitting), _M_PLACE, (code, rotated), fitting))
 
     def _joints(self) -> list[int]:
         """Free joints: next to an open edge of a face-up card, both cells on the board."""
-        cells, open_mask = self.maze.cells, CAT.open_mask
-        found = set()
-        for c, t in cells.items():
-            om = open_mask[t]
-            for edge in EDGES:
-                if om & edge and c + DELTA[edge] in BOARD:
-                    found.add(joint(c, edge))
-        return sorted(j for j in found if j not in self.traps and j not in self.trolls)
+        open_mask = CAT.open_mask
+        found: set[int] = set()
+        found.update(*[_OPEN_JOINTS[c << 4 | open_mask[t]] for c, t in self.maze.cells.items()])
+        if self.traps:
+            found -= self.traps
+        if self.trolls:
+            found.difference_update(self.trolls)
+        return sorted(found)
 
     def _obstacles(self, kind: str) -> list[int]:
-        feats = CAT.features
+        overcome = self.overcome
         return sorted(c for c, t in self.maze.cells.items()
-                      if feats[t].obstacle == kind and c not in self.overcome)
+                      if _OBSTACLE[t] == kind and c not in overcome)
 
     def _stormable(self) -> list[int]:
-        pawns = set(self.pawn)
-        codes = CAT.codes
-        return sorted(c for c, t in self.maze.cells.items()
-                      if CAT[codes[t]].category == "path" and c not in pawns)
+        pawns = self.pawn
+        return sorted(c for c, t in self.maze.cells.items() if _STORMABLE[t] and c not in pawns)
 
-    def _action_targets(self, seat: int, code: str) -> list[Action]:
+    def _action_menu(self, seat: int, code: str, menu: list[tuple[int, int, Any, Any]]) -> None:
         kind = CAT[code]
         effect = kind.effect
         if effect == "tool":
-            return [PlayOnCell(code, *xy(c)) for c in self._obstacles(kind.tools[0])]
-        if effect in ("trap", "troll"):
-            return [joint_action(code, j) for j in self._joints()]
-        if effect == "storm":
-            return [PlayOnCell(code, *xy(c)) for c in self._stormable()]
-        if effect == "info":
-            out: list[Action] = []
+            cells = self._obstacles(kind.tools[0])
+        elif effect in ("trap", "troll"):
+            joints = self._joints()
+            if joints:
+                menu.append((len(joints), _M_JOINT, code, joints))
+            return
+        elif effect == "storm":
+            cells = self._stormable()
+        elif effect == "info":
             for option in kind.tools:
                 if option == "mine":
-                    out += [PlayOnCell(code, *xy(c)) for c in sorted(self.maze.hidden)]
+                    mines = sorted(self.maze.hidden)
+                    if mines:
+                        menu.append((len(mines), _M_CELL, code, mines))
                 elif option == "treasure":
-                    out += [PlayOnTreasure(code, s) for s, o in enumerate(self.owner) if o < 0]
+                    slots = [s for s, o in enumerate(self.owner) if o < 0]
+                    if slots:
+                        menu.append((len(slots), _M_TREASURE, code, slots))
                 else:
-                    out += [PlayOnPlayer(code, t) for t in range(self.game.players) if t != seat]
-            return out
-        raise AssertionError(effect)
+                    seats = [t for t in range(self.game.players) if t != seat]
+                    menu.append((len(seats), _M_PLAYER, code, seats))
+            return
+        else:
+            raise AssertionError(effect)
+        if cells:
+            menu.append((len(cells), _M_CELL, code, cells))
 
     # ------------------------------------------------------------------ movement
     def _others(self, seat: int) -> set[int]:
@@ -357,31 +500,76 @@ class LostMinesState(State):
         t = self.maze.cells[self.pawn[seat]]
         return C.CAMPFIRE_STEPS if CAT.features[t].campfire else C.STEPS
 
-    def _routes(self, seat: int) -> list[Action]:
-        """Every route of 1 to 3 (5) steps that enters no cell twice."""
-        maze = self.maze
+    def _steps(self, c: int, s: int, others: set[int]) -> list[tuple[int, int]]:
+        """The cells a pawn on segment ``s`` of ``c`` may step onto: (cell, segment or -1).
+
+        The rules of :meth:`_step_problem`, inlined: the hot loop of move generation.
+        """
+        cells, trolls, overcome = self.maze.cells, self.trolls, self.overcome
+        out = []
+        for delta, opposite, jd, js in _SEG_WALK[cells[c]][s]:
+            if trolls and ((c + jd) << 4 | js) in trolls:
+                continue
+            n = c + delta
+            t = cells.get(n)
+            if t is None:
+                if n in self.maze.hidden:
+                    out.append((n, -1))
+                continue
+            s2 = _SEG_OF_EDGE[t][opposite]
+            if s2 < 0:
+                continue
+            if _OBSTACLE[t] is not None and n not in overcome:
+                continue
+            if (_ROCK[t] or n in overcome) and n in others:
+                continue
+            out.append((n, s2))
+        return out
+
+    def _route_list(self, seat: int) -> list[tuple[tuple[int, int], ...]]:
+        """Every route of 1 to 3 (5) steps that enters no cell twice, as (x, y) cells.
+
+        Depth first, steps in N E S W order: the rules of :meth:`_steps`, inlined.
+        """
+        cells, hidden, trolls, overcome = self.maze.cells, self.maze.hidden, self.trolls, \
+            self.overcome
         others = self._others(seat)
         limit = self._limit(seat)
-        path = [self.pawn[seat]]
-        found: list[tuple[int, ...]] = []
+        start = self.pawn[seat]
+        path = [start]
+        trail: list[tuple[int, int]] = []
+        found: list[tuple[tuple[int, int], ...]] = []
 
         def walk(c: int, s: int) -> None:
-            for edge, n, s2 in maze.passages(c, s):
-                if n in path or self._step_problem(c, edge, n, s2, others) is not None:
+            for delta, opposite, jd, js in _SEG_WALK[cells[c]][s]:
+                n = c + delta
+                if n in path or (trolls and ((c + jd) << 4 | js) in trolls):
                     continue
-                path.append(n)
-                found.append(tuple(path[1:]))
-                if s2 >= 0 and len(path) <= limit:
+                t = cells.get(n)
+                if t is None:
+                    if n in hidden:
+                        found.append((*trail, _XY[n]))
+                    continue
+                s2 = _SEG_OF_EDGE[t][opposite]
+                if s2 < 0 or (_OBSTACLE[t] is not None and n not in overcome) \
+                        or ((_ROCK[t] or n in overcome) and n in others):
+                    continue
+                trail.append(_XY[n])
+                found.append(tuple(trail))
+                if len(trail) < limit:
+                    path.append(n)
                     walk(n, s2)
-                path.pop()
+                    path.pop()
+                trail.pop()
 
-        walk(self.pawn[seat], self.pawn_seg[seat])
-        return [Move(tuple(xy(c) for c in route)) for route in found]
+        walk(start, self.pawn_seg[seat])
+        return found
+
+    def _routes(self, seat: int) -> list[Action]:
+        return [Move(route) for route in self._route_list(seat)]
 
     def _can_move(self, seat: int) -> bool:
-        c, others = self.pawn[seat], self._others(seat)
-        return any(self._step_problem(c, edge, n, s2, others) is None
-                   for edge, n, s2 in self.maze.passages(c, self.pawn_seg[seat]))
+        return bool(self._steps(self.pawn[seat], self.pawn_seg[seat], self._others(seat)))
 
     def _route_problem(self, seat: int, route: tuple[tuple[int, int], ...]) -> str:
         """Why ``route`` is not a legal move (for the error message)."""
