@@ -36,7 +36,7 @@ from ...engine.errors import (
 from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, State, check_same_cards
 from ...engine.goals import goal_orientations
 from ...engine.maze import FITS, NO_ENTER, NO_LEAVE, Maze, cell, neighbours, xy
-from ...engine.moves import card_combinations, nth_pass, pass_actions, pass_count
+from ...engine.moves import card_combinations, nth_pass, pass_actions
 from ...engine.rng import Rng
 from . import cards as C
 
@@ -78,6 +78,18 @@ def _place(c: int, t: int) -> PlacePath:
 
 #: bit set of the oriented tiles that fit each fit constraint
 _FITSET = [sum(1 << t for t, om in enumerate(CAT.open_mask) if FITS[con][om]) for con in range(256)]
+
+
+def _pass_count(hand: list[str], distinct: list[str]) -> int:
+    """``pass_count(hand, 2)`` from the distinct cards already at hand: singles, pairs, doubles."""
+    d = len(distinct)
+    if len(hand) < 2:
+        return d
+    doubles = len(hand) - d and sum(hand.count(k) > 1 for k in distinct)
+    return d + d * (d - 1) // 2 + doubles
+
+
+assert C.PASS_MAX == 2, "_pass_count counts passes of one or two cards"
 
 
 def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
@@ -262,6 +274,7 @@ class DuelState(State):
         self.unclaimed_gold: set[int] = set()
         self.trolls: set[int] = set()  # troll cards not yet bribed
         self._forbidden: frozenset[int] | None = None  # see _ladder_forbidden
+        self._front: tuple[Any, ...] = (None,) * seats  # see _frontier
         self.seen: list[dict[int, str]] = [{} for _ in range(seats)]
         self.bribes_made = [0] * seats
         self.phase = MAIN
@@ -351,7 +364,7 @@ class DuelState(State):
             targets = sorted(set(front))
             menu.append((len(combos) * len(targets), _M_DISCARD, combos, targets))
         if hand:
-            menu.append((pass_count(hand, C.PASS_MAX), _M_PASS, hand, C.PASS_MAX))
+            menu.append((_pass_count(hand, distinct), _M_PASS, hand, C.PASS_MAX))
         return menu
 
     def legal_actions(self) -> list[Action]:
@@ -425,15 +438,12 @@ class DuelState(State):
                 tiles |= _CODE_TILES[code]
         if not tiles and not ladders:
             return
-        hidden = maze.hidden
-        # sorted: the order of legal moves depends on the position only, not on its history
-        targets = sorted(maze.reach_in[seat].keys() - hidden.keys())
+        targets, fitting_tiles = self._frontier(seat)
         if tiles:
-            constraint = maze.constraint
             fits = []
             total = 0
-            for c in targets:
-                m = _FITSET[constraint.get(c, 0)] & tiles
+            for c, fit in fitting_tiles:
+                m = fit & tiles
                 if m:
                     fits.append((c, m))
                     total += m.bit_count()
@@ -450,6 +460,23 @@ class DuelState(State):
                 fitting = [c for c in cells if FITS[maze.constraint.get(c, 0)][om]]
                 if fitting:
                     menu.append((len(fitting), _M_PLACE, (code, rotated), fitting))
+
+    def _frontier(self, seat: int) -> tuple[list[int], list[tuple[int, int]]]:
+        """The empty cells the seat's reachable edges point at, sorted (so that the order
+        of legal moves depends on the position only), each with the bit set of the
+        oriented tiles that fit there.  Kept until the maze changes: most turns in a
+        rollout are passes and reuse it."""
+        version = self.maze.version
+        entry = self._front[seat]
+        if entry is None or entry[0] != version:
+            maze = self.maze
+            targets = sorted(maze.reach_in[seat].keys() - maze.hidden.keys())
+            constraint = maze.constraint
+            entry = (version, targets, [(c, _FITSET[constraint.get(c, 0)]) for c in targets])
+            front = list(self._front)  # copy-on-write (see clone)
+            front[seat] = entry
+            self._front = tuple(front)
+        return entry[1], entry[2]
 
     def _action_menu(self, seat: int, code: str, menu: list[tuple[int, int, Any, Any]]) -> None:
         kind = CAT[code]
