@@ -52,6 +52,14 @@ async def _seat(url: str, table: str, token: str, stop: float, rng: random.Rando
     async with websockets.connect(f"{url}/api/tables/{table}/ws", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
+        last: dict[str, Any] | None = None  # the newest state (it may overtake our ack)
+
+        async def answer(state: dict[str, Any]) -> float:
+            choice = rng.choice(state["legal"])["text"]
+            await ws.send(json.dumps({"type": "action", "action": choice,
+                                      "index": state["index"]}))
+            return time.perf_counter()
+
         while time.monotonic() < stop:
             try:
                 raw = await asyncio.wait_for(ws.recv(), max(0.05, stop - time.monotonic()))
@@ -59,22 +67,23 @@ async def _seat(url: str, table: str, token: str, stop: float, rng: random.Rando
                 return
             msg = json.loads(raw)
             kind = msg["type"]
-            if kind == "ack" and sent_at is not None:
-                latencies.append(time.perf_counter() - sent_at)
-                counts["actions"] += 1
+            if kind in ("ack", "error") and sent_at is not None:
+                if kind == "ack":
+                    latencies.append(time.perf_counter() - sent_at)
+                    counts["actions"] += 1
+                else:
+                    counts["errors"] += 1
                 sent_at = None
-            elif kind == "error":
-                counts["errors"] += 1
-                sent_at = None
+                if last is not None and last["legal"] and (
+                        kind == "error" or last["index"] == msg["index"]):
+                    sent_at = await answer(last)
             elif kind == "state":
+                last = msg
                 if msg["table"]["status"] == "finished":
                     counts["finished"] += 1
                     return
                 if msg["legal"] and sent_at is None:
-                    choice = rng.choice(msg["legal"])["text"]
-                    sent_at = time.perf_counter()
-                    await ws.send(json.dumps({"type": "action", "action": choice,
-                                              "index": msg["index"]}))
+                    sent_at = await answer(msg)
 
 
 async def _run(tables: int, seconds: float, game: str, players: int | None,
