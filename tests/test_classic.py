@@ -169,7 +169,7 @@ def test_pass_discards_exactly_one_and_draws_one() -> None:
     with pytest.raises(IllegalAction):
         state.apply(Discard(("EW", "NS"), "EW"))
     state.apply(Pass(("EW",)))
-    assert len(state.hands[0]) == 6 and state.discards == ["EW"]
+    assert len(state.hands[0]) == 6 and state.passed == [(0, "EW")] and state.discards == []
     assert state.view(1).log[-1] == (0, "pass 1")  # face down
 
 

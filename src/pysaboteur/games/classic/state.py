@@ -36,11 +36,24 @@ from ...engine.errors import (
 )
 from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, State, check_same_cards
 from ...engine.goals import goal_orientations
-from ...engine.maze import FITS, Maze, cell, xy
-from ...engine.moves import pass_actions
+from ...engine.maze import Maze, cell
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from . import cards as C
+from .menu import (
+    M_LIST,
+    M_PASS,
+    TEMPLATES,
+    Board,
+    Entry,
+    Memo,
+    Tables,
+    Template,
+    decode,
+    expand,
+    tables,
+    template,
+)
 
 MAIN, ORIENT, STEAL = 0, 1, 2
 PHASE_NAMES = ("main", "orient", "steal")
@@ -79,6 +92,7 @@ class ClassicGame(Game):
         self.deck_cards: tuple[str, ...] = tuple(cat.box(["path", "action"]))
         self.goal_cards: tuple[str, ...] = tuple(cat.box(["goal"]))
         self.gold_goal = next(k.code for k in cat.of_category("goal") if k.features.gold)
+        self.tables: Tables = tables(cat)
 
     @property
     def hand_size(self) -> int:
@@ -127,6 +141,7 @@ class ClassicState(State):
         self._round += 1
         seats = game.players
         self.maze = maze = Maze(cat, game.contexts)
+        self._mt = Memo()  # the Board of the maze (see _menu)
         sx, sy = data.START_CELL
         # context 0 (everybody's) is kept up to date; others are computed when needed
         maze.place(cell(sx, sy), cat.otile["start", False], source_for=(0,))
@@ -154,7 +169,8 @@ class ClassicState(State):
             self.deck = cards
         self.aside: list[str] = [self.deck.pop() for _ in range(data.SET_ASIDE)]
         self.hands: list[list[str]] = [[] for _ in range(seats)]
-        self.discards: list[str] = []
+        self.discards: list[str] = []  # face up
+        self.passed: list[tuple[int, str]] = []  # face down: (seat, card), in the order passed
         self.in_front: list[list[str]] = [[] for _ in range(seats)]
         self.seen: list[dict[int, str]] = [{} for _ in range(seats)]  # map looks
         self.phase = MAIN
@@ -206,112 +222,170 @@ class ClassicState(State):
         """No broken tool (and, in Saboteur 2, no Trapped!) in front of the player."""
         return not self.in_front[seat]
 
-    _LIST_FIELDS: ClassVar[tuple[str, ...]] = (
-        "history", "actors", "results", "deck", "aside", "discards", "roles", "spare_roles")
-    _NESTED_FIELDS: ClassVar[tuple[str, ...]] = ("hands", "in_front", "seen")
+    # Cloning copies what changes on most turns (hands, piles, the log).  What
+    # changes rarely is shared copy-on-write: the maze (``_wmaze``) and the fields
+    # below, which the rules replace instead of changing in place: ``results``,
+    # ``aside``, ``roles``, ``spare_roles``, ``in_front``, ``seen``, the gold.
+    _LIST_FIELDS: ClassVar[tuple[str, ...]] = ("history", "actors", "deck", "discards", "passed")
 
     def clone(self) -> ClassicState:
         new = self.__class__.__new__(self.__class__)
         d = self.__dict__
         nd = new.__dict__
         nd.update(d)
-        new.rng = self.rng.clone()
-        new.maze = self.maze.clone()
+        rng = new.rng = Rng.__new__(Rng)
+        rng.state = self.rng.state
+        old = self._mt
+        old.shared = True
+        memo = new._mt = Memo.__new__(Memo)
+        memo.value = old.value
+        memo.shared = True
         for name in self._LIST_FIELDS:
             nd[name] = d[name].copy()
-        for name in self._NESTED_FIELDS:
-            nd[name] = [x.copy() for x in d[name]]
-        self._clone_gold(new)
+        new.hands = [h.copy() for h in self.hands]
         return new
 
-    def _clone_gold(self, new: ClassicState) -> None:
-        new.nuggets = self.nuggets.copy()
-        new.gold = [g.copy() for g in self.gold]
+    def _wmaze(self) -> Maze:
+        """The maze, ready to be changed (copied first when a clone shares it)."""
+        if self._mt.shared:
+            self.maze = self.maze.clone()
+            self._mt.shared = False
+        return self.maze
 
     # ------------------------------------------------------------------ legality
-    def legal_actions(self) -> list[Action]:
+    # Legal actions come from a menu (see ``menu.py``): listing expands it, the
+    # rollout path counts it and decodes one action.  Both give the same order.
+    def _menu(self) -> list[Entry]:
+        if self.phase != MAIN or self.terminal:
+            return self._choice_menu()
+        seat = self.current
+        h = sorted(self.hands[seat])
+        tpl = TEMPLATES.get(tuple(map(h.index, h))) or template(h)
+        T = self.game.tables
+        menu: list[Entry] = []
+        maze = self.maze
+        board = self._mt.value
+        if board is None or board.maze is not maze or board.version != maze.version:
+            board = self._mt.value = Board(maze)
+        acts = board.acts
+        code_mask, effects = T.code_mask, T.effect
+        cards = []
+        front = self.in_front[seat]
+        build = not front or self.can_build(seat)
+        for i in tpl[0]:
+            code = h[i]
+            if code in code_mask:
+                if build:
+                    lst = acts.get(code)
+                    if lst is None:
+                        lst = board.placements(self.game.catalogue, code)
+                    if lst:
+                        menu.append((len(lst), M_LIST, lst, None))
+            elif code in effects:
+                cards.append(code)
+            elif build and code in T.ladder_mask:
+                lst = acts.get(code)
+                if lst is None:
+                    lst = board.placements(self.game.catalogue, code, self._ladder_cells(board))
+                if lst:
+                    menu.append((len(lst), M_LIST, lst, None))
+        brk: list[int] | None = None
+        for code in cards:
+            effect = effects[code]
+            if effect == "break":
+                if brk is None:
+                    brk = self._broken_bits()
+                bit = T.break_bit[code]
+                mine = T.on_player[code]
+                lst = [mine[s] for s, b in enumerate(brk) if not b & bit]
+            elif effect == "map" or effect == "rockfall":
+                lst = acts.get(code)
+                if lst is None:
+                    lst = board.on_cells(code, sorted(maze.hidden) if effect == "map" else sorted(
+                        c for c, o in maze.cells.items() if T.is_path[o]))
+            elif effect == "repair":
+                if brk is None:
+                    brk = self._broken_bits()
+                tools = T.tools_of[code]
+                two = len(tools) > 1
+                tool_bit = T.tool_bit
+                lst = [PlayOnPlayer(code, s, t if two else None)
+                       for s, b in enumerate(brk) if b for t in tools if b & tool_bit[t]]
+            else:
+                lst = self._more_targets(seat, code)
+            if lst:
+                menu.append((len(lst), M_LIST, lst, None))
+        if front:
+            self._extra_menu(seat, h, tpl, menu)
+        if h:
+            most = self.game.data.PASS_MAX
+            count = len(tpl[0])
+            if most >= 2:
+                count += len(tpl[1])
+                if most >= 3:
+                    count += len(tpl[2])
+            menu.append((count, M_PASS, h, tpl))
+        return menu
+
+    def _choice_menu(self) -> list[Entry]:
+        """Decisions outside the main option: a goal's orientation, a theft's victim."""
         if self.terminal:
             return []
         if self.phase == ORIENT:
             assert self.pending is not None
-            return [Orient(r) for r in self.pending[1]]
-        if self.phase == STEAL:
-            return [Steal(v) for v in self._victims(self.current)]
-        seat = self.current
-        hand = self.hands[seat]
-        distinct = sorted(set(hand))
-        cat = self.game.catalogue
-        actions: list[Action] = []
-        if self.can_build(seat):
-            actions += self._placements(distinct)
-        for code in distinct:
-            if cat[code].category == "action":
-                actions += self._action_targets(seat, code)
-        actions += self._extra_options(seat, hand)
-        actions += pass_actions(hand, self.game.data.PASS_MAX)
-        return actions
+            ways = [Orient(r) for r in self.pending[1]]
+            return [(len(ways), M_LIST, ways, None)]
+        victims = [Steal(v) for v in self._victims(self.current)]
+        return [(len(victims), M_LIST, victims, None)]
 
-    def _extra_options(self, seat: int, hand: list[str]) -> list[Action]:
-        """Options besides cards and passing (Saboteur 2: discard 2 to remove a card)."""
+    def legal_actions(self) -> list[Action]:
+        return expand(self._menu())
+
+    def legal_count(self) -> int:
+        return sum(entry[0] for entry in self._menu())
+
+    def legal_action(self, index: int) -> Action:
+        for count, tag, a, b in self._menu():
+            if index < count:
+                return decode(tag, a, b, index)
+            index -= count
+        raise IndexError("legal action index out of range")
+
+    def random_action(self, rng: Rng) -> Action:
+        menu = self._menu()
+        index = rng.below(sum(entry[0] for entry in menu))
+        for count, tag, a, b in menu:
+            if index < count:
+                return decode(tag, a, b, index)
+            index -= count
+        raise AssertionError("no legal action")
+
+    def _broken_bits(self) -> list[int]:
+        """Per seat, the bits (``Tables.tool_bit``) of the tools broken in front of it."""
+        bits = self.game.tables.break_bit
+        out = []
+        for front in self.in_front:
+            b = 0
+            if front:
+                for code in front:
+                    b |= bits.get(code, 0)
+            out.append(b)
+        return out
+
+    def _ladder_cells(self, board: Board) -> list[tuple[int, int, int]]:
+        """Where a ladder may go, as ``Board.cells`` (Saboteur 2)."""
         return []
+
+    def _more_targets(self, seat: int, code: str) -> list[Action]:
+        """Targets of the action cards only Saboteur 2 has."""
+        raise AssertionError(code)
+
+    def _extra_menu(self, seat: int, hand: list[str], tpl: Template,
+                    menu: list[Entry]) -> None:
+        """Options besides cards and passing (Saboteur 2: discard 2 to remove a card)."""
 
     def _victims(self, thief: int) -> list[int]:
         return []
-
-    def _connected_cells(self) -> list[int]:
-        """Empty cells a fitting path card would connect to the start."""
-        maze = self.maze
-        return [c for c in maze.reach_in[0] if c not in maze.hidden]
-
-    def _cells_for(self, code: str, connected: list[int]) -> list[int]:
-        """Where a path card may go (before the fit test); Saboteur 2 overrides for ladders."""
-        return connected
-
-    def _placements(self, distinct: list[str]) -> list[Action]:
-        cat = self.game.catalogue
-        connected = self._connected_cells()
-        constraint, open_mask = self.maze.constraint, cat.open_mask
-        out: list[Action] = []
-        for code in distinct:
-            if cat[code].category != "path":
-                continue
-            cells = self._cells_for(code, connected)
-            for rotated, otile in cat.orientations[code]:
-                om = open_mask[otile]
-                for c in cells:
-                    if FITS[constraint.get(c, 0)][om]:
-                        x, y = xy(c)
-                        out.append(PlacePath(code, x, y, rotated))
-        return out
-
-    def _action_targets(self, seat: int, code: str) -> list[Action]:
-        kind = self.game.catalogue[code]
-        effect = kind.effect
-        seats = range(self.game.players)
-        if effect == "break":
-            tool = kind.tools[0]
-            return [PlayOnPlayer(code, s) for s in seats if tool not in self.broken(s)]
-        if effect == "repair":
-            two = len(kind.tools) > 1
-            out: list[Action] = []
-            for s in seats:
-                broken = self.broken(s)
-                out += [PlayOnPlayer(code, s, t if two else None)
-                        for t in kind.tools if t in broken]
-            return out
-        if effect == "rockfall":
-            return [PlayOnCell(code, *xy(c)) for c in sorted(self.maze.cells) if self._removable(c)]
-        if effect == "map":
-            return [PlayOnCell(code, *xy(c)) for c in sorted(self.maze.hidden)]
-        return self._more_targets(seat, code)
-
-    def _more_targets(self, seat: int, code: str) -> list[Action]:
-        raise AssertionError(code)
-
-    def _removable(self, c: int) -> bool:
-        """Rockfall: any path card except the start and the goals."""
-        cat = self.game.catalogue
-        return cat[cat.codes[self.maze.cells[c]]].category == "path"
 
     # ------------------------------------------------------------------ explanations
     def explain(self, action: Action) -> IllegalAction:
@@ -388,6 +462,15 @@ class ClassicState(State):
         seat = self.current
         self.actors.append(seat)
         kind = type(action)
+        if kind is PlacePath:  # the common case, inline
+            a: Any = action
+            self.last = seat
+            self.pending_draw = 1
+            self.hands[seat].remove(a[0])
+            self._place(((a[1] + 512) << 10) | (a[2] + 512), self.game.catalogue.otile[a[0], a[3]])
+            if self._settle(seat):
+                self._end_turn()
+            return
         if kind is Orient:
             assert self.pending is not None
             g = self.pending[0]
@@ -421,7 +504,7 @@ class ClassicState(State):
             a = action
             for code in a.cards:
                 hand.remove(code)
-            self.discards += a.cards
+            self.passed += [(seat, code) for code in a.cards]
             self.pending_draw = len(a.cards)
             return False
         a = action
@@ -435,28 +518,38 @@ class ClassicState(State):
         return False
 
     def _place(self, c: int, otile: int) -> None:
-        self.maze.place(c, otile)
+        self._wmaze().place(c, otile)
 
     def _play_on_cell(self, seat: int, code: str, c: int) -> None:
         self.discards.append(code)
         if self.game.catalogue[code].effect == "map":
-            self.seen[seat][c] = self.maze.hidden[c]
+            seen = self.seen = self.seen.copy()
+            seen[seat] = {**seen[seat], c: self.maze.hidden[c]}
         else:  # rockfall
-            otile = self.maze.remove(c)
+            otile = self._wmaze().remove(c)
             self.discards.append(self.game.catalogue.codes[otile])
 
     def _play_on_player(self, seat: int, code: str, target: int, tool: str | None) -> None:
         cat = self.game.catalogue
         kind = cat[code]
         if kind.effect == "break":
-            self.in_front[target].append(code)
+            self._put_in_front(target, code)
             return
         # repair: mends one tool, both cards are discarded
         tool = tool or kind.tools[0]
         front = self.in_front[target]
         broken = next(c for c in front if cat[c].effect == "break" and cat[c].tools[0] == tool)
-        front.remove(broken)
+        self._take_in_front(target, broken)
         self.discards += (code, broken)
+
+    def _put_in_front(self, seat: int, code: str) -> None:
+        fronts = self.in_front = self.in_front.copy()
+        fronts[seat] = [*fronts[seat], code]
+
+    def _take_in_front(self, seat: int, code: str) -> None:
+        fronts = self.in_front = self.in_front.copy()
+        front = fronts[seat] = fronts[seat].copy()
+        front.remove(code)
 
     def _play_other(self, seat: int, action: Action) -> None:
         raise AssertionError(action)
@@ -465,14 +558,19 @@ class ClassicState(State):
         raise AssertionError(target)
 
     def _end_turn(self) -> None:
-        self._draw(self.turn, self.pending_draw)
-        self.pending_draw = 0
-        if not self.deck and not any(self.hands):
+        deck, hands = self.deck, self.hands
+        if deck:
+            hand = hands[self.turn]
+            for _ in range(min(self.pending_draw, len(deck))):
+                hand.append(deck.pop())
+        elif not any(hands):
+            self.pending_draw = 0
             self._end_round()
             return
-        seats = self.game.players
+        self.pending_draw = 0
+        seats = len(hands)
         nxt = (self.turn + 1) % seats
-        while not self.hands[nxt]:  # some hand holds cards: an empty one implies an empty pile
+        while not hands[nxt]:  # some hand holds cards: an empty one implies an empty pile
             nxt = (nxt + 1) % seats
         self.turn = self.current = nxt
         self.phase = MAIN
@@ -490,8 +588,15 @@ class ClassicState(State):
         or a goal's orientation waits for the actor's decision.
         """
         maze = self.maze
+        reach_in = maze.reach_in[0]
+        for c in maze.hidden:
+            if c in reach_in:
+                break
+        else:  # the common case: no face-down goal reached
+            return True
         cat = self.game.catalogue
         while True:
+            maze = self.maze
             reached = maze.reached_hidden()
             if not reached:
                 return True
@@ -512,14 +617,15 @@ class ClassicState(State):
 
     def _reveal(self, g: int, rotated: bool) -> None:
         cat = self.game.catalogue
-        self.maze.place(g, cat.otile[self.maze.hidden[g], rotated])
+        maze = self._wmaze()
+        maze.place(g, cat.otile[maze.hidden[g], rotated])
 
     # ------------------------------------------------------------------ round end
     def _end_round(self) -> None:
         earned, details = self._pay_round()
         details = {"winners": details.pop("winners"), "finder": self.finder,
                    "roles": list(self.roles), "spare_roles": sorted(self.spare_roles), **details}
-        self.results.append(RoundResult(self._round, earned, details))
+        self.results = [*self.results, RoundResult(self._round, earned, details)]
         self.phase = MAIN
         self.pending = None
         self.next_turn = (self.last + 1) % self.game.players
@@ -543,6 +649,8 @@ class ClassicState(State):
         n = self.game.players
         earned = [0] * n
         cat = self.game.catalogue
+        self.nuggets = self.nuggets.copy()  # shared with clones: copied before a change
+        self.gold = [g.copy() for g in self.gold]
         if self.finder >= 0:
             order = [(self.finder - i) % n for i in range(n)]  # finder, then counter-clockwise
             takers = [s for s in order if self._digger_paid(s)]
@@ -607,6 +715,7 @@ class ClassicState(State):
     def census(self) -> Counter[str]:
         cat = self.game.catalogue
         cards: Counter[str] = Counter(self.deck)
+        cards.update(code for _, code in self.passed)
         for pile in (*self.hands, *self.in_front, self.discards, self.aside, self.roles,
                      self.spare_roles, *self._gold_piles()):
             cards.update(pile)
@@ -626,11 +735,16 @@ class ClassicState(State):
         """
         new = self.clone()
         others = [s for s in range(self.game.players) if s != seat]
-        *hands, new.deck, new.aside = redeal(rng, [*(new.hands[s] for s in others), new.deck,
-                                                   new.aside])
+        theirs = [i for i, (s, _) in enumerate(new.passed) if s != seat]
+        *hands, new.deck, new.aside, passed = redeal(
+            rng, [*(new.hands[s] for s in others), new.deck, new.aside,
+                  [new.passed[i][1] for i in theirs]])
         for s, hand in zip(others, hands, strict=True):
             new.hands[s] = hand
+        for i, code in zip(theirs, passed, strict=True):
+            new.passed[i] = (new.passed[i][0], code)
         if not self.terminal:
+            new.roles = new.roles.copy()
             unknown = [s for s in others if s not in self._known_roles(seat)]
             *roles, new.spare_roles = redeal(rng, [*([new.roles[s]] for s in unknown),
                                                    new.spare_roles])
@@ -641,8 +755,9 @@ class ClassicState(State):
         cells = [c for c in sorted(new.maze.hidden) if c not in seen and c != pending]
         goals = [new.maze.hidden[c] for c in cells]
         rng.shuffle(goals)
+        hidden = new._wmaze().hidden
         for c, code in zip(cells, goals, strict=True):
-            new.maze.hidden[c] = code
+            hidden[c] = code
         if not self.terminal:
             new._shuffle_gold(others, rng)
         return new
@@ -653,6 +768,7 @@ class ClassicState(State):
 
     def _shuffle_gold(self, others: list[int], rng: Rng) -> None:
         *piles, nuggets = redeal(rng, [*(self.gold[s] for s in others), self.nuggets])
+        self.gold = self.gold.copy()
         for s, pile in zip(others, piles, strict=True):
             self.gold[s] = pile
         self.nuggets = sorted(nuggets)

@@ -5,10 +5,10 @@ dealing (10 cards set aside, 6 each, 15 dwarf cards), ladders, the new action
 cards, the "discard 2 to remove a card" option, and the pay-out (door rule,
 boss, profiteer, geologists, trapped players, thefts).
 
-The maze has three reach contexts: 0 is everybody's (placement and goals);
-1 and 2 are the blue and the green route (green doors, resp. blue doors, cannot
-be entered).  Contexts 1 and 2 have no sources during play and are only
-computed when the gold is reached.
+The maze has one reach context (everybody's: placement and goals; ladders
+are sources).  Doors matter only for who wins: when the gold is reached, a
+second maze with two contexts, the blue and the green route (green doors,
+resp. blue doors, cannot be entered), is built from the cards on the table.
 """
 
 from __future__ import annotations
@@ -21,15 +21,15 @@ from typing import Any, ClassVar
 from ...engine.actions import Action, Discard, PlayOnPlayer
 from ...engine.cards import Catalogue
 from ...engine.errors import IllegalAction, InvalidTarget
-from ...engine.game import Deal, Options
-from ...engine.maze import NO_ENTER, neighbours
-from ...engine.moves import discard_actions
+from ...engine.game import Deal, Options, RoundResult
+from ...engine.maze import NO_ENTER, Maze, neighbours, xy
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
+from ..classic.menu import M_DISCARD, Board, Entry, Template
 from ..classic.state import MAIN, STEAL, ClassicGame, ClassicState
 from . import cards as C
 
-BLUE_ROUTE, GREEN_ROUTE = 1, 2  # reach contexts
+BLUE_ROUTE, GREEN_ROUTE = 0, 1  # reach contexts of the route maze (see _routes)
 DOOR_RULES = ("bga", "literal")
 
 
@@ -56,7 +56,7 @@ class ExpansionGame(ClassicGame):
     catalogue: ClassVar[Catalogue] = C.CATALOGUE
     data: ClassVar[ModuleType] = C
     options_type: ClassVar[type[Options]] = ExpansionOptions
-    contexts: ClassVar[int] = 3
+    contexts: ClassVar[int] = 1
 
     @property
     def hand_size(self) -> int:
@@ -74,16 +74,12 @@ class ExpansionState(ClassicState):
 
     game: ExpansionGame
 
-    _LIST_FIELDS = (*ClassicState._LIST_FIELDS, "theft_order", "hats_aside", "thieves")
-    _NESTED_FIELDS = (*ClassicState._NESTED_FIELDS, "inspected")
+    # copy-on-write (replaced, never changed in place): theft_order, hats_aside, thieves,
+    # inspected, purse
 
     # ------------------------------------------------------------------ set-up
     def _init_gold(self) -> None:
         self.purse = [0] * self.game.players
-
-    def _clone_gold(self, new: ClassicState) -> None:
-        assert isinstance(new, ExpansionState)
-        new.purse = self.purse.copy()
 
     def _gold_piles(self) -> list[list[str]]:
         return []
@@ -103,52 +99,58 @@ class ExpansionState(ClassicState):
         return "trapped" in self.in_front[seat]
 
     def can_build(self, seat: int) -> bool:
-        return not self.broken(seat) and not self.trapped(seat)
+        front = self.in_front[seat]
+        return not front or front == ["theft"]  # at most one card of a kind lies there
 
     def has_gold(self) -> list[bool]:
         return [g > 0 for g in self.purse]
 
     # ------------------------------------------------------------------ legality
-    def _cells_for(self, code: str, connected: list[int]) -> list[int]:
-        if self.game.catalogue[code].features.ladder is None:
-            return connected
-        return self._ladder_cells()
-
-    def _ladder_cells(self) -> list[int]:
+    def _ladder_cells(self, board: Board) -> list[tuple[int, int, int]]:
         """Empty cells next to a face-up card and not next to a goal (face down or not)."""
         maze = self.maze
-        cat = self.game.catalogue
-        out = []
-        for c in maze.constraint:
+        is_goal = self.game.tables.is_goal
+        cells = []
+        for c, constraint in sorted(maze.constraint.items()):
             for _, n in neighbours(c):
                 if n in maze.hidden:
                     break
-                t = maze.cells.get(n)
-                if t is not None and cat[cat.codes[t]].category == "goal":
+                o = maze.cells.get(n)
+                if o is not None and is_goal[o]:
                     break
             else:
-                out.append(c)
-        return out
+                cells.append((*xy(c), constraint))
+        return cells
 
     def _more_targets(self, seat: int, code: str) -> list[Action]:
-        effect = self.game.catalogue[code].effect
-        seats = range(self.game.players)
+        n = self.game.players
+        fronts = self.in_front
+        effect = self.game.tables.effect[code]
         if effect == "theft":
-            return [] if self.has(seat, "theft") else [PlayOnPlayer(code, seat)]
-        if effect == "hands-off":
-            return [PlayOnPlayer(code, s) for s in seats if self.has(s, "theft")]
-        if effect in ("swap-hand", "inspection"):
-            return [PlayOnPlayer(code, s) for s in seats if s != seat]
-        if effect == "swap-hats":
-            return [PlayOnPlayer(code, s) for s in seats] if self.spare_roles else []
-        if effect == "trapped":
-            return [PlayOnPlayer(code, s) for s in seats if s != seat and not self.trapped(s)]
-        if effect == "free":
-            return [PlayOnPlayer(code, s) for s in seats if self.trapped(s)]
-        raise AssertionError(code)
+            seats = [] if "theft" in fronts[seat] else [seat]
+        elif effect == "hands-off":
+            seats = [s for s in range(n) if "theft" in fronts[s]]
+        elif effect in ("swap-hand", "inspection"):
+            seats = [s for s in range(n) if s != seat]
+        elif effect == "swap-hats":
+            seats = list(range(n)) if self.spare_roles else []
+        elif effect == "trapped":
+            seats = [s for s in range(n) if s != seat and "trapped" not in fronts[s]]
+        elif effect == "free":
+            seats = [s for s in range(n) if "trapped" in fronts[s]]
+        else:
+            raise AssertionError(code)
+        mine = self.game.tables.on_player[code]
+        return [mine[s] for s in seats]
 
-    def _extra_options(self, seat: int, hand: list[str]) -> list[Action]:
-        return list(discard_actions(hand, self.in_front[seat], C.DISCARD_TO_REMOVE))
+    def _extra_menu(self, seat: int, hand: list[str], tpl: Template,
+                    menu: list[Entry]) -> None:
+        """Discard 2 cards to remove one card lying in front of oneself."""
+        front = self.in_front[seat]
+        if front and len(hand) >= C.DISCARD_TO_REMOVE:
+            combos = [(hand[i], hand[j]) for i, j in tpl[1]]
+            targets = sorted(set(front))
+            menu.append((len(combos) * len(targets), M_DISCARD, combos, targets))
 
     def _victims(self, thief: int) -> list[int]:
         return [s for s in range(self.game.players) if s != thief and self.purse[s] > 0]
@@ -175,12 +177,8 @@ class ExpansionState(ClassicState):
 
     # ------------------------------------------------------------------ playing
     def _place(self, c: int, otile: int) -> None:
-        cat = self.game.catalogue
-        f = cat.features[otile]
-        blocks = None
-        if f.door is not None:
-            blocks = [0, NO_ENTER if f.door == C.GREEN else 0, NO_ENTER if f.door == C.BLUE else 0]
-        self.maze.place(c, otile, blocks, (0,) if f.ladder is not None else ())
+        ladder = self.game.catalogue.features[otile].ladder is not None
+        self._wmaze().place(c, otile, None, (0,) if ladder else ())
 
     def _play_on_player(self, seat: int, code: str, target: int, tool: str | None) -> None:
         effect = self.game.catalogue[code].effect
@@ -188,9 +186,9 @@ class ExpansionState(ClassicState):
             super()._play_on_player(seat, code, target, tool)
             return
         if effect in ("theft", "trapped"):
-            self.in_front[target].append(code)
+            self._put_in_front(target, code)
             if effect == "theft":
-                self.theft_order.append(target)
+                self.theft_order = [*self.theft_order, target]
             return
         self.discards.append(code)
         if effect == "hands-off":
@@ -202,27 +200,31 @@ class ExpansionState(ClassicState):
             self._draw(target, 1)  # the other player draws, the one who played it does not
             self.pending_draw = 0
         elif effect == "inspection":
-            self.inspected[seat][target] = self.roles[target]
+            inspected = self.inspected = self.inspected.copy()
+            inspected[seat] = {**inspected[seat], target: self.roles[target]}
         elif effect == "swap-hats":
-            self.hats_aside.append(self.roles[target])
-            self.roles[target] = self.spare_roles.pop()
-            for known in self.inspected:
-                known.pop(target, None)
+            self.hats_aside = [*self.hats_aside, self.roles[target]]
+            roles = self.roles = self.roles.copy()
+            spare = self.spare_roles = self.spare_roles.copy()
+            roles[target] = spare.pop()
+            self.inspected = [{s: r for s, r in known.items() if s != target}
+                              for known in self.inspected]
         else:
             raise AssertionError(code)
 
     def _take_from_front(self, seat: int, code: str) -> None:
-        self.in_front[seat].remove(code)
+        self._take_in_front(seat, code)
         self.discards.append(code)
         if code == "theft":
-            self.theft_order.remove(seat)
+            order = self.theft_order = self.theft_order.copy()
+            order.remove(seat)
 
     def _play(self, seat: int, action: Action) -> bool:
         if type(action) is Discard:
             hand = self.hands[seat]
             for code in action.cards:
                 hand.remove(code)
-            self.discards += action.cards
+            self.passed += [(seat, code) for code in action.cards]
             self._take_from_front(seat, action.remove)
             self.pending_draw = 1
             return False
@@ -231,13 +233,18 @@ class ExpansionState(ClassicState):
     # ------------------------------------------------------------------ round end
     def _routes(self) -> tuple[bool, bool]:
         """Is there a route to the gold passing no green door (B), no blue door (G)?"""
+        cat = self.game.catalogue
         maze = self.maze
-        gold = next(c for c, t in maze.cells.items()
-                    if self.game.catalogue.features[t].gold)
-        for ctx in (BLUE_ROUTE, GREEN_ROUTE):
-            maze.sources[ctx] = dict(maze.sources[0])
-        maze.recompute((BLUE_ROUTE, GREEN_ROUTE))
-        return gold in maze.reach[BLUE_ROUTE], gold in maze.reach[GREEN_ROUTE]
+        routes = Maze(cat, 2)
+        for c in maze.order:
+            otile = maze.cells[c]
+            door = cat.features[otile].door
+            blocks = None
+            if door is not None:  # BLUE_ROUTE enters no green door, GREEN_ROUTE no blue one
+                blocks = (NO_ENTER if door == C.GREEN else 0, NO_ENTER if door == C.BLUE else 0)
+            routes.place(c, otile, blocks, (0, 1) if c in maze.sources[0] else ())
+        gold = next(c for c, t in maze.cells.items() if cat.features[t].gold)
+        return gold in routes.reach[BLUE_ROUTE], gold in routes.reach[GREEN_ROUTE]
 
     def winning_teams(self, finder_role: str, blue: bool, green: bool) -> list[str]:
         """The door rule: which colours win, given the finder and the open routes."""
@@ -277,8 +284,7 @@ class ExpansionState(ClassicState):
         geologists = [s for s in range(n) if roles[s] == C.GEOLOGIST and not self.trapped(s)]
         for s in geologists:
             earned[s] += crystals // len(geologists)
-        for s in range(n):
-            self.purse[s] += earned[s]
+        self.purse = [p + e for p, e in zip(self.purse, earned, strict=True)]
         details.update(winners=label, winning_seats=winners, crystals=crystals,
                        set_aside_roles=sorted(self.hats_aside), thefts=[])
         return earned, details
@@ -301,15 +307,18 @@ class ExpansionState(ClassicState):
                 self.phase = STEAL
                 self.current = thief
                 return True
-            self.thieves.pop(0)
+            self.thieves = self.thieves[1:]
         self.phase = MAIN
         return False
 
     def _steal(self, seat: int, target: int) -> None:
-        self.purse[target] -= C.THEFT_AMOUNT
-        self.purse[seat] += C.THEFT_AMOUNT
-        self.results[-1].details["thefts"].append([seat, target])
-        self.thieves.pop(0)
+        purse = self.purse = self.purse.copy()
+        purse[target] -= C.THEFT_AMOUNT
+        purse[seat] += C.THEFT_AMOUNT
+        last = self.results[-1]
+        details = {**last.details, "thefts": [*last.details["thefts"], [seat, target]]}
+        self.results = [*self.results[:-1], RoundResult(last.round, last.gold, details)]
+        self.thieves = self.thieves[1:]
         if not self._next_thief():
             self._next_round()
 
@@ -337,6 +346,7 @@ class ExpansionState(ClassicState):
         rich = [s for s in others if self.purse[s] > 0]
         amounts = [self.purse[s] for s in rich]
         rng.shuffle(amounts)
+        self.purse = self.purse.copy()
         for s, amount in zip(rich, amounts, strict=True):
             self.purse[s] = amount
 

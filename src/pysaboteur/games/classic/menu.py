@@ -1,0 +1,267 @@
+"""Legal actions of the Saboteur card games as a *menu*: groups decoded on demand.
+
+A menu is a list of entries ``(count, tag, a, b)``; each entry stands for
+``count`` consecutive legal actions and holds only what tells them apart
+(cells, seats, card combinations).  ``legal_actions()`` expands every entry;
+the rollout path (``legal_count``, ``legal_action(i)``, ``random_action``)
+counts entries and decodes one action.  Both give the same canonical order,
+which depends on the position only:
+
+1. path cards, by cell (x, then y), then by oriented tile (catalogue order);
+2. action cards by card code, each with its targets (seats ascending, cells by x then y);
+3. Saboteur 2's "discard 2 to remove a card", by removed card then card pair;
+4. passes, by size, then by card combination.
+
+Fit is a bitset per constraint over the catalogue's distinct oriented path
+tiles (:class:`Tables`), ANDed with the bitset of the tiles in hand; the popcount
+is the number of placements on a cell.  Card combinations come from a template
+per *duplicate pattern* of the sorted hand (``tuple(map(hand.index, hand))``),
+so counting passes costs a dictionary look-up.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, repeat
+from typing import Any, NamedTuple
+
+from ...engine.actions import Action, Discard, Pass, PlacePath, PlayOnCell, PlayOnPlayer
+from ...engine.cards import Catalogue
+from ...engine.maze import FITS
+
+_STRIDE_BITS, _OFFSET, _LOW = 10, 512, (1 << 10) - 1
+
+# menu entry tags
+M_LIST, M_PLACE, M_CELL, M_SEATS, M_DISCARD, M_PASS = range(6)
+_new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
+
+Entry = tuple[int, int, Any, Any]
+MAX_SEATS = 16
+
+
+class Board:
+    """Actions that depend on the maze only, built on demand and kept until it changes.
+
+    ``cells``: empty cells a fitting path card would connect, sorted, as
+    ``(x, y, constraint)``; ``acts``: card code -> its placements or cell targets.
+    A state keeps one in a :class:`Memo`, checked against ``(maze, version)``; clones
+    that share the maze share it.
+    """
+
+    __slots__ = ("acts", "cells", "maze", "version")
+
+    def __init__(self, maze: Any) -> None:
+        self.maze = maze
+        self.version = maze.version
+        hidden, constraint = maze.hidden, maze.constraint
+        self.cells = [((c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET, constraint.get(c, 0))
+                      for c in sorted(maze.reach_in[0]) if c not in hidden]
+        self.acts: dict[str, list[Action]] = {}
+
+    def placements(self, cat: Catalogue, code: str,
+                   cells: list[tuple[int, int, int]] | None = None) -> list[Action]:
+        """Every placement of path card ``code``: by orientation, then cell."""
+        out: list[Action] = []
+        for rotated, otile in cat.orientations[code]:
+            om = cat.open_mask[otile]
+            out += [_new(PlacePath, (code, x, y, rotated)) for x, y, k in
+                    (self.cells if cells is None else cells) if FITS[k][om]]
+        self.acts[code] = out
+        return out
+
+    def on_cells(self, code: str, cells: list[int]) -> list[Action]:
+        out: list[Action] = [_new(PlayOnCell, (code, (c >> _STRIDE_BITS) - _OFFSET,
+                                               (c & _LOW) - _OFFSET)) for c in cells]
+        self.acts[code] = out
+        return out
+
+
+class Tables:
+    """Per-catalogue lookup tables for legality (built once, shared by all states)."""
+
+    def __init__(self, cat: Catalogue) -> None:
+        self.place_of: list[tuple[str, bool] | None] = [None] * len(cat.codes)
+        self.code_mask: dict[str, int] = {}  # path cards needing a connection
+        self.ladder_mask: dict[str, int] = {}  # ladders: joined to the start by themselves
+        self.is_path = [cat[code].category == "path" for code in cat.codes]
+        self.is_goal = [cat[code].category == "goal" for code in cat.codes]
+        placeable = 0
+        for code, variants in cat.orientations.items():
+            kind = cat[code]
+            if kind.category != "path":
+                continue
+            mask = 0
+            for rotated, otile in variants:
+                self.place_of[otile] = (code, rotated)
+                mask |= 1 << otile
+            placeable |= mask
+            target = self.ladder_mask if kind.features.ladder is not None else self.code_mask
+            target[code] = mask
+        self.fitmask: list[int] = []
+        for constraint in range(256):
+            row = FITS[constraint]
+            m = 0
+            for otile, om in enumerate(cat.open_mask):
+                if placeable >> otile & 1 and row[om]:
+                    m |= 1 << otile
+            self.fitmask.append(m)
+        #: action cards: code -> effect
+        self.effect: dict[str, str] = {k.code: k.effect for k in cat.kinds
+                                       if k.category == "action" and k.effect is not None}
+        #: break cards: code -> tool bit; tool name -> bit
+        tools: list[str] = []
+        for k in cat.kinds:
+            for t in k.tools:
+                if t not in tools:
+                    tools.append(t)
+        self.tool_bit = {t: 1 << i for i, t in enumerate(tools)}
+        self.break_bit: dict[str, int] = {k.code: self.tool_bit[k.tools[0]] for k in cat.kinds
+                                          if k.effect == "break"}
+        self.tools_of: dict[str, tuple[str, ...]] = {k.code: k.tools for k in cat.kinds}
+        #: action cards aimed at a seat, built once: on_player[code][seat]
+        self.on_player: dict[str, list[PlayOnPlayer]] = {
+            code: [PlayOnPlayer(code, seat) for seat in range(MAX_SEATS)] for code in self.effect}
+
+
+_TABLES: dict[int, tuple[Catalogue, Tables]] = {}
+
+
+class Memo:
+    """What a state keeps beside the position: the :class:`Board` of its maze, and
+    whether a clone shares that maze (copy-on-write, see ``ClassicState._wmaze``).
+
+    Not part of the position: memos compare equal whatever they hold.
+    """
+
+    __slots__ = ("shared", "value")
+
+    def __init__(self) -> None:
+        self.value: Any = None
+        self.shared = False
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Memo)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Memo:
+        return Memo()
+
+
+def tables(cat: Catalogue) -> Tables:
+    entry = _TABLES.get(id(cat))
+    if entry is None or entry[0] is not cat:
+        entry = _TABLES[id(cat)] = (cat, Tables(cat))
+    return entry[1]
+
+
+# -- card combinations by duplicate pattern ------------------------------------------------
+class Template(NamedTuple):
+    """Distinct 1-, 2- and 3-card combinations of a sorted hand, as index tuples.
+
+    Indexes point at the first copy of each card, so the card tuples built from
+    them are sorted and come in lexicographic order (as ``card_combinations``).
+    The columns (``pair_a``...) let listing build tuples with ``map`` and ``zip``.
+    """
+
+    ones: list[int]
+    pairs: list[tuple[int, int]]
+    triples: list[tuple[int, int, int]]
+    pair_a: list[int]
+    pair_b: list[int]
+    triple_a: list[int]
+    triple_b: list[int]
+    triple_c: list[int]
+
+
+TEMPLATES: dict[tuple[int, ...], Template] = {}
+
+
+def template(hand: list[str]) -> Template:
+    """The template of the *sorted* ``hand`` (by its duplicate pattern)."""
+    key = tuple(map(hand.index, hand))
+    tpl = TEMPLATES.get(key)
+    if tpl is None:
+        ones = sorted(set(key))
+        pairs = sorted({(key[i], key[j]) for i, j in combinations(range(len(key)), 2)})
+        triples = sorted({(key[i], key[j], key[k])
+                          for i, j, k in combinations(range(len(key)), 3)})
+        tpl = TEMPLATES[key] = Template(ones, pairs, triples, [p[0] for p in pairs],
+                                        [p[1] for p in pairs], [t[0] for t in triples],
+                                        [t[1] for t in triples], [t[2] for t in triples])
+    return tpl
+
+
+def _nth_pass(h: list[str], tpl: Template, i: int) -> Action:
+    ones, pairs, triples = tpl[0], tpl[1], tpl[2]
+    if i < len(ones):
+        return _new(Pass, ((h[ones[i]],),))
+    i -= len(ones)
+    if i < len(pairs):
+        a, b = pairs[i]
+        return _new(Pass, ((h[a], h[b]),))
+    a, b, c = triples[i - len(pairs)]
+    return _new(Pass, ((h[a], h[b], h[c]),))
+
+
+def decode(tag: int, a: Any, b: Any, i: int) -> Action:
+    """The ``i``-th action of one menu entry."""
+    if tag == M_PLACE:
+        cells, masks = a
+        for c, m in zip(cells, masks, strict=True):
+            k = m.bit_count()
+            if i < k:
+                while i:
+                    m &= m - 1
+                    i -= 1
+                code, rotated = b[(m & -m).bit_length() - 1]
+                return _new(PlacePath, (code, (c >> _STRIDE_BITS) - _OFFSET,
+                                        (c & _LOW) - _OFFSET, rotated))
+            i -= k
+        raise IndexError("placement index out of range")
+    if tag == M_SEATS:
+        return _new(PlayOnPlayer, (a, b[i], None))
+    if tag == M_CELL:
+        c = b[i]
+        return _new(PlayOnCell, (a, (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET))
+    if tag == M_LIST:
+        return a[i]  # type: ignore[no-any-return]
+    if tag == M_DISCARD:
+        return _new(Discard, (a[i % len(a)], b[i // len(a)]))
+    return _nth_pass(a, b, i)
+
+
+def expand(menu: list[Entry]) -> list[Action]:
+    """Every action of the menu, in order (tuples built by ``map`` and ``zip`` where it pays)."""
+    out: list[Action] = []
+    for count, tag, a, b in menu:
+        if tag == M_PLACE:
+            cells, masks = a
+            for c, m in zip(cells, masks, strict=True):
+                x, y = (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET
+                while m:
+                    low = m & -m
+                    code, rotated = b[low.bit_length() - 1]
+                    out.append(_new(PlacePath, (code, x, y, rotated)))
+                    m ^= low
+        elif tag == M_SEATS:
+            out += map(_new, repeat(PlayOnPlayer), zip(repeat(a), b, repeat(None)))
+        elif tag == M_CELL:
+            out += [_new(PlayOnCell, (a, (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET))
+                    for c in b]
+        elif tag == M_LIST:
+            out += a
+        elif tag == M_DISCARD:
+            for removed in b:
+                out += map(_new, repeat(Discard), zip(a, repeat(removed)))
+        else:
+            get = a.__getitem__
+            # zip(cards) wraps each card tuple in the 1-tuple Pass is built from
+            out += map(_new, repeat(Pass), zip(zip(map(get, b.ones))))
+            if count > len(b.ones):
+                pairs = zip(map(get, b.pair_a), map(get, b.pair_b), strict=True)
+                out += map(_new, repeat(Pass), zip(pairs))
+                if count > len(b.ones) + len(b.pairs):
+                    triples = zip(map(get, b.triple_a), map(get, b.triple_b),
+                                  map(get, b.triple_c), strict=True)
+                    out += map(_new, repeat(Pass), zip(triples))
+    return out
