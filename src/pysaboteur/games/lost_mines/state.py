@@ -246,6 +246,8 @@ class LostMinesState(State):
         game = self.game
         n = game.players
         self._round += 1
+        # index of the round's first move (set up inside the move that ended the last round)
+        self.round_start = len(self.history) + (self._round > 1)
         self.maze = maze = Maze(CAT, 0)
         for clan, (x, y) in C.STARTS.items():
             maze.place(cell(x, y), CAT.otile[f"start-{clan}", False])

@@ -53,6 +53,11 @@ class LostMinesView:
     pending: tuple[Any, ...] | None  # orient: (x, y, mine, ways); take: slots; vote: voters left
     results: tuple[dict[str, Any], ...]
     log: tuple[tuple[int, str], ...]  # (seat, move) with other seats' passes hidden
+    round_start: int  # index in ``log`` of this round's first move
+    pawn_segments: tuple[int, ...]  # per seat: the segment of its card the pawn stands on
+    collected_slots: tuple[tuple[int, ...], ...]  # per seat: the slots it took, in order
+    pending_draw: int  # cards the player on turn draws after the move
+    proposed: bool  # the player on turn has proposed ending the round this turn
     # private to ``seat``
     hand: tuple[str, ...] | None
     identity: str | None
@@ -118,6 +123,11 @@ def lost_mines_view(state: LostMinesState, seat: int | None) -> LostMinesView:
         pending=pending,
         results=tuple(r.to_json() for r in state.results),
         log=public_log(seat, state.actors, state.history),
+        round_start=state.round_start,
+        pawn_segments=tuple(state.pawn_seg),
+        collected_slots=tuple(tuple(slots) for slots in state.collected),
+        pending_draw=state.pending_draw,
+        proposed=state.proposed,
         hand=tuple(sorted(state.hands[me])) if own else None,
         identity=state.identity(me) if own else None,
         own_treasures=tuple(state.layout[i] for i in state.collected[me]) if own else (),

@@ -1,0 +1,166 @@
+"""The Lost Mines for bots: determinization from a seat's view, role inference, bots.
+
+Bots never read hidden state (the same choice when everything the seat cannot
+know is dealt anew), choose only legal actions, and the determinizer's worlds
+agree with the view they came from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pysaboteur.engine.rng import Rng
+from pysaboteur.games.lost_mines import LostMinesGame, LostMinesState
+from pysaboteur.games.lost_mines import cards as C
+from pysaboteur.games.lost_mines.determinize import Determinizer
+from pysaboteur.games.lost_mines.state import MOVE, VOTE, dwarf_box
+
+
+def _played(players: int, seed: int, steps: int) -> LostMinesState:
+    state = LostMinesGame(players).new_state(seed)
+    pick = Rng(seed)
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        state.apply(state.random_action(pick), check=False)
+    return state
+
+
+def _without_log(view: object) -> object:
+    return dataclasses.replace(view, log=())  # type: ignore[type-var]
+
+
+def _positions(players: int, count: int, seed: int = 0) -> Iterator[LostMinesState]:
+    """Random live positions, every phase among them."""
+    pick = Rng(seed)
+    found = 0
+    while found < count:
+        state = _played(players, pick.below(10**6), pick.below(160))
+        if not state.is_terminal:
+            found += 1
+            yield state
+
+
+# ---------------------------------------------------------------- determinizer
+@pytest.mark.parametrize("players", [3, 5, 9])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 220), other=st.integers(0, 2**32))
+def test_samples_agree_with_the_view(players: int, seed: int, steps: int, other: int) -> None:
+    state = _played(players, seed, steps)
+    if state.is_terminal:
+        return
+    box = state.census()
+    for seat in range(players):
+        view = state.view(seat)
+        sample = Determinizer(view).sample(Rng(other))
+        assert set(sample.__dict__) == set(state.__dict__)
+        assert _without_log(sample.view(seat)) == _without_log(view)
+        assert sample.census() == box
+        if seat == state.current_player:
+            assert sample.legal_actions() == state.legal_actions()
+            assert sample.legal_count() == state.legal_count()
+    # a sample plays on to the end like any state, conserving every card
+    sample = Determinizer(state.view(state.current_player)).sample(Rng(other))
+    pick = Rng(other)
+    while not sample.is_terminal:
+        legal = sample.legal_actions()
+        sample.apply(legal[pick.below(len(legal))])
+        assert sample.census() == box
+
+
+def test_samples_of_move_and_vote_phases() -> None:
+    states = [s for s in _positions(5, 200, seed=3) if s.phase in (MOVE, VOTE)][:20]
+    assert {s.phase for s in states} == {MOVE, VOTE}
+    for state in states:
+        seat = state.current_player
+        view = state.view(seat)
+        sample = Determinizer(view).sample(Rng(1))
+        assert _without_log(sample.view(seat)) == _without_log(view)
+        assert sample.legal_actions() == state.legal_actions()
+
+
+def test_samples_cover_hidden_cards_uniformly() -> None:
+    state = _played(5, 11, 40)
+    seat = state.current_player
+    det = Determinizer(state.view(seat))
+    rng = Rng(1)
+    n = 2000
+    other = (seat + 1) % 5
+    cards: Counter[str] = Counter()
+    mines: Counter[tuple[int, str]] = Counter()
+    dwarves: Counter[str] = Counter()
+    for _ in range(n):
+        sample = det.sample(rng)
+        cards.update(sample.hands[other])
+        mines.update(sample.maze.hidden.items())
+        dwarves[sample.dwarves[other]] += 1
+    unknown = Counter(det.unknown_cards)
+    size = len(state.hands[other])
+    for code, copies in unknown.items():
+        expected = n * size * copies / len(det.unknown_cards)
+        assert abs(cards[code] - expected) < 5 * expected**0.5 + 5, code
+    assert set(cards) == set(unknown)
+    for c in det.unseen_cells:  # every unknown mine equally likely on every unseen cell
+        for code in det.unknown_mines:
+            expected = n / len(det.unknown_mines)
+            assert abs(mines[c, code] - expected) < 5 * expected**0.5 + 5
+    # identities follow the clan's dwarf cards in play (base rates)
+    clan = state.clan(other)
+    box = Counter(d for d in dwarf_box(5) if C.clan_of(d) == clan)
+    if state.clan(seat) == clan:
+        box[state.dwarves[seat]] -= 1
+    total = sum(box.values())
+    for code, copies in box.items():
+        expected = n * copies / total
+        assert abs(dwarves[code] - expected) < 5 * expected**0.5 + 5, code
+
+
+def test_weights_shift_identity_samples() -> None:
+    state = _played(5, 4, 10)
+    seat = state.current_player
+    other = next(s for s in range(5) if s != seat and state.clan(s) != state.clan(seat))
+    weights: list[dict[str, float] | None] = [None] * 5
+    weights[other] = {C.LOYAL: 1.0, C.SELFISH: 1.0, C.SABOTEUR: 50.0}
+    det = Determinizer(state.view(seat), weights)
+    plain = Determinizer(state.view(seat))
+    rng = Rng(2)
+    weighted = sum(C.identity_of(det.sample(rng).dwarves[other]) == C.SABOTEUR
+                   for _ in range(500))
+    base = sum(C.identity_of(plain.sample(rng).dwarves[other]) == C.SABOTEUR
+               for _ in range(500))
+    assert weighted > 400 > 150 > base
+
+
+def test_known_facts_stay_fixed() -> None:
+    """What the seat saw (its treasures, looks) is the same in every sample."""
+    for state in _positions(5, 40, seed=9):
+        seat = state.current_player
+        view = state.view(seat)
+        det = Determinizer(view)
+        for i in range(5):
+            sample = det.sample(Rng(i))
+            assert sample.dwarves[seat] == state.dwarves[seat]
+            for slot in state.collected[seat]:
+                assert sample.layout[slot] == state.layout[slot]
+            for slot in state.seen_treasures[seat]:
+                assert sample.layout[slot] == state.layout[slot]
+            for s in state.seen_dwarves[seat]:
+                assert sample.dwarves[s] == state.dwarves[s]
+            for c, code in state.seen_mines[seat].items():
+                if c in state.maze.hidden:
+                    assert sample.maze.hidden[c] == code
+
+
+def test_spectators_and_finished_matches_cannot_be_determinized() -> None:
+    with pytest.raises(ValueError):
+        Determinizer(LostMinesGame(4).new_state(0).view(None))
+    state = _played(3, 1, 10_000)
+    assert state.is_terminal
+    with pytest.raises(ValueError):
+        Determinizer(state.view(0))
