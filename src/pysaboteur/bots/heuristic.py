@@ -21,6 +21,10 @@ class HeuristicBot(Bot):
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
+        if view.game == "lost-mines":
+            from . import lost_mines_heuristic
+
+            return lost_mines_heuristic.choose(view, legal, self.rng)
         if view.game not in ("duel", "solo"):
             return legal[self.rng.below(len(legal))]
         from . import duel_heuristic as rules

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine.actions import Action
 from ..engine.game import State
 from ..engine.rng import Rng
 from .base import Bot
-from .worlds import determinizer
+from .worlds import determinizer, leaf_evaluator
 
 GOLD_SCALE = 5.0  # a round's gold swing that counts as a full win
 
@@ -38,7 +38,11 @@ class _Node:
 
 def round_outcome(start: list[int], state: State) -> list[float]:
     """Each seat's gold gained since ``start``, minus the mean gain of the others."""
-    gains = [now - before for now, before in zip(state.scores(), start, strict=True)]
+    return relative([now - before for now, before in zip(state.scores(), start, strict=True)])
+
+
+def relative(gains: Sequence[float]) -> list[float]:
+    """Each seat's gain minus the mean gain of the others, scaled to about [-1, 1]."""
     n = len(gains)
     if n == 1:
         return [g / GOLD_SCALE for g in gains]
@@ -56,11 +60,14 @@ class IsmctsBot(Bot):
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
+        #: per-seat leaf values for games whose random play-outs say little (The Lost Mines)
+        self._leaf: Callable[[Any], list[float]] | None = None
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         worlds = determinizer(view)
+        self._leaf = leaf_evaluator(view)
         root = _Node()
         deadline = time.perf_counter() + self.seconds
         for i in range(self.iterations):
@@ -105,10 +112,12 @@ class IsmctsBot(Bot):
             state.apply(best, check=False)
             node = node.children[best]
             path.append((node, player))
-        # simulation: random play to the end of the round
-        while not state.is_terminal and state.round_no == round_no:
-            state.apply(state.random_action(rng), check=False)
-        outcome = round_outcome(start, state)
+        if self._leaf is not None and not state.is_terminal and state.round_no == round_no:
+            outcome = relative(self._leaf(state))
+        else:  # simulation: random play to the end of the round
+            while not state.is_terminal and state.round_no == round_no:
+                state.apply(state.random_action(rng), check=False)
+            outcome = round_outcome(start, state)
         for n, player in path:
             n.visits += 1
             n.total += outcome[player]

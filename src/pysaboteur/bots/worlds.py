@@ -7,6 +7,7 @@ search these samples.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..engine.game import State
@@ -23,4 +24,19 @@ def determinizer(view: Any) -> Determinizer:
         from ..games.duel.determinize import Determinizer as DuelDeterminizer
 
         return DuelDeterminizer(view)
+    if view.game == "lost-mines":
+        from ..games.lost_mines.determinize import Determinizer as LostMinesDeterminizer
+        from .lost_mines_beliefs import likelihoods
+
+        return LostMinesDeterminizer(view, likelihoods(view))
     raise ValueError(f"no determinizer for {view.game!r} yet")
+
+
+def leaf_evaluator(view: Any) -> Callable[[Any], list[float]] | None:
+    """Per-seat values of a search leaf, for games whose random play-outs say little
+    (None: play the round out at random and score it)."""
+    if view.game == "lost-mines":
+        from .lost_mines_heuristic import leaf_values
+
+        return leaf_values
+    return None
