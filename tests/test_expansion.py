@@ -208,7 +208,7 @@ DOORS = {"none": {}, "blue": {3: "blue"}, "green": {3: "green"}, "both": {2: "bl
 def test_door_rule(finder: str, doors: str, bga: str, literal: str) -> None:
     for rule, expected in (("bga", bga), ("literal", literal)):
         state = find_gold(ROLES[finder], doors=DOORS[doors], door_rule=rule)
-        assert state.results[0].details["winners"] == expected, rule
+        assert state.results[0].details["side"] == expected, rule
 
 
 def test_no_team_qualifies_nobody_paid_but_geologists() -> None:
@@ -226,7 +226,7 @@ def test_no_team_qualifies_nobody_paid_but_geologists() -> None:
 def test_saboteurs_win_with_the_profiteer() -> None:
     state = new((SAB, PROF, BLUE, SAB, BOSS))
     exhaust(state)
-    assert state.results[0].details["winners"] == "saboteurs"
+    assert state.results[0].details["side"] == "saboteurs"
     assert state.results[0].gold == [3, 1, 0, 3, 0]  # 3 winners: 3 each, profiteer 2 less
 
 
@@ -314,13 +314,13 @@ def test_rulebook_worked_example() -> None:
         return state
 
     state = play(3)  # the boss completes the path
-    assert state.results[0].details["winners"] == "blue"
+    assert state.results[0].details["side"] == "blue"
     assert state.results[0].gold == [3, 0, 0, 2, 1, 0, 0]
     assert state.phase == STEAL and state.current_player == 5
     assert {a.target for a in state.legal_actions()} == {0, 3, 4}  # who has gold
     state.apply(Steal(3))
     assert state.round_no == 2 and state.scores() == [3, 0, 0, 1, 1, 1, 0]  # 6 steals nothing
-    assert play(1).results[0].details["winners"] == "blue"  # a green digger: blue still wins
+    assert play(1).results[0].details["side"] == "blue"  # a green digger: blue still wins
 
 
 # ------------------------------------------------------------------ information

@@ -25,6 +25,8 @@ class HeuristicBot(Bot):
             from . import lost_mines_heuristic
 
             return lost_mines_heuristic.choose(view, legal, self.rng)
+        if view.game in ("classic", "expansion"):
+            return self._choose_card_game(view, legal)
         if view.game not in ("duel", "solo"):
             return legal[self.rng.below(len(legal))]
         from . import duel_heuristic as rules
@@ -41,3 +43,13 @@ class HeuristicBot(Bot):
             if score > best_score:
                 best, best_score = action, score
         return best
+
+    def _choose_card_game(self, view: Any, legal: Sequence[Action]) -> Action:
+        """Saboteur and Saboteur 2: rules of thumb in one world dealt by role beliefs."""
+        from . import classic_heuristic as rules
+        from .beliefs import role_beliefs
+
+        world = determinizer(view).sample(self.rng)
+        jitter = [self.rng.below(1000) * 1e-6 for _ in legal]
+        return rules.choose(view, list(legal), world, role_beliefs(view),  # type: ignore[arg-type]
+                            jitter)

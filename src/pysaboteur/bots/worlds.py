@@ -29,6 +29,14 @@ def determinizer(view: Any) -> Determinizer:
         from .lost_mines_beliefs import likelihoods
 
         return LostMinesDeterminizer(view, likelihoods(view))
+    if view.game in ("classic", "expansion"):
+        from .beliefs import role_weights
+
+        if view.game == "classic":
+            from ..games.classic.determinize import Determinizer as CardDeterminizer
+        else:
+            from ..games.expansion.determinize import Determinizer as CardDeterminizer
+        return CardDeterminizer(view, role_weights(view))
     raise ValueError(f"no determinizer for {view.game!r} yet")
 
 

@@ -63,6 +63,8 @@ def play(
     save: Annotated[Path | None, typer.Option(help="write the record here at the end")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                      help="game option NAME=VALUE")] = None,
+    show_beliefs: Annotated[bool, typer.Option(
+        help="Saboteur, Saboteur 2: after each round, print each bot's role beliefs")] = False,
 ) -> None:
     """Play a game in the terminal against bots (you are SEAT; the others are bots)."""
     try:
@@ -79,15 +81,19 @@ def play(
     console.print(f"[bold]{g.title}[/] - seed {s}. Type [bold]help[/] for the notation, "
                   "[bold]?[/] for your legal moves.")
     last_round = 0
+    bot_views: dict[int, Any] = {}  # each bot's last view of the round (--show-beliefs)
     try:
         while not state.is_terminal:
             if state.round_no != last_round:
                 last_round = state.round_no
                 _show_results(state)
+                if show_beliefs and state.results:
+                    _show_beliefs(bot_views, state.results[-1].details.get("roles"))
                 console.rule(f"round {state.round_no}")
             p = state.current_player
             if p in bots:
-                action = bots[p].choose(state.view(p), state.legal_actions())
+                bot_views[p] = state.view(p)
+                action = bots[p].choose(bot_views[p], state.legal_actions())
                 state.apply(action)
                 # print the move as the human's view shows it (a pass hides its cards)
                 log = state.view(seat).log
@@ -101,6 +107,8 @@ def play(
     except (KeyboardInterrupt, EOFError, _Quit):
         console.print("\n[yellow]game left unfinished[/]")
     _show_results(state)
+    if show_beliefs and state.is_terminal and state.results:
+        _show_beliefs(bot_views, state.results[-1].details.get("roles"))
     if state.is_terminal:
         console.print(board_text(state.view(seat), g.catalogue))
         console.print(f"[bold]final gold:[/] {state.scores()}")
@@ -133,6 +141,27 @@ def _human_turn(state: State, seat: int, view: Any) -> None:
             console.print(f"[red]{exc}[/]")
             continue
         return
+
+
+def _show_beliefs(views: dict[int, Any], roles: list[str] | None) -> None:
+    """Each bot's beliefs about the other seats' roles at the round's end, and the truth."""
+    if not views or roles is None or getattr(next(iter(views.values())), "round_start",
+                                             None) is None:
+        return
+    from ..bots.beliefs import accuracy, prior_of, role_beliefs
+
+    for seat, view in sorted(views.items()):
+        beliefs = role_beliefs(view)
+        parts = []
+        for s, b in sorted(beliefs.items()):
+            if s == seat:
+                continue
+            top = ", ".join(f"{r} {p:.2f}" for r, p in sorted(b.items(), key=lambda x: -x[1])[:2])
+            parts.append(f"{s}: {top} (is {roles[s]})")
+        got, base = accuracy(beliefs, roles, seat, prior_of(view))
+        console.print(f"[dim]seat {seat} believes[/] " + "; ".join(parts)
+                      + f" [dim]- true role {got:.2f} vs base rate {base:.2f}[/]")
+    views.clear()
 
 
 def _show_results(state: State) -> None:
@@ -239,6 +268,9 @@ def bench(
     runs: Annotated[int, typer.Option(help="runs; the median is reported")] = 3,
     seed: Annotated[int, typer.Option(help="first seed")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    env: Annotated[bool, typer.Option("--env", help="also time the PettingZoo environment "
+                                      "(observation + mask every step; needs the envs extra)")]
+    = False,
 ) -> None:
     """Random play with every legal move listed on every decision: decisions/s and rounds/s."""
     try:
@@ -246,6 +278,8 @@ def bench(
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
     result = bench_mod.random_play(g, seconds, runs, seed)
+    if env:
+        result["env"] = bench_mod.env_play(game, players, seconds, runs, seed)
     if as_json:
         print(json.dumps(result))
         return
@@ -254,6 +288,8 @@ def bench(
     console.print(f"  decisions/s        {result['decisions_per_s']:>12,.0f}")
     console.print(f"  rounds/s           {result['rounds_per_s']:>12,.1f}")
     console.print(f"  legal moves/decision {result['legal_per_decision']:>10,.1f}")
+    if env:
+        console.print(f"  PettingZoo env steps/s {result['env']['env_steps_per_s']:>8,.0f}")
 
 
 @app.command()

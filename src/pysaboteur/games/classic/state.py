@@ -171,6 +171,7 @@ class ClassicState(State):
         self.hands: list[list[str]] = [[] for _ in range(seats)]
         self.discards: list[str] = []  # face up
         self.passed: list[tuple[int, str]] = []  # face down: (seat, card), in the order passed
+        self.round_start = len(self.history)  # where this round's moves begin in the log
         self.in_front: list[list[str]] = [[] for _ in range(seats)]
         self.seen: list[dict[int, str]] = [{} for _ in range(seats)]  # map looks
         self.phase = MAIN
@@ -623,7 +624,8 @@ class ClassicState(State):
     # ------------------------------------------------------------------ round end
     def _end_round(self) -> None:
         earned, details = self._pay_round()
-        details = {"winners": details.pop("winners"), "finder": self.finder,
+        details = {"winners": details.pop("winners"), "side": details.pop("side"),
+                   "finder": self.finder,
                    "roles": list(self.roles), "spare_roles": sorted(self.spare_roles), **details}
         self.results = [*self.results, RoundResult(self._round, earned, details)]
         self.phase = MAIN
@@ -663,14 +665,15 @@ class ClassicState(State):
                 seat = takers[i % len(takers)]
                 self.gold[seat].append(code)
                 earned[seat] += cat[code].value
-            return earned, {"winners": "gold-diggers"}
+            return earned, {"winners": [s for s in range(n) if self.roles[s] == C.DIGGER],
+                            "side": "gold-diggers"}
         saboteurs = [s for s in range(n) if self.roles[s] == C.SABOTEUR]
         owed = C.SABOTEUR_PAY.get(len(saboteurs), 0)
         for s in saboteurs:
             for code in self._pay_from_nuggets(owed):
                 self.gold[s].append(code)
                 earned[s] += cat[code].value
-        return earned, {"winners": "saboteurs" if saboteurs else "nobody"}
+        return earned, {"winners": saboteurs, "side": "saboteurs" if saboteurs else "nobody"}
 
     def _digger_paid(self, seat: int) -> bool:
         if self.roles[seat] != C.DIGGER:

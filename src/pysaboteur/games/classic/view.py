@@ -27,6 +27,7 @@ __all__ = ["ClassicView", "PlacedCard", "classic_view", "common_fields"]
 @dataclass(frozen=True)
 class ClassicView:
     game: str
+    options: dict[str, Any]
     seat: int | None  # None: a spectator
     players: int
     round: int
@@ -39,16 +40,20 @@ class ClassicView:
     in_front: tuple[tuple[str, ...], ...]
     hand_sizes: tuple[int, ...]
     deck_size: int
-    discard_size: int
+    discard_size: int  # face up and face down
+    discards: tuple[str, ...]  # the face-up discards of this round (played and removed cards)
+    passed_sizes: tuple[int, ...]  # cards each seat discarded face down this round
     set_aside: int
     pending_goal: tuple[int, int, str, tuple[bool, ...]] | None  # being revealed: x, y, card, ways
     results: tuple[dict[str, Any], ...]  # earlier rounds; others' gold hidden until the end
     log: tuple[tuple[int, str], ...]  # (seat, move) with other seats' face-down cards hidden
+    round_start: int  # index in ``log`` of this round's first move
     final_scores: tuple[int, ...] | None  # everybody's gold, once the match is over
     # private to ``seat``
     hand: tuple[str, ...] | None
     role: str | None
     known_goals: tuple[tuple[int, int, str], ...]
+    my_passes: tuple[str, ...]  # own face-down discards this round, in order
     gold: int | None  # own gold so far
 
     def to_json(self) -> dict[str, Any]:
@@ -87,6 +92,7 @@ def common_fields(state: ClassicState, seat: int | None) -> dict[str, Any]:
     over = state.is_terminal
     return {
         "game": game.name,
+        "options": game.options.to_json(),
         "seat": me,
         "players": game.players,
         "round": state.round_no,
@@ -100,17 +106,22 @@ def common_fields(state: ClassicState, seat: int | None) -> dict[str, Any]:
         "in_front": tuple(tuple(f) for f in state.in_front),
         "hand_sizes": tuple(len(h) for h in state.hands),
         "deck_size": len(state.deck),
-        "discard_size": len(state.discards),
+        "discard_size": len(state.discards) + len(state.passed),
+        "discards": tuple(state.discards),
+        "passed_sizes": tuple(sum(1 for s, _ in state.passed if s == seat)
+                              for seat in range(game.players)),
         "set_aside": len(state.aside),
         "pending_goal": pending,
         "results": tuple(public_result(r.to_json(), me, over) for r in state.results),
         "log": tuple((a, public_move(me, a, m))
                      for a, m in zip(state.actors, state.history, strict=True)),
+        "round_start": state.round_start,
         "final_scores": tuple(state.scores()) if over else None,
         "hand": tuple(sorted(state.hands[me])) if me is not None else None,
         "role": state.roles[me] if me is not None else None,
         "known_goals": tuple((*xy(c), code) for c, code in sorted(state.seen[me].items())
                              if c in maze.hidden) if me is not None else (),
+        "my_passes": tuple(c for s, c in state.passed if s == me) if me is not None else (),
     }
 
 

@@ -285,7 +285,7 @@ class ExpansionState(ClassicState):
         for s in geologists:
             earned[s] += crystals // len(geologists)
         self.purse = [p + e for p, e in zip(self.purse, earned, strict=True)]
-        details.update(winners=label, winning_seats=winners, crystals=crystals,
+        details.update(winners=winners, side=label, crystals=crystals,
                        set_aside_roles=sorted(self.hats_aside), thefts=[])
         return earned, details
 

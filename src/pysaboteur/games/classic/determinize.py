@@ -1,0 +1,237 @@
+"""Sampling full Saboteur states consistent with what one seat knows.
+
+``Determinizer(view)`` rebuilds the public part of the position once (maze,
+cards in front, face-up discards, the seat's hand, role, passes, map looks,
+the public facts of the round's log) and works out which cards, goals and
+dwarf cards the seat cannot place.  ``sample(rng)`` clones that template and
+deals the unknowns: other hands, their face-down passes, the draw pile, the
+set-aside cards, the face-down goals the seat has not seen, other seats' dwarf
+cards and the spare ones.
+
+Dwarf cards are dealt uniformly, or weighted by role beliefs
+(``weights[seat][role]``, e.g. from :mod:`pysaboteur.bots.beliefs`): seats in
+random order each draw from what is left with chances proportional to
+``copies left x weight``.
+
+Not sampled: other seats' gold (their totals are private and play no part in
+the rest of a round; they stay empty, the nuggets stay in the pile), and what
+a "swap your hand" showed (the other hand is treated as unknown).
+
+A sample's ``view(seat)`` equals the view it came from, except for the log.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from ...engine.game import RoundResult
+from ...engine.maze import Maze, cell
+from ...engine.rng import Rng
+from .menu import Memo
+from .state import MAIN, ORIENT, STEAL, ClassicGame, ClassicState
+
+_PHASES = {"main": MAIN, "orient": ORIENT, "steal": STEAL}
+Weights = Mapping[int, Mapping[str, float]]
+
+
+def round_log(view: Any) -> list[tuple[int, str]]:
+    """The public log of the current round."""
+    return list(view.log[view.round_start:])
+
+
+class Determinizer:
+    """Samples :class:`ClassicState` s consistent with one seat's view (see the module doc)."""
+
+    game_type: type[ClassicGame] = ClassicGame
+
+    def __init__(self, view: Any, weights: Weights | None = None) -> None:
+        if view.seat is None:
+            raise ValueError("determinize a seat's view, not a spectator's")
+        if view.current_player == -1:
+            raise ValueError("the match is over: nothing to determinize")
+        self.seat = seat = view.seat
+        self.weights = weights
+        game = self.game = self.game_type(view.players, **view.options)
+        cat = game.catalogue
+        n = view.players
+        log = round_log(view)
+        kind = self._state_type()
+        self.template = t = kind.__new__(kind)
+        t.game = game
+        t.seed, t.deal, t.rng = 0, None, Rng(0)
+        t.history, t.actors = [], []
+        t.results = [RoundResult(r["round"], list(r["gold"]),
+                                 {k: v for k, v in r.items() if k not in ("round", "gold")})
+                     for r in view.results]
+        t._round = view.round
+        t.terminal = False
+        t.turn, t.current = view.turn, view.current_player
+        t.phase = _PHASES[view.phase]
+        t.pending_draw = 1 if t.phase == ORIENT else 0
+        t.round_start = view.round_start
+        main_moves = [a for a, m in log if not m.startswith(("orient", "steal"))]
+        t.last = main_moves[-1] if main_moves else view.turn
+        t.finder = -1
+        if t.phase == STEAL:
+            t.finder = view.results[-1]["finder"]
+            t.next_turn = (t.last + 1) % n
+        t._mt = Memo()
+        t.hands = [[] for _ in range(n)]
+        t.hands[seat] = list(view.hand or ())
+        t.in_front = [list(f) for f in view.in_front]
+        t.discards = list(view.discards)
+        t.passed = [(seat, c) for c in view.my_passes]
+        t.seen = [{} for _ in range(n)]
+        t.seen[seat] = {cell(x, y): code for x, y, code in view.known_goals}
+        t.deck, t.aside = [], []
+        t.pending = None
+        self._init_gold(view, t)
+        self._init_extra(view, t, log)
+        # the maze, laid in the order the cards were placed
+        t.maze = maze = Maze(cat, game.contexts)
+        for p in view.board:
+            c, otile = cell(p.x, p.y), cat.otile[p.card, p.rotated]
+            if cat[p.card].category == "start":
+                maze.place(c, otile, source_for=(0,))
+            else:
+                t._place(c, otile)
+        self.hidden_cells = [cell(x, y) for x, y in view.face_down]
+        placeholder = game.goal_cards[0]
+        for c in self.hidden_cells:
+            maze.put_hidden(c, placeholder)
+        known_goals: Counter[str] = Counter(t.seen[seat].values())
+        if view.pending_goal is not None:
+            x, y, code, ways = view.pending_goal
+            maze.put_hidden(cell(x, y), code)
+            t.pending = (cell(x, y), tuple(ways))
+            known_goals[code] += 1
+        on_board = Counter(cat.codes[o] for o in maze.cells.values()
+                           if cat[cat.codes[o]].category == "goal")
+        self.unknown_goals = sorted((Counter(game.goal_cards) - on_board - known_goals).elements())
+        self.unseen_cells = [c for c in self.hidden_cells if c not in t.seen[seat]]
+        # other seats' map looks this round, at goals still face down
+        self.looked = []
+        for actor, move in log:
+            if actor != seat and move.startswith("map@"):
+                x, y = map(int, move[4:].split(","))
+                if cell(x, y) in self.hidden_cells:
+                    self.looked.append((actor, cell(x, y)))
+        # cards the seat cannot place
+        visible: Counter[str] = Counter(cat.codes[o] for o in maze.cells.values()
+                                        if cat[cat.codes[o]].category == "path")
+        visible.update(t.hands[seat])
+        visible.update(view.my_passes)
+        visible.update(t.discards)
+        for f in t.in_front:
+            visible.update(f)
+        self.unknown_cards = sorted((Counter(game.deck_cards) - visible).elements())
+        self.others = [s for s in range(n) if s != seat]
+        self.sizes = [(s, view.hand_sizes[s], view.passed_sizes[s]) for s in self.others]
+        self.deck_size, self.aside_size = view.deck_size, view.set_aside
+        expected = sum(h + p for _, h, p in self.sizes) + self.deck_size + self.aside_size
+        if expected != len(self.unknown_cards):
+            raise ValueError(f"view is inconsistent: {len(self.unknown_cards)} unknown cards "
+                             f"for {expected} hidden places")
+        # dwarf cards
+        known_roles = self._known_roles(view)
+        pool = Counter(game.role_deck())
+        pool[view.role] -= 1
+        for role in known_roles.values():
+            pool[role] -= 1
+        t.roles = [known_roles.get(s, "") for s in range(n)]
+        t.roles[seat] = view.role
+        self.role_pool = sorted(pool.elements())
+        self.unknown_role_seats = [s for s in self.others if s not in known_roles]
+        self.role_places = self._role_places(view)
+
+    # -- game-specific pieces (Saboteur 2 overrides) -------------------------------------------
+    def _state_type(self) -> type[ClassicState]:
+        return ClassicState
+
+    def _init_gold(self, view: Any, t: ClassicState) -> None:
+        """Own gold as nugget cards (largest first); other seats' gold is not sampled."""
+        cat = self.game.catalogue
+        nuggets = sorted(cat.box(["gold"]), key=lambda c: -cat[c].value)
+        mine, owed = [], view.gold or 0
+        for code in list(nuggets):
+            if cat[code].value <= owed:
+                mine.append(code)
+                nuggets.remove(code)
+                owed -= cat[code].value
+        t.gold = [[] for _ in range(view.players)]
+        t.gold[view.seat] = mine
+        t.nuggets = sorted(nuggets)
+
+    def _init_extra(self, view: Any, t: ClassicState, log: list[tuple[int, str]]) -> None:
+        """Fields only Saboteur 2 has."""
+
+    def _known_roles(self, view: Any) -> dict[int, str]:
+        """Other seats whose dwarf card the seat knows (Saboteur 2: inspections)."""
+        return {}
+
+    def _role_places(self, view: Any) -> tuple[int, int]:
+        """Sizes of the spare pile and the set-aside dwarf cards."""
+        return len(self.game.role_deck()) - view.players, 0
+
+    def _set_aside_roles(self, state: ClassicState, spare: list[str], aside: list[str]) -> None:
+        state.spare_roles = spare
+
+    # -- sampling -----------------------------------------------------------------------------
+    def _deal_roles(self, rng: Rng) -> tuple[dict[int, str], list[str]]:
+        pool = self.role_pool.copy()
+        rng.shuffle(pool)
+        seats = self.unknown_role_seats
+        if self.weights is None:
+            return dict(zip(seats, pool, strict=False)), pool[len(seats):]
+        order = seats.copy()
+        rng.shuffle(order)
+        dealt: dict[int, str] = {}
+        for s in order:
+            w = self.weights.get(s, {})
+            chances = [max(w.get(r, 1.0), 1e-6) for r in pool]
+            pick = rng.below(1 << 53) / float(1 << 53) * sum(chances)
+            i = 0
+            while i < len(pool) - 1 and pick >= chances[i]:
+                pick -= chances[i]
+                i += 1
+            dealt[s] = pool.pop(i)
+        return dealt, pool
+
+    def sample(self, rng: Rng) -> ClassicState:
+        state = self.template.clone()
+        state.rng = Rng(rng.next64())
+        cards = self.unknown_cards.copy()
+        rng.shuffle(cards)
+        k = 0
+        passed = state.passed
+        for s, hand, npassed in self.sizes:
+            state.hands[s] = cards[k:k + hand]
+            passed += [(s, c) for c in cards[k + hand:k + hand + npassed]]
+            k += hand + npassed
+        state.deck = cards[k:k + self.deck_size]
+        state.aside = cards[k + self.deck_size:]
+        goals = self.unknown_goals.copy()
+        rng.shuffle(goals)
+        hidden = state._wmaze().hidden
+        for c in self.unseen_cells:
+            hidden[c] = goals.pop()
+        for c, code in self.template.seen[self.seat].items():
+            hidden[c] = code
+        if self.looked:
+            seen = state.seen = [d.copy() for d in state.seen]
+            for s, c in self.looked:
+                seen[s][c] = hidden[c]
+        dealt, rest = self._deal_roles(rng)
+        roles = state.roles = state.roles.copy()
+        for s, role in dealt.items():
+            roles[s] = role
+        spare, aside = self.role_places
+        self._set_aside_roles(state, rest[:spare], rest[spare:spare + aside])
+        return state
+
+
+def determinize(view: Any, rng: Rng, weights: Weights | None = None) -> ClassicState:
+    """One full state consistent with ``view``."""
+    return Determinizer(view, weights).sample(rng)

@@ -1,0 +1,151 @@
+"""Bots for Saboteur and Saboteur 2: determinizers, role beliefs, heuristic and ISMCTS."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pysaboteur.bots import make_bot
+from pysaboteur.bots.beliefs import accuracy, prior_of, role_beliefs
+from pysaboteur.bots.ismcts import IsmctsBot
+from pysaboteur.engine.rng import Rng
+from pysaboteur.games.classic.determinize import Determinizer as ClassicDeterminizer
+from pysaboteur.games.classic.state import ClassicState
+from pysaboteur.games.expansion.determinize import Determinizer as ExpansionDeterminizer
+from pysaboteur.registry import make_game
+
+GAMES = [("classic", 5, ClassicDeterminizer), ("expansion", 7, ExpansionDeterminizer)]
+
+
+def _played(name: str, players: int, seed: int, steps: int) -> ClassicState:
+    state = make_game(name, players).new_state(seed)
+    pick = Rng(seed)
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        legal = state.legal_actions()
+        state.apply(legal[pick.below(len(legal))])
+    assert isinstance(state, ClassicState)
+    return state
+
+
+def _without_log(view: Any) -> Any:
+    return dataclasses.replace(view, log=())
+
+
+@pytest.mark.parametrize(("name", "players", "det"), GAMES)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 400), other=st.integers(0, 2**32))
+def test_samples_agree_with_the_view(name: str, players: int, det: Any, seed: int, steps: int,
+                                     other: int) -> None:
+    state = _played(name, players, seed, steps)
+    if state.is_terminal:
+        return
+    box = state.census()
+    for seat in range(players):
+        view = state.view(seat)
+        sample = det(view).sample(Rng(other))
+        assert _without_log(sample.view(seat)) == _without_log(view)
+        assert sample.census() == box
+        if seat == state.current_player:
+            assert sample.legal_actions() == state.legal_actions()
+    # a sample plays on to the end like any state
+    sample = det(state.view(state.current_player)).sample(Rng(other))
+    pick = Rng(other)
+    while not sample.is_terminal:
+        sample.apply(sample.random_action(pick))
+    assert sample.census() == box
+
+
+@pytest.mark.parametrize(("name", "players", "det"), GAMES)
+def test_samples_cover_hands_goals_and_roles_uniformly(name: str, players: int,
+                                                       det: Any) -> None:
+    state = _played(name, players, 3, 12)
+    seat = state.current_player
+    other = (seat + 1) % players
+    d = det(state.view(seat))
+    rng = Rng(1)
+    cards: Counter[str] = Counter()
+    goals: Counter[str] = Counter()
+    roles: Counter[str] = Counter()
+    n = 1500
+    for _ in range(n):
+        sample = d.sample(rng)
+        cards.update(sample.hands[other])
+        roles[sample.roles[other]] += 1
+        goals[sample.maze.hidden[d.unseen_cells[0]]] += 1
+    size, total = len(state.hands[other]), len(d.unknown_cards)
+    for code, copies in Counter(d.unknown_cards).items():
+        expected = n * size * copies / total
+        assert abs(cards[code] - expected) < 5 * expected**0.5 + 5, code
+    for code, copies in Counter(d.unknown_goals).items():
+        expected = n * copies / len(d.unknown_goals)
+        assert abs(goals[code] - expected) < 5 * expected**0.5 + 5, code
+    for role, copies in Counter(d.role_pool).items():
+        expected = n * copies / len(d.role_pool)
+        assert abs(roles[role] - expected) < 5 * expected**0.5 + 5, role
+
+
+def test_spectators_and_finished_matches_cannot_be_determinized() -> None:
+    with pytest.raises(ValueError):
+        ClassicDeterminizer(make_game("classic", 4).new_state(0).view(None))
+
+
+@pytest.mark.parametrize(("name", "players"), [("classic", 5), ("expansion", 7)])
+@pytest.mark.parametrize("bot", ["heuristic", "ismcts"])
+def test_bots_play_legal_moves_and_read_no_hidden_state(name: str, players: int,
+                                                        bot: str) -> None:
+    """Same choice when everything the seat cannot know is dealt anew; always legal."""
+    rng = Rng(11)
+    for k in range(4 if bot == "heuristic" else 2):
+        state = _played(name, players, 100 + k, rng.below(120))
+        if state.is_terminal:
+            continue
+        seat = state.current_player
+        legal = state.legal_actions()
+
+        def fresh() -> Any:
+            if bot == "ismcts":
+                return IsmctsBot(5, iterations=24, seconds=5.0)
+            return make_bot(bot, 5)
+
+        action = fresh().choose(state.view(seat), legal)
+        assert action in legal
+        shuffled = state.shuffle_hidden(seat, Rng(k))
+        assert shuffled.view(seat) == state.view(seat)
+        assert fresh().choose(shuffled.view(seat), shuffled.legal_actions()) == action
+
+
+def test_heuristic_games_end() -> None:
+    state = make_game("expansion", 4).new_state(2)
+    bots = [make_bot("heuristic", s) for s in range(4)]
+    while not state.is_terminal:
+        p = state.current_player
+        state.apply(bots[p].choose(state.view(p), state.legal_actions()))
+    assert len(state.results) == 3
+
+
+@pytest.mark.parametrize(("name", "players", "matches"), [("classic", 5, 4), ("expansion", 7, 2)])
+def test_role_beliefs_beat_the_base_rate(name: str, players: int, matches: int) -> None:
+    """At each round's end, heuristic players' moves tell their roles apart."""
+    got = base = 0.0
+    count = 0
+    for m in range(matches):
+        state = make_game(name, players).new_state(m)
+        bots = [make_bot("heuristic", 7 * m + s) for s in range(players)]
+        while not state.is_terminal:
+            p = state.current_player
+            before = state.round_no
+            views = [state.view(s) for s in range(players)]
+            state.apply(bots[p].choose(views[p], state.legal_actions()))
+            if state.round_no != before or state.is_terminal:
+                roles = state.results[-1].details["roles"]
+                for s in range(players):
+                    a, b = accuracy(role_beliefs(views[s]), roles, s, prior_of(views[s]))
+                    got, base, count = got + a, base + b, count + 1
+    assert got / count > base / count
