@@ -46,3 +46,35 @@ def random_play(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[st
         "legal_per_decision": statistics.median(per_decision),
         "all_decisions_per_s": rates,
     }
+
+
+def env_play(game: str, players: int | None, seconds: float, runs: int,
+             seed: int = 0) -> dict[str, Any]:
+    """Random play through the PettingZoo AEC environment: observation and mask every step.
+
+    Needs the ``envs`` extra (numpy, gymnasium, pettingzoo).
+    """
+    import numpy as np
+
+    from ..envs.pettingzoo import env as make_env
+
+    rates = []
+    for r in range(runs):
+        aec = make_env(game=game, players=players)
+        rng = np.random.default_rng(seed + r)
+        steps, match = 0, seed + 1_000_003 * r
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            aec.reset(seed=match)
+            match += 1
+            for _ in aec.agent_iter():
+                obs, _, terminated, truncated, _ = aec.last()
+                if terminated or truncated:
+                    aec.step(None)
+                    continue
+                aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+                steps += 1
+        rates.append(steps / (time.perf_counter() - start))
+    return {"interface": "pettingzoo-aec", "env_steps_per_s": statistics.median(rates),
+            "all_env_steps_per_s": rates}

@@ -106,7 +106,7 @@ class SaboteurEnv(gym.Env):  # type: ignore[misc]
             state.apply(self.bots[seat].choose(state.view(seat), legal), check=False)
         self._legal = {}
         if not state.is_terminal:
-            view = state.view(self.seat)
+            view = state.view(self.seat) if self.encoding.needs_view else None
             ids, acts, missed = self.encoding.legal(state.legal_actions(), self.seat, view)
             self.unencodable += missed
             self._legal = dict(zip(ids, acts, strict=True))

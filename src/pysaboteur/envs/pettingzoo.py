@@ -101,7 +101,7 @@ class SaboteurAEC(AECEnv):  # type: ignore[misc]
             self._accumulate_rewards()
             return
         seat = state.current_player
-        view = state.view(seat)
+        view = state.view(seat) if self.encoding.needs_view else None
         ids, acts, missed = self.encoding.legal(state.legal_actions(), seat, view)
         self.unencodable += missed
         self._legal = dict(zip(ids, acts, strict=True))
