@@ -15,11 +15,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pysaboteur.bots import BOTS, Bot, IsmctsBot, make_bot
+from pysaboteur.bots.lost_mines_beliefs import beliefs, likelihoods
+from pysaboteur.bots.lost_mines_heuristic import leaf_values
 from pysaboteur.engine.rng import Rng
 from pysaboteur.games.lost_mines import LostMinesGame, LostMinesState
 from pysaboteur.games.lost_mines import cards as C
 from pysaboteur.games.lost_mines.determinize import Determinizer
-from pysaboteur.games.lost_mines.state import MOVE, VOTE, dwarf_box
+from pysaboteur.games.lost_mines.state import MOVE, ORIENT, TAKE, VOTE, dwarf_box
 
 
 def _played(players: int, seed: int, steps: int) -> LostMinesState:
@@ -164,3 +167,106 @@ def test_spectators_and_finished_matches_cannot_be_determinized() -> None:
     assert state.is_terminal
     with pytest.raises(ValueError):
         Determinizer(state.view(0))
+
+
+# ---------------------------------------------------------------- positions bots reach
+def _heuristic_game(seed: int, decisions: int) -> list[LostMinesState]:
+    """Positions of a match the heuristic plays against itself (it reaches the mines, which
+    random play hardly ever does)."""
+    bots = [make_bot("heuristic", seed * 10 + s) for s in range(5)]
+    state = LostMinesGame(5).new_state(seed)
+    out = []
+    for _ in range(decisions):
+        if state.is_terminal:
+            break
+        out.append(state.clone())
+        p = state.current_player
+        state.apply(bots[p].choose(state.view(p), state.legal_actions()))
+    return out
+
+
+@pytest.fixture(scope="module")
+def played_by_heuristic() -> list[LostMinesState]:
+    return _heuristic_game(4, 110)  # a mine is turned over and a treasure taken at move 71
+
+
+def test_samples_agree_once_mines_are_open_and_treasures_taken(
+        played_by_heuristic: list[LostMinesState]) -> None:
+    states = played_by_heuristic
+    assert any(s.phase in (ORIENT, TAKE) for s in states)
+    checked = 0
+    for state in states:
+        if state.phase not in (ORIENT, TAKE) and len(state.maze.hidden) == 4:
+            continue
+        box = state.census()
+        for seat in range(5):
+            view = state.view(seat)
+            sample = Determinizer(view).sample(Rng(seat))
+            assert _without_log(sample.view(seat)) == _without_log(view)
+            assert sample.census() == box
+            if seat == state.current_player:
+                assert sample.legal_actions() == state.legal_actions()
+        checked += 1
+    assert checked >= 5
+
+
+# ---------------------------------------------------------------- role inference
+def test_beliefs_start_at_the_base_rate_and_know_what_the_seat_knows() -> None:
+    state = LostMinesGame(5).new_state(8)
+    view = state.view(2)
+    probs = beliefs(view)
+    assert probs[2][state.identity(2)] == 1.0
+    for s in range(5):
+        assert sum(probs[s].values()) == pytest.approx(1.0)
+    like = likelihoods(view)
+    assert like[2] is None and all(v == 1.0 for s in (0, 1, 3, 4) for v in like[s].values())
+    # with 5 players each clan has 2 loyal, 1 selfish, 1 saboteur dwarf in play
+    other = next(s for s in range(5) if state.clan(s) != state.clan(2))
+    assert probs[other][C.LOYAL] == pytest.approx(0.5)
+
+
+def test_beliefs_react_to_play(played_by_heuristic: list[LostMinesState]) -> None:
+    state = played_by_heuristic[60]
+    view = state.view(state.current_player)
+    like = likelihoods(view)
+    assert any(w is not None and len(set(w.values())) > 1 for w in like)
+
+
+# ---------------------------------------------------------------- bots
+def _fast(name: str, seed: int) -> Bot:
+    if name == "ismcts":
+        return IsmctsBot(seed, iterations=20, seconds=5)
+    return make_bot(name, seed)
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_bots_choose_legal_moves(bot: str,
+                                 played_by_heuristic: list[LostMinesState]) -> None:
+    count = 12 if bot == "ismcts" else 60
+    positions = [*_positions(5, count, seed=len(bot)), *played_by_heuristic[::12]]
+    for i, state in enumerate(positions):
+        p = state.current_player
+        legal = state.legal_actions()
+        assert _fast(bot, i).choose(state.view(p), legal) in legal
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_bots_decide_from_the_view_alone(bot: str,
+                                         played_by_heuristic: list[LostMinesState]) -> None:
+    """Dealing everything the seat cannot know anew (same view) must not change its choice."""
+    count = 8 if bot == "ismcts" else 30
+    positions = [*_positions(5, count, seed=7), *played_by_heuristic[5::20]]
+    for i, state in enumerate(positions):
+        p = state.current_player
+        other = state.shuffle_hidden(p, Rng(i))
+        assert other.view(p) == state.view(p)
+        assert other.legal_actions() == state.legal_actions()
+        a = _fast(bot, i).choose(state.view(p), state.legal_actions())
+        b = _fast(bot, i).choose(other.view(p), other.legal_actions())
+        assert a == b
+
+
+def test_leaf_values_follow_the_score_of_a_finished_round() -> None:
+    state = _played(5, 3, 30)
+    values = leaf_values(state)
+    assert len(values) == 5 and all(v >= 0 for v in values)
