@@ -28,7 +28,7 @@ def positions(game_name: str, players: int, games: int):
 
 
 def test_every_playable_game_is_covered() -> None:
-    assert {"duel", "solo", "classic"} <= set(supported_games())
+    assert {"duel", "solo", "classic", "expansion", "lost-mines"} <= set(supported_games())
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)

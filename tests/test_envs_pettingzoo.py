@@ -68,3 +68,10 @@ def test_same_seed_same_match() -> None:
     assert np.array_equal(a.observe("player_2")["observation"],
                           b.observe("player_2")["observation"])
     assert isinstance(a.unwrapped.render(), str)
+
+
+def test_bench_env_steps() -> None:
+    from pysaboteur.cli.bench import env_play
+
+    result = env_play("duel", None, 0.3, 1)
+    assert result["env_steps_per_s"] > 0

@@ -207,13 +207,15 @@ class Encoding:
                 for x, y in self.window.cells():
                     yield PlayOnCell(kind.code, x, y)
 
-    def on_players(self, effects: Sequence[str],
-                   targets: Iterable[int] | None = None) -> Iterator[PlayOnPlayer]:
-        """Action cards aimed at a seat (relative), naming a tool when the card has two."""
+    def on_players(self, effects: Sequence[str], targets: Iterable[int] | None = None,
+                   name_tool: bool = True) -> Iterator[PlayOnPlayer]:
+        """Action cards aimed at a seat (relative), naming a tool when the card has two
+        (unless ``name_tool`` is false)."""
         rel = list(range(self.players)) if targets is None else list(targets)
         for kind in self.cat.kinds:
             if kind.category == "action" and kind.effect in effects:
-                tools: list[str | None] = list(kind.tools) if len(kind.tools) > 1 else [None]
+                tools: list[str | None] = (list(kind.tools) if name_tool and len(kind.tools) > 1
+                                           else [None])
                 for r in rel:
                     for tool in tools:
                         yield PlayOnPlayer(kind.code, r, tool)
