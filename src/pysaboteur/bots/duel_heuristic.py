@@ -74,3 +74,14 @@ def action_bias(text: str) -> float:
 
 
 __all__ = ["C", "action_bias", "evaluate"]
+
+
+def leaf_values(state: DuelState) -> list[float]:
+    """Each seat's standing this round in gold: gold marked for it, less what its distance
+    from the goals, its broken tools and its bribes are worth (for search leaves)."""
+    out = []
+    for seat in range(state.game.players):
+        value = GOLD * _marked(state, seat) - _distance(state, seat)
+        value -= BROKEN * len(state.in_front[seat]) + BRIBE * state.bribes_made[seat]
+        out.append(value / GOLD)
+    return out

@@ -116,7 +116,7 @@ class IsmctsBot(Bot):
             outcome = relative(self._leaf(state))
         else:  # simulation: random play to the end of the round
             while not state.is_terminal and state.round_no == round_no:
-                state.apply(state.random_action(rng), check=False)
+                state.apply(state.playout_action(rng), check=False)
             outcome = round_outcome(start, state)
         for n, player in path:
             n.visits += 1

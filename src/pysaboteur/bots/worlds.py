@@ -47,4 +47,8 @@ def leaf_evaluator(view: Any) -> Callable[[Any], list[float]] | None:
         from .lost_mines_heuristic import leaf_values
 
         return leaf_values
+    if view.game in ("duel", "solo"):
+        from .duel_heuristic import leaf_values as duel_leaf_values
+
+        return duel_leaf_values  # type: ignore[return-value]
     return None

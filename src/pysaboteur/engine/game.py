@@ -153,6 +153,14 @@ class State(ABC):
         legal = self.legal_actions()
         return legal[rng.below(len(legal))]
 
+    def playout_action(self, rng: Rng) -> Action:
+        """A cheap random move for Monte Carlo playouts (a policy, not a rule).
+
+        Default: uniformly random.  Games may weigh kinds of move evenly instead,
+        so that playouts are not mostly passes.
+        """
+        return self.random_action(rng)
+
     def apply(self, action: Action, check: bool = True) -> None:
         """Play ``action`` for the current player.
 

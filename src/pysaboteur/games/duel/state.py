@@ -411,6 +411,13 @@ class DuelState(State):
             index -= count
         raise AssertionError("no legal action")
 
+    def playout_action(self, rng: Rng) -> Action:
+        """Playouts pick a kind of move (a placement, each action card, a pass...) evenly,
+        then one move of that kind: uniform play would mostly pass."""
+        menu = self._menu()
+        count, tag, a, b = menu[rng.below(len(menu))]
+        return _decode(tag, a, b, rng.below(count))
+
     def _ctx(self, seat: int) -> int:
         return seat  # one reach context per seat, in seat order
 
