@@ -21,8 +21,8 @@ from ..encoding import Encoding, Key, Window
 
 class ClassicEncoding(Encoding):
     games = ("classic",)
-    #: x -14..14, y -16..16 (start at (0, 0), goals at x = 8)
-    window = Window(-14, -16, 29, 33)
+    #: x -18..14, y -14..14 (start at (0, 0), goals at x = 8); random play drifts west
+    window = Window(-18, -14, 33, 29)
     phases = ("main", "orient", "steal")
     max_rounds = 3
 
