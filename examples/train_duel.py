@@ -194,7 +194,7 @@ def main() -> None:
         if updates % 10 == 0:
             print(f"{time.perf_counter() - start:6.0f}s  episodes {episodes:5d}  "
                   f"mean reward (last batch) {mean_r:+.2f}  baseline {baseline:+.2f}  "
-                  f"entropy {float(entropy):.2f}", flush=True)
+                  f"entropy {entropy.item():.2f}", flush=True)
 
     after = evaluate(policy, envs, args.eval, eval_seed)
     print(f"trained on {episodes} episodes ({updates} updates) in {args.minutes:g} min")
