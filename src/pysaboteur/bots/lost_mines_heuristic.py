@@ -41,6 +41,9 @@ KAPPA = 2.5  # weight of a pawn's prospect against a treasure held
 PASS = 0.4  # per card passed away
 LOOK = 0.1  # an information card played
 DRAGON = 2.0
+#: how much the other side's points count against the bot's own (less than its own: treasures
+#: are scored by someone collecting them, and a blocked path blocks everybody)
+AGAINST = 0.3
 
 
 def friendliness(view: Any, probs: Sequence[dict[str, float]]) -> list[float]:
@@ -48,7 +51,7 @@ def friendliness(view: Any, probs: Sequence[dict[str, float]]) -> list[float]:
     team mate, negative for the other side (by the identity beliefs)."""
     me, n = view.seat, view.players
     if view.identity == C.SELFISH:
-        f = [-0.4] * n
+        f = [-AGAINST / 2] * n
         f[me] = 1.0
         return f
     team = view.clans[me] if view.identity == C.LOYAL else C.other_clan(view.clans[me])
@@ -61,7 +64,7 @@ def friendliness(view: Any, probs: Sequence[dict[str, float]]) -> list[float]:
         same = view.clans[s] == team
         with_me = p[C.LOYAL] if same else p[C.SABOTEUR]
         against = p[C.SABOTEUR] if same else p[C.LOYAL]
-        f.append(0.9 * with_me - 0.6 * against - 0.4 * p[C.SELFISH])
+        f.append(0.9 * with_me - AGAINST * against - AGAINST / 2 * p[C.SELFISH])
     return f
 
 
