@@ -187,7 +187,7 @@ def _heuristic_game(seed: int, decisions: int) -> list[LostMinesState]:
 
 @pytest.fixture(scope="module")
 def played_by_heuristic() -> list[LostMinesState]:
-    return _heuristic_game(4, 110)  # a mine is turned over and a treasure taken at move 71
+    return _heuristic_game(4, 80)  # treasures taken from move 33 on, a choice to make at 69
 
 
 def test_samples_agree_once_mines_are_open_and_treasures_taken(
@@ -270,3 +270,24 @@ def test_leaf_values_follow_the_score_of_a_finished_round() -> None:
     state = _played(5, 3, 30)
     values = leaf_values(state)
     assert len(values) == 5 and all(v >= 0 for v in values)
+
+
+def test_treasure_values_cover_what_the_seat_has_not_seen(
+        played_by_heuristic: list[LostMinesState]) -> None:
+    state = next(s for s in played_by_heuristic if any(s.collected))
+    holder = next(s for s in range(5) if state.collected[s])
+    seat = (holder + 1) % 5
+    det = Determinizer(state.view(seat))
+    slot = state.collected[holder][0]
+    kind = C.treasure_type(state.layout[slot])
+    pool = next(p for sl, p in det.treasure_pools if slot in sl)
+    assert all(C.treasure_type(c) == kind for c in pool) and len(pool) == 4
+    rng = Rng(3)
+    n = 1200
+    seen = Counter(det.sample(rng).layout[slot] for _ in range(n))
+    for code, copies in Counter(pool).items():
+        expected = n * copies / len(pool)
+        assert abs(seen[code] - expected) < 5 * expected**0.5 + 5, code
+    # the holder itself knows the value in every sample
+    own = Determinizer(state.view(holder))
+    assert {own.sample(Rng(i)).layout[slot] for i in range(20)} == {state.layout[slot]}
