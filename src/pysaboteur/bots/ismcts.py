@@ -54,8 +54,12 @@ class IsmctsBot(Bot):
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int = 400, seconds: float = 0.5,
-                 exploration: float = 0.7) -> None:
+                 exploration: float = 0.7, leaf_values: bool = True) -> None:
+        """``leaf_values``: score new nodes with the game's position evaluation where it
+        has one; otherwise (or when False) play the round out from every new node."""
         super().__init__(seed)
+        self.use_leaf_values = leaf_values
+        self.last_iterations = 0
         self.rng = Rng(seed)
         self.iterations = iterations
         self.seconds = seconds
@@ -67,11 +71,13 @@ class IsmctsBot(Bot):
         if len(legal) == 1:
             return legal[0]
         worlds = determinizer(view)
-        self._leaf = leaf_evaluator(view)
+        self._leaf = leaf_evaluator(view) if self.use_leaf_values else None
         root = _Node()
         deadline = time.perf_counter() + self.seconds
+        self.last_iterations = 0
         for i in range(self.iterations):
             self._iterate(root, worlds.sample(self.rng))
+            self.last_iterations += 1
             if i % 16 == 15 and time.perf_counter() > deadline:
                 break
         options = [a for a in legal if a in root.children]

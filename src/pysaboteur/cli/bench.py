@@ -11,10 +11,11 @@ from ..engine.rng import Rng
 
 
 def _one_run(game: Game, seconds: float, seed: int) -> tuple[int, int, int, float]:
-    """Play random games until ``seconds`` pass; return decisions, rounds, legal moves, time."""
+    """Play random games for ``seconds`` of CPU time; return decisions, rounds, legal moves,
+    time."""
     decisions = rounds = legal_total = 0
     pick = Rng(seed)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: the machine may be shared
     deadline = start + seconds
     while True:
         state = game.new_state(seed)
@@ -25,8 +26,8 @@ def _one_run(game: Game, seconds: float, seed: int) -> tuple[int, int, int, floa
             state.apply(legal[pick.below(len(legal))], check=False)
             decisions += 1
         rounds += len(state.results)
-        if time.perf_counter() >= deadline:
-            return decisions, rounds, legal_total, time.perf_counter() - start
+        if time.process_time() >= deadline:
+            return decisions, rounds, legal_total, time.process_time() - start
 
 
 def random_play(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[str, Any]:
@@ -78,3 +79,138 @@ def env_play(game: str, players: int | None, seconds: float, runs: int,
         rates.append(steps / (time.perf_counter() - start))
     return {"interface": "pettingzoo-aec", "env_steps_per_s": statistics.median(rates),
             "all_env_steps_per_s": rates}
+
+
+# -- the costs that matter, one by one ---------------------------------------------------------
+
+def _positions(game: Game, count: int, seed: int) -> list[Any]:
+    """Live positions from random play, spread over the match (deterministic)."""
+    pick = Rng(seed)
+    out = []
+    while len(out) < count:
+        state = game.new_state(pick.below(1 << 30))
+        for _ in range(pick.below(60)):
+            if state.is_terminal:
+                break
+            state.apply(state.random_action(pick), check=False)
+        if not state.is_terminal:
+            out.append(state)
+    return out
+
+
+def _rate(work: Any, seconds: float) -> float:
+    """Calls of ``work()`` (which returns how many operations it did) per CPU second."""
+    done = 0
+    start = time.process_time()
+    while True:
+        done += work()
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return done / elapsed
+
+
+def _median(measure: Any, runs: int) -> float:
+    return statistics.median(measure() for _ in range(runs))
+
+
+def costs(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[str, Any]:
+    """Rollout path, legal-move generation alone, apply alone, clone, determinization,
+    ISMCTS iterations and memory: each a median over ``runs`` (CPU time)."""
+    import tracemalloc
+
+    from ..bots.ismcts import IsmctsBot
+    from ..bots.worlds import determinizer
+
+    positions = _positions(game, 64, seed)
+    out: dict[str, Any] = {}
+
+    def rollout() -> int:
+        pick = Rng(seed)
+        state = game.new_state(seed)
+        n = 0
+        while not state.is_terminal:
+            state.apply(state.random_action(pick), check=False)
+            n += 1
+        return n
+
+    out["rollout_decisions_per_s"] = _median(lambda: _rate(rollout, seconds), runs)
+
+    def legal() -> int:
+        for state in positions:
+            state.legal_actions()
+        return len(positions)
+
+    out["legal_actions_per_s"] = _median(lambda: _rate(legal, seconds), runs)
+
+    def clone() -> int:
+        for state in positions:
+            state.clone()
+        return len(positions)
+
+    out["clones_per_s"] = _median(lambda: _rate(clone, seconds), runs)
+
+    moves = [(s, s.legal_actions()[0]) for s in positions]
+
+    def apply_only() -> float:
+        done, spent = 0, 0.0
+        while spent < seconds:
+            copies = [(s.clone(), a) for s, a in moves]
+            start = time.process_time()
+            for state, action in copies:
+                state.apply(action, check=False)
+            spent += time.process_time() - start
+            done += len(copies)
+        return done / spent
+
+    out["apply_per_s"] = _median(apply_only, runs)
+    views = [s.view(s.current_player) for s in positions]
+    try:
+        worlds = [determinizer(v) for v in views]
+    except ValueError:
+        worlds = []
+    if worlds:
+        pick = Rng(seed)
+
+        def sample() -> int:
+            for w in worlds:
+                w.sample(pick)
+            return len(worlds)
+
+        out["determinizations_per_s"] = _median(lambda: _rate(sample, seconds), runs)
+        bot = IsmctsBot(seed, iterations=10**9, seconds=seconds / 4, leaf_values=False)
+
+        def search() -> float:
+            done, start = 0, time.process_time()
+            for state, view in zip(positions, views, strict=True):
+                bot.choose(view, state.legal_actions())
+                done += bot.last_iterations
+                if time.process_time() - start >= seconds:
+                    break
+            return done / (time.process_time() - start)
+
+        out["ismcts_iterations_per_s"] = _median(search, runs)
+    tracemalloc.start()
+    one = positions[len(positions) // 2].clone()
+    single = tracemalloc.get_traced_memory()[0]
+    many = [one.clone() for _ in range(1000)]
+    thousand = tracemalloc.get_traced_memory()[0] - single
+    tracemalloc.stop()
+    del many
+    out["memory_one_state_bytes"] = _state_size(positions[len(positions) // 2])
+    out["memory_1000_states_bytes"] = thousand
+    return out
+
+
+def _state_size(state: Any) -> int:
+    """Bytes a state holds on its own (not its game): a deep copy measured with tracemalloc."""
+    import copy
+    import tracemalloc
+
+    shared = state.game  # rules, options and card tables belong to the game, not the state
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    twin = copy.deepcopy(state, memo={id(shared): shared, id(shared.catalogue): shared.catalogue})
+    size = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    del twin
+    return size

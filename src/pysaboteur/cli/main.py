@@ -262,34 +262,64 @@ def _fail(message: str, as_json: bool = False) -> Any:
 
 @app.command()
 def bench(
-    game: Annotated[str, typer.Option("--game", "-g", help=f"one of: {', '.join(GAMES)}")] = "duel",
+    game: Annotated[str, typer.Option("--game", "-g",
+                                      help=f"one of: {', '.join(GAMES)}, or all")] = "duel",
     players: PlayersOpt = None,
-    seconds: Annotated[float, typer.Option(help="time to spend per run")] = 3.0,
+    seconds: Annotated[float, typer.Option(help="CPU time to spend per measure and run")] = 3.0,
     runs: Annotated[int, typer.Option(help="runs; the median is reported")] = 3,
     seed: Annotated[int, typer.Option(help="first seed")] = 0,
+    quick: Annotated[bool, typer.Option("--quick", help="random play only")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
     env: Annotated[bool, typer.Option("--env", help="also time the PettingZoo environment "
                                       "(observation + mask every step; needs the envs extra)")]
     = False,
 ) -> None:
-    """Random play with every legal move listed on every decision: decisions/s and rounds/s."""
-    try:
-        g = make_game(game, players)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from exc
-    result = bench_mod.random_play(g, seconds, runs, seed)
-    if env:
-        result["env"] = bench_mod.env_play(game, players, seconds, runs, seed)
+    """Measure the engine: random play with the full legal list every decision (decisions/s,
+    rounds/s), the rollout path, legal-move generation alone, apply alone, clone,
+    determinization, ISMCTS iterations and memory.  One core; medians of RUNS."""
+    names = list(GAMES) if game == "all" else [game]
+    results = []
+    for name in names:
+        try:
+            g = make_game(name, players if game != "all" else None)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from exc
+        result = bench_mod.random_play(g, seconds, runs, seed)
+        if not quick:
+            result.update(bench_mod.costs(g, seconds, runs, seed))
+        if env:
+            result["env"] = bench_mod.env_play(name, g.players, seconds, runs, seed)
+        results.append(result)
+        if not as_json:
+            _print_bench(g, result, seconds, runs)
     if as_json:
-        print(json.dumps(result))
-        return
-    console.print(f"[bold]{g.title}[/], {g.players} player(s), {runs} run(s) of {seconds:g}s, "
-                  "one core, random play, full legal list every decision (median):")
-    console.print(f"  decisions/s        {result['decisions_per_s']:>12,.0f}")
-    console.print(f"  rounds/s           {result['rounds_per_s']:>12,.1f}")
-    console.print(f"  legal moves/decision {result['legal_per_decision']:>10,.1f}")
-    if env:
-        console.print(f"  PettingZoo env steps/s {result['env']['env_steps_per_s']:>8,.0f}")
+        print(json.dumps(results[0] if len(results) == 1 else results))
+
+
+_BENCH_LINES = (
+    ("decisions_per_s", "random play, full legal list: decisions/s", ",.0f"),
+    ("rounds_per_s", "random play: rounds/s", ",.1f"),
+    ("legal_per_decision", "legal moves per decision", ",.1f"),
+    ("rollout_decisions_per_s", "rollout path (count, pick, apply): decisions/s", ",.0f"),
+    ("legal_actions_per_s", "legal-move lists alone: /s", ",.0f"),
+    ("apply_per_s", "apply alone: /s", ",.0f"),
+    ("clones_per_s", "clone: /s", ",.0f"),
+    ("determinizations_per_s", "determinization from a view: /s", ",.0f"),
+    ("ismcts_iterations_per_s", "ISMCTS iterations (play-out to round end): /s", ",.0f"),
+    ("memory_one_state_bytes", "memory of one state: bytes", ",.0f"),
+    ("memory_1000_states_bytes", "memory of 1,000 clones: bytes", ",.0f"),
+)
+
+
+def _print_bench(g: Any, result: dict[str, Any], seconds: float, runs: int) -> None:
+    console.print(f"[bold]{g.title}[/], {g.players} player(s), median of {runs} run(s) of "
+                  f"{seconds:g} CPU s, one core:")
+    for key, label, fmt in _BENCH_LINES:
+        if key in result:
+            console.print(f"  {label:<50} {result[key]:>14{fmt}}")
+    if "env" in result:
+        steps = result["env"]["env_steps_per_s"]
+        console.print(f"  {'PettingZoo env steps/s':<50} {steps:>14,.0f}")
 
 
 @app.command()
