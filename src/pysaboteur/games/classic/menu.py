@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 from ...engine.actions import Action, Discard, Pass, PlacePath, PlayOnCell, PlayOnPlayer
 from ...engine.cards import Catalogue
 from ...engine.maze import FITS
+from ...engine.menu import Entry
 
 _STRIDE_BITS, _OFFSET, _LOW = 10, 512, (1 << 10) - 1
 
@@ -34,7 +35,6 @@ _STRIDE_BITS, _OFFSET, _LOW = 10, 512, (1 << 10) - 1
 M_LIST, M_PLACE, M_CELL, M_SEATS, M_DISCARD, M_PASS = range(6)
 _new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
 
-Entry = tuple[int, int, Any, Any]
 MAX_SEATS = 16
 
 

@@ -34,9 +34,10 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, State, check_same_cards
+from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, check_same_cards
 from ...engine.goals import goal_orientations
 from ...engine.maze import Maze, cell
+from ...engine.menu import Entry, MenuState
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from . import cards as C
@@ -45,7 +46,6 @@ from .menu import (
     M_PASS,
     TEMPLATES,
     Board,
-    Entry,
     Memo,
     Tables,
     Template,
@@ -109,7 +109,7 @@ class ClassicGame(Game):
         return ClassicState(self, seed, deal)
 
 
-class ClassicState(State):
+class ClassicState(MenuState):
     """A position of a Saboteur match."""
 
     game: ClassicGame
@@ -339,27 +339,10 @@ class ClassicState(State):
         victims = [Steal(v) for v in self._victims(self.current)]
         return [(len(victims), M_LIST, victims, None)]
 
-    def legal_actions(self) -> list[Action]:
-        return expand(self._menu())
+    _decode = staticmethod(decode)
 
-    def legal_count(self) -> int:
-        return sum(entry[0] for entry in self._menu())
-
-    def legal_action(self, index: int) -> Action:
-        for count, tag, a, b in self._menu():
-            if index < count:
-                return decode(tag, a, b, index)
-            index -= count
-        raise IndexError("legal action index out of range")
-
-    def random_action(self, rng: Rng) -> Action:
-        menu = self._menu()
-        index = rng.below(sum(entry[0] for entry in menu))
-        for count, tag, a, b in menu:
-            if index < count:
-                return decode(tag, a, b, index)
-            index -= count
-        raise AssertionError("no legal action")
+    def _expand(self, menu: list[Entry]) -> list[Action]:
+        return expand(menu)
 
     def _broken_bits(self) -> list[int]:
         """Per seat, the bits (``Tables.tool_bit``) of the tools broken in front of it."""

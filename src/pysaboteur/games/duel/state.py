@@ -33,9 +33,10 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, State, check_same_cards
+from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, check_same_cards
 from ...engine.goals import goal_orientations
 from ...engine.maze import FITS, NO_ENTER, NO_LEAVE, Maze, cell, neighbours, xy
+from ...engine.menu import Entry, MenuState
 from ...engine.moves import card_combinations, nth_pass, pass_actions
 from ...engine.rng import Rng
 from . import cards as C
@@ -209,7 +210,7 @@ def choose_payment(gold: list[str], debt: int) -> list[str]:
     return [code for v, n in zip(values, best[2], strict=True) for code in by_value[v][:n]]
 
 
-class DuelState(State):
+class DuelState(MenuState):
     """A position of a Duel (or solo) match."""
 
     def __init__(self, game: DuelGame, seed: int, deal: Deal | None = None) -> None:
@@ -367,9 +368,11 @@ class DuelState(State):
             menu.append((_pass_count(hand, distinct), _M_PASS, hand, C.PASS_MAX))
         return menu
 
-    def legal_actions(self) -> list[Action]:
+    _decode = staticmethod(_decode)
+
+    def _expand(self, menu: list[Entry]) -> list[Action]:
         out: list[Action] = []
-        for count, tag, a, b in self._menu():
+        for count, tag, a, b in menu:
             if tag == _M_FIT:
                 get = _PLACES.get
                 for c, m in b:
@@ -391,32 +394,6 @@ class DuelState(State):
             else:
                 out += [_decode(tag, a, b, i) for i in range(count)]
         return out
-
-    def legal_count(self) -> int:
-        return sum(entry[0] for entry in self._menu())
-
-    def legal_action(self, index: int) -> Action:
-        for count, tag, a, b in self._menu():
-            if index < count:
-                return _decode(tag, a, b, index)
-            index -= count
-        raise IndexError("legal action index out of range")
-
-    def random_action(self, rng: Rng) -> Action:
-        menu = self._menu()
-        index = rng.below(sum(entry[0] for entry in menu))
-        for count, tag, a, b in menu:
-            if index < count:
-                return _decode(tag, a, b, index)
-            index -= count
-        raise AssertionError("no legal action")
-
-    def playout_action(self, rng: Rng) -> Action:
-        """Playouts pick a kind of move (a placement, each action card, a pass...) evenly,
-        then one move of that kind: uniform play would mostly pass."""
-        menu = self._menu()
-        count, tag, a, b = menu[rng.below(len(menu))]
-        return _decode(tag, a, b, rng.below(count))
 
     def _ctx(self, seat: int) -> int:
         return seat  # one reach context per seat, in seat order

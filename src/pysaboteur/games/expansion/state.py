@@ -23,9 +23,10 @@ from ...engine.cards import Catalogue
 from ...engine.errors import IllegalAction, InvalidTarget
 from ...engine.game import Deal, Options, RoundResult
 from ...engine.maze import NO_ENTER, Maze, neighbours, xy
+from ...engine.menu import Entry
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
-from ..classic.menu import M_DISCARD, Board, Entry, Template
+from ..classic.menu import M_DISCARD, Board, Template
 from ..classic.state import MAIN, STEAL, ClassicGame, ClassicState
 from . import cards as C
 
