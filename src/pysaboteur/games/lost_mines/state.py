@@ -43,8 +43,9 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, State, check_same_cards
+from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, check_same_cards
 from ...engine.maze import DELTA, FITS, Maze, cell, xy
+from ...engine.menu import Entry, MenuState
 from ...engine.moves import nth_pass, pass_count
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
@@ -212,7 +213,7 @@ class LostMinesGame(Game):
         return LostMinesState(self, seed, deal)
 
 
-class LostMinesState(State):
+class LostMinesState(MenuState):
     """A position of a Lost Mines match."""
 
     def __init__(self, game: LostMinesGame, seed: int, deal: Deal | None = None) -> None:
@@ -340,7 +341,7 @@ class LostMinesState(State):
     # counts the groups and decodes just the chosen action.  Both give the same
     # order, and that order depends on the position only, never on its history:
     # cards by code, then orientation, then cells by x then y; joints likewise.
-    def _menu(self) -> list[tuple[int, int, Any, Any]]:
+    def _menu(self) -> list[Entry]:
         if self.terminal:
             return []
         phase = self.phase
@@ -358,7 +359,7 @@ class LostMinesState(State):
         seat = self.current
         hand = self.hands[seat]
         distinct = sorted(set(hand))
-        menu: list[tuple[int, int, Any, Any]] = []
+        menu: list[Entry] = []
         self._placement_menu(distinct, menu)
         for code in distinct:
             if code in _ACTION_CODES:
@@ -369,9 +370,11 @@ class LostMinesState(State):
             menu.append((1, _M_LIST, _PROPOSE, None))
         return menu
 
-    def legal_actions(self) -> list[Action]:
+    _decode = staticmethod(_decode)
+
+    def _expand(self, menu: list[Entry]) -> list[Action]:
         out: list[Action] = []
-        for count, tag, a, b in self._menu():
+        for count, tag, a, b in menu:
             if tag == _M_PLACE:
                 out += map(_PLACE_ACT[a].__getitem__, b)
             elif tag == _M_CELL:
@@ -388,32 +391,13 @@ class LostMinesState(State):
                 out += [_decode(tag, a, b, i) for i in range(count)]
         return out
 
-    def legal_count(self) -> int:
-        return sum(entry[0] for entry in self._menu())
-
-    def legal_action(self, index: int) -> Action:
-        for count, tag, a, b in self._menu():
-            if index < count:
-                return _decode(tag, a, b, index)
-            index -= count
-        raise IndexError("legal action index out of range")
-
-    def random_action(self, rng: Rng) -> Action:
-        menu = self._menu()
-        index = rng.below(sum(entry[0] for entry in menu))
-        for count, tag, a, b in menu:
-            if index < count:
-                return _decode(tag, a, b, index)
-            index -= count
-        raise AssertionError("no legal action")
-
     def _placement_cells(self) -> list[int]:
         """Empty board cells where a card would extend an open path end, by x then y."""
         cells = [c for c, k in self.maze.constraint.items() if k & 15 and c in BOARD]
         cells.sort()
         return cells
 
-    def _placement_menu(self, distinct: list[str], menu: list[tuple[int, int, Any, Any]]) -> None:
+    def _placement_menu(self, distinct: list[str], menu: list[Entry]) -> None:
         rows: list[tuple[int, tuple[bool, ...]]] | None = None
         by_mask: dict[int, list[int]] = {}
         for code in distinct:
@@ -450,7 +434,7 @@ class LostMinesState(State):
         pawns = self.pawn
         return sorted(c for c, t in self.maze.cells.items() if _STORMABLE[t] and c not in pawns)
 
-    def _action_menu(self, seat: int, code: str, menu: list[tuple[int, int, Any, Any]]) -> None:
+    def _action_menu(self, seat: int, code: str, menu: list[Entry]) -> None:
         kind = CAT[code]
         effect = kind.effect
         if effect == "tool":
