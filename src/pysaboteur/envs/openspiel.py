@@ -54,21 +54,24 @@ def _utility(game: str, players: int) -> tuple[float, float, float | None]:
         return -1.0, 1.0, 0.0
     if game == "solo":
         return 0.0, 60.0, None
+    if game == "lost-mines":
+        return 0.0, 1.0, 1.0  # 1 shared among the winners
     return 0.0, 1.0, None
 
 
 def _game_type(game: str) -> pyspiel.GameType:
     entry = GAMES[game]
     lo, hi = entry.players
-    zero_sum = game == "duel"
+    utility = {"duel": pyspiel.GameType.Utility.ZERO_SUM,
+               "lost-mines": pyspiel.GameType.Utility.CONSTANT_SUM}.get(
+                   game, pyspiel.GameType.Utility.GENERAL_SUM)
     return pyspiel.GameType(
         short_name=short_name(game),
         long_name=f"pysaboteur {entry.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=(pyspiel.GameType.Utility.ZERO_SUM if zero_sum
-                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=hi,
         min_num_players=lo,
