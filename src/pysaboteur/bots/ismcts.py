@@ -21,7 +21,7 @@ from ..engine.actions import Action
 from ..engine.game import State
 from ..engine.rng import Rng
 from .base import Bot
-from .worlds import determinizer, leaf_evaluator
+from .worlds import determinizer, exploration_for, iterations_for, leaf_evaluator
 
 GOLD_SCALE = 5.0  # a round's gold swing that counts as a full win
 
@@ -53,17 +53,23 @@ def relative(gains: Sequence[float]) -> list[float]:
 class IsmctsBot(Bot):
     name = "ismcts"
 
-    def __init__(self, seed: int = 0, iterations: int = 400, seconds: float = 0.5,
-                 exploration: float = 0.7, leaf_values: bool = True) -> None:
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
+                 exploration: float | None = None, leaf_values: bool = True) -> None:
         """``leaf_values``: score new nodes with the game's position evaluation where it
         has one; otherwise (or when False) play the round out from every new node."""
         super().__init__(seed)
         self.use_leaf_values = leaf_values
         self.last_iterations = 0
         self.rng = Rng(seed)
-        self.iterations = iterations
+        #: iterations per move; by default the game's own budget (about 0.2-0.5 s here)
+        self.budget = iterations
+        self.iterations = 0
+        #: a time limit makes play depend on the machine; the default budget is iterations only,
+        #: so that the same seed always gives the same move (arenas are reproducible)
         self.seconds = seconds
-        self.exploration = exploration
+        #: UCB exploration; by default the game's own (its values' scale differs)
+        self.explore_setting = exploration
+        self.exploration = 0.7
         #: per-seat leaf values for games whose random play-outs say little (The Lost Mines)
         self._leaf: Callable[[Any], list[float]] | None = None
 
@@ -73,7 +79,10 @@ class IsmctsBot(Bot):
         worlds = determinizer(view)
         self._leaf = leaf_evaluator(view) if self.use_leaf_values else None
         root = _Node()
-        deadline = time.perf_counter() + self.seconds
+        deadline = time.perf_counter() + (self.seconds if self.seconds is not None else 1e9)
+        self.exploration = (self.explore_setting if self.explore_setting is not None
+                            else exploration_for(view))
+        self.iterations = self.budget if self.budget is not None else iterations_for(view)
         self.last_iterations = 0
         for i in range(self.iterations):
             self._iterate(root, worlds.sample(self.rng))

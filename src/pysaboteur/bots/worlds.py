@@ -52,3 +52,20 @@ def leaf_evaluator(view: Any) -> Callable[[Any], list[float]] | None:
 
         return duel_leaf_values  # type: ignore[return-value]
     return None
+
+
+#: UCB exploration constants of ISMCTS: the Duel's leaves are valued in gold by its
+#: position evaluation, whose differences are small; play-out results span about [-1, 1]
+EXPLORATION = {"duel": 0.1, "solo": 0.1}
+
+
+def exploration_for(view: Any) -> float:
+    return EXPLORATION.get(view.game, 0.7)
+
+
+#: ISMCTS iterations per move: a deterministic budget of well under a second here
+ITERATIONS = {"duel": 800, "solo": 800}
+
+
+def iterations_for(view: Any) -> int:
+    return ITERATIONS.get(view.game, 300)
