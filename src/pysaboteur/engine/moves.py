@@ -126,7 +126,11 @@ def pass_count(hand: Sequence[str], most: int) -> int:
 
 def nth_pass(hand: Sequence[str], most: int, index: int) -> Pass:
     """``pass_actions(hand, most)[index]``."""
-    for n in range(1, min(most, len(hand)) + 1):
+    kinds = sorted(set(hand))
+    if index < len(kinds):  # a single card: the common case, no counting needed
+        return _pass((kinds[index],))
+    index -= len(kinds)
+    for n in range(2, min(most, len(hand)) + 1):
         count = combination_count(hand, n)
         if index < count:
             return _pass(nth_combination(hand, n, index))
