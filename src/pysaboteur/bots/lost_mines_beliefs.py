@@ -47,7 +47,10 @@ IDENTITIES = (C.LOYAL, C.SELFISH, C.SABOTEUR)
 #: how strongly a unit of help (treasure value brought nearer) to the own clan rather
 #: than to the other clan speaks for each identity
 _LEAN = {C.LOYAL: 1.0, C.SELFISH: 0.0, C.SABOTEUR: -1.0}
-BETA = 0.6  # evidence strength per unit of help
+#: ... and how strongly help to everybody else (either clan) speaks against a selfish dwarf
+_ALONE = {C.LOYAL: 0.0, C.SELFISH: -1.0, C.SABOTEUR: 0.0}
+BETA = 0.3  # evidence strength per unit of help (fitted on heuristic self-play)
+BETA_SELF = 0.3
 CAP = 3.0  # at most this much help counts from one card
 VOTE_WEIGHT = 0.3
 
@@ -62,7 +65,9 @@ def likelihoods(view: Any) -> list[dict[str, float] | None]:
         if s in known:
             out.append(None)
             continue
-        out.append({i: math.exp(BETA * _LEAN[i] * scores[s]) for i in IDENTITIES})
+        side, others = scores[s]
+        out.append({i: math.exp(BETA * _LEAN[i] * side + BETA_SELF * _ALONE[i] * others)
+                    for i in IDENTITIES})
     return out
 
 
@@ -153,11 +158,13 @@ class _PublicRound:
         self.pawns[seat] = c
 
 
-def _evidence(view: Any) -> list[float]:
-    """Per seat: help to its own clan minus help to the other clan, summed over its plays."""
+def _evidence(view: Any) -> list[tuple[float, float]]:
+    """Per seat, summed over its plays: help to its own clan minus help to the other clan,
+    and help to everybody else."""
     n = view.players
     clans = view.clans
     score = [0.0] * n
+    total = [0.0] * n
     board = _PublicRound(view)
     game_parse = _parser(view)
     log = view.log[view.round_start:]
@@ -187,12 +194,13 @@ def _evidence(view: Any) -> list[float]:
                 else:
                     other += gain
             score[seat] += max(-CAP, min(CAP, own - other))
+            total[seat] += max(-CAP, min(CAP, own + other))
         elif isinstance(action, (ProposeEnd, Vote)):
             # ending the round when the own clan holds fewer treasures: the other clan's friend
             ahead = _clan_lead(view, clans[seat])
             agree = isinstance(action, ProposeEnd) or action.accept
             score[seat] += VOTE_WEIGHT * (ahead if agree else -ahead)
-    return score
+    return list(zip(score, total, strict=True))
 
 
 def _clan_lead(view: Any, clan: str) -> float:
