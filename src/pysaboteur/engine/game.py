@@ -117,18 +117,26 @@ class RoundResult:
 
 
 class State(ABC):
-    """One position of a match.  Subclasses keep flat, cheaply copied fields."""
+    """One position of a match.  Subclasses keep flat, cheaply copied fields.
+
+    The fields every game keeps: ``terminal`` (the match is over), ``current`` (the seat
+    that decides now), ``_round`` (1-based), ``hands`` (each seat's card codes).
+    """
 
     game: Game
     rng: Rng
     history: list[Action]
     results: list[RoundResult]
+    terminal: bool
+    current: int
+    _round: int
+    hands: list[list[str]]
 
     # -- turn ---------------------------------------------------------------
     @property
-    @abstractmethod
     def current_player(self) -> int:
         """The seat that must decide now, or ``TERMINAL``."""
+        return TERMINAL if self.terminal else self.current
 
     @property
     def is_terminal(self) -> bool:
@@ -205,7 +213,7 @@ class State(ABC):
         """What ``seat`` may know (``None``: a spectator).  The only door out of the engine."""
 
     def hand(self, seat: int) -> list[str]:
-        raise NotImplementedError
+        return self.hands[seat]
 
     def census(self) -> Counter[str]:
         """Every card of the box wherever it is (for conservation checks)."""
@@ -213,4 +221,5 @@ class State(ABC):
 
     @property
     def round_no(self) -> int:
-        raise NotImplementedError
+        """The round being played (1-based)."""
+        return self._round

@@ -34,7 +34,7 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, check_same_cards
+from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
 from ...engine.goals import goal_orientations
 from ...engine.maze import Maze, cell
 from ...engine.menu import Entry, MenuState
@@ -201,17 +201,6 @@ class ClassicState(MenuState):
         return goals
 
     # ------------------------------------------------------------------ basics
-    @property
-    def current_player(self) -> int:
-        return TERMINAL if self.terminal else self.current
-
-    @property
-    def round_no(self) -> int:
-        return self._round
-
-    def hand(self, seat: int) -> list[str]:
-        return self.hands[seat]
-
     def role(self, seat: int) -> str:
         return self.roles[seat]
 

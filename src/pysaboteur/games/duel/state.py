@@ -33,7 +33,7 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, check_same_cards
+from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
 from ...engine.goals import goal_orientations
 from ...engine.maze import FITS, NO_ENTER, NO_LEAVE, Maze, cell, neighbours, xy
 from ...engine.menu import Entry, MenuState
@@ -291,17 +291,6 @@ class DuelState(MenuState):
         self.current = self.turn
 
     # ------------------------------------------------------------------ basics
-    @property
-    def current_player(self) -> int:
-        return TERMINAL if self.terminal else self.current
-
-    @property
-    def round_no(self) -> int:
-        return self._round
-
-    def hand(self, seat: int) -> list[str]:
-        return self.hands[seat]
-
     def colour(self, seat: int) -> str:
         return self.game.colours[seat]
 

@@ -43,7 +43,7 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import TERMINAL, Deal, Game, Options, RoundResult, check_same_cards
+from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
 from ...engine.maze import DELTA, FITS, Maze, cell, xy
 from ...engine.menu import Entry, MenuState
 from ...engine.moves import nth_pass, pass_count
@@ -299,17 +299,6 @@ class LostMinesState(MenuState):
         self.current = self.turn
 
     # ------------------------------------------------------------------ basics
-    @property
-    def current_player(self) -> int:
-        return TERMINAL if self.terminal else self.current
-
-    @property
-    def round_no(self) -> int:
-        return self._round
-
-    def hand(self, seat: int) -> list[str]:
-        return self.hands[seat]
-
     def clan(self, seat: int) -> str:
         return C.clan_of(self.dwarves[seat])
 
