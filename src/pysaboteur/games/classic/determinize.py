@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from ...engine.game import RoundResult
+from ...engine.determinize import blank_state, check_places
 from ...engine.maze import Maze, cell
 from ...engine.rng import Rng
 from .menu import Memo
@@ -58,16 +58,7 @@ class Determinizer:
         n = view.players
         log = round_log(view)
         kind = self._state_type()
-        self.template = t = kind.__new__(kind)
-        t.game = game
-        t.seed, t.deal, t.rng = 0, None, Rng(0)
-        t.history, t.actors = [], []
-        t.results = [RoundResult(r["round"], list(r["gold"]),
-                                 {k: v for k, v in r.items() if k not in ("round", "gold")})
-                     for r in view.results]
-        t._round = view.round
-        t.terminal = False
-        t.turn, t.current = view.turn, view.current_player
+        self.template = t = blank_state(kind, game, view)
         t.phase = _PHASES[view.phase]
         t.pending_draw = 1 if t.phase == ORIENT else 0
         t.round_start = view.round_start
@@ -130,10 +121,8 @@ class Determinizer:
         self.others = [s for s in range(n) if s != seat]
         self.sizes = [(s, view.hand_sizes[s], view.passed_sizes[s]) for s in self.others]
         self.deck_size, self.aside_size = view.deck_size, view.set_aside
-        expected = sum(h + p for _, h, p in self.sizes) + self.deck_size + self.aside_size
-        if expected != len(self.unknown_cards):
-            raise ValueError(f"view is inconsistent: {len(self.unknown_cards)} unknown cards "
-                             f"for {expected} hidden places")
+        check_places(len(self.unknown_cards),
+                     sum(h + p for _, h, p in self.sizes) + self.deck_size + self.aside_size)
         # dwarf cards
         known_roles = self._known_roles(view)
         pool = Counter(game.role_deck())

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...engine.game import RoundResult
+from ...engine.determinize import blank_state, check_places
 from ...engine.maze import Maze, cell
 from ...engine.rng import Rng
 from . import cards as C
@@ -31,16 +31,7 @@ class Determinizer:
             raise ValueError("determinize a seat's view, not a spectator's")
         self.seat = seat = view.seat
         game = DuelGame(view.players, **view.options)
-        self.template = t = DuelState.__new__(DuelState)
-        t.game = game
-        t.seed, t.deal, t.rng = 0, None, Rng(0)
-        t.history, t.actors = [], []
-        t.results = [RoundResult(r["round"], r["gold"], {k: v for k, v in r.items()
-                                                         if k not in ("round", "gold")})
-                     for r in view.results]
-        t._round = view.round
-        t.terminal = view.current_player == -1
-        t.turn, t.current = view.turn, max(view.current_player, 0)
+        self.template = t = blank_state(DuelState, game, view)
         t.phase = _PHASES[view.phase]
         t.resume = 0 if view.resume == "main" else 1
         t.pending_draw = view.pending_draw
@@ -119,10 +110,8 @@ class Determinizer:
         self.others = [s for s in range(view.players) if s != seat]
         self.sizes = [(s, view.hand_sizes[s], view.passed_sizes[s]) for s in self.others]
         self.deck_size, self.aside_size = view.deck_size, view.set_aside
-        expected = sum(h + p for _, h, p in self.sizes) + self.deck_size + self.aside_size
-        if expected != len(self.unknown_cards):
-            raise ValueError(f"view is inconsistent: {len(self.unknown_cards)} unknown cards "
-                             f"for {expected} hidden places")
+        check_places(len(self.unknown_cards),
+                     sum(h + p for _, h, p in self.sizes) + self.deck_size + self.aside_size)
         self.looked = [(s, cell(x, y)) for s, x, y in view.looked if s != seat]
         self.board_goals = list(on_board.elements())
 

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from itertools import product
 
 from ...engine.actions import Pass, PlayOnCell, PlayOnPlayer, PlayOnTreasure
-from ...engine.game import RoundResult
+from ...engine.determinize import blank_state, check_places
 from ...engine.maze import DELTA, Maze, cell
 from ...engine.rng import Rng
 from ...engine.tiles import EDGES, OPPOSITE
@@ -73,17 +73,8 @@ class Determinizer:
         self.seat = me = view.seat
         n = view.players
         game = LostMinesGame(n, rounds=view.rounds)
-        t = self.template = LostMinesState.__new__(LostMinesState)
-        t.game = game
-        t.seed, t.deal, t.rng = 0, None, Rng(0)
-        t.history, t.actors = [], []
-        t.results = [RoundResult(r["round"], list(r["gold"]),
-                                 {k: v for k, v in r.items() if k not in ("round", "gold")})
-                     for r in view.results]
+        t = self.template = blank_state(LostMinesState, game, view)
         t.totals = list(view.scores)
-        t._round = view.round
-        t.terminal = False
-        t.turn, t.current = view.turn, view.current_player
         t.round_start = view.round_start
         t.phase = PHASE_NAMES.index(view.phase)
         t.pending_draw = view.pending_draw
@@ -184,11 +175,10 @@ class Determinizer:
         self.others = [(s, view.hand_sizes[s]) for s in range(n) if s != me]
         self.deck_size, self.aside_size = view.deck_size, view.set_aside
         self.hidden_discards = view.discard_size - len(t.discards)
-        expected = (sum(k for _, k in self.others) + self.deck_size + self.aside_size
-                    + self.hidden_discards)
-        if self.hidden_discards < 0 or expected != len(self.unknown_cards):
-            raise ValueError(f"view is inconsistent: {len(self.unknown_cards)} unknown cards "
-                             f"for {expected} hidden places")
+        if self.hidden_discards < 0:
+            raise ValueError("view is inconsistent: more face-up discards than discards")
+        check_places(len(self.unknown_cards), sum(k for _, k in self.others) + self.deck_size
+                     + self.aside_size + self.hidden_discards)
         # treasure values: per type, the cards not known to be elsewhere
         self.treasure_pools: list[tuple[list[int], list[str]]] = []
         for kind in C.TREASURE_TYPES:
