@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,10 +24,28 @@ from pysaboteur.web.db import Database
 from pysaboteur.web.server import create_app, pick_language
 from pysaboteur.web.tables import bot_for, view_json
 
+#: a PostgreSQL server to run every test against as well, e.g.
+#: postgresql+psycopg://postgres:postgres@localhost/postgres (.ci/run starts one)
+POSTGRES = os.environ.get("PYSABOTEUR_TEST_POSTGRES")
 
-@pytest.fixture()
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'web.sqlite3'}"
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'web.sqlite3'}"
+        return
+    if not POSTGRES:
+        pytest.skip("set PYSABOTEUR_TEST_POSTGRES to test against PostgreSQL")
+    psycopg = pytest.importorskip("psycopg")
+    admin_url = POSTGRES.replace("postgresql+psycopg://", "postgresql://")
+    name = f"pysaboteur_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture()
