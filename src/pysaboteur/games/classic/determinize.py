@@ -169,13 +169,11 @@ class Determinizer:
 
     # -- sampling -----------------------------------------------------------------------------
     def _deal_roles(self, rng: Rng) -> tuple[dict[int, str], list[str]]:
-        pool = self.role_pool.copy()
-        rng.shuffle(pool)
+        pool = rng.permutation(self.role_pool)
         seats = self.unknown_role_seats
         if self.weights is None:
             return dict(zip(seats, pool, strict=False)), pool[len(seats):]
-        order = seats.copy()
-        rng.shuffle(order)
+        order = rng.permutation(seats)
         dealt: dict[int, str] = {}
         for s in order:
             w = self.weights.get(s, {})
@@ -191,8 +189,7 @@ class Determinizer:
     def sample(self, rng: Rng) -> ClassicState:
         state = self.template.clone()
         state.rng = Rng(rng.next64())
-        cards = self.unknown_cards.copy()
-        rng.shuffle(cards)
+        cards = rng.permutation(self.unknown_cards)
         k = 0
         passed = state.passed
         for s, hand, npassed in self.sizes:
@@ -201,8 +198,7 @@ class Determinizer:
             k += hand + npassed
         state.deck = cards[k:k + self.deck_size]
         state.aside = cards[k + self.deck_size:]
-        goals = self.unknown_goals.copy()
-        rng.shuffle(goals)
+        goals = rng.permutation(self.unknown_goals)
         hidden = state._wmaze().hidden
         for c in self.unseen_cells:
             hidden[c] = goals.pop()
