@@ -1,8 +1,12 @@
 """What one seat of a Lost Mines match may know (lost-mines.md, "Information"), in one place.
 
-Public: the board, pawns, tokens, forest tiles, revealed mines, troll cards in
-front of players, every player's clan, the types of the laid-out and collected
-treasures, who holds the dragon, hand sizes, pile sizes, the log.  Private to
+Public: the board, pawns (and the segment of its card each stands on), tokens,
+forest tiles, revealed mines, troll cards in front of players, every player's
+clan, the types of the laid-out and collected treasures and which slots each
+seat took, who holds the dragon, hand sizes, pile sizes, the cards the player on
+turn will draw, whether it has proposed ending the round, the log (and where this
+round begins in it).  Enough to rebuild the public position (determinization,
+``determinize.py``).  Private to
 the seat: its hand, its identity, the values of its own treasures and what its
 information cards showed.  Hidden from all: deck order, face-down mines,
 treasure values, other identities, set-aside cards, the cards of passes and of
