@@ -821,11 +821,15 @@ class LostMinesState(MenuState):
                                              for slots in self.collected], self.dragon)
         for seat, p in enumerate(points):
             self.totals[seat] += p
+        top = max(points)
         self.results.append(RoundResult(self._round, points, {
             "dwarves": list(self.dwarves),
             "treasures": [[self.layout[s] for s in slots] for slots in self.collected],
             "dragon": self.dragon,
             "totals": list(self.totals),
+            # for tallies by identity (arena): the revealed identities, who scored most
+            "roles": [C.identity_of(d) for d in self.dwarves],
+            "winners": [s for s, p in enumerate(points) if p == top] if top > 0 else [],
         }))
         self.pending = None
         self.voters = []
