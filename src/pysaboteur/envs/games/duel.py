@@ -23,8 +23,9 @@ from ..encoding import Encoding, Key, Window
 
 class DuelEncoding(Encoding):
     games = ("duel",)
-    #: x -12..14, y -12..12 (starts at (0, -1) and (0, 1), goals up to x = 9)
-    window = Window(-12, -12, 27, 25)
+    #: x -12..17, y -12..12 (starts at (0, -1) and (0, 1), goals up to x = 9; the
+    #: heuristic bot builds round the goals up to x = 12)
+    window = Window(-12, -12, 30, 25)
     phases = ("main", "after", "orient")
     max_rounds = C.ROUNDS
 
