@@ -64,7 +64,8 @@ def play(
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                      help="game option NAME=VALUE")] = None,
     show_beliefs: Annotated[bool, typer.Option(
-        help="Saboteur, Saboteur 2: after each round, print each bot's role beliefs")] = False,
+        help="Saboteur, Saboteur 2, The Lost Mines: after each round, print each bot's "
+             "beliefs about the others' roles")] = False,
 ) -> None:
     """Play a game in the terminal against bots (you are SEAT; the others are bots)."""
     try:
@@ -149,18 +150,24 @@ def _show_beliefs(views: dict[int, Any], roles: list[str] | None) -> None:
                                              None) is None:
         return
     from ..bots.beliefs import accuracy, prior_of, role_beliefs
+    from ..bots.lost_mines_beliefs import beliefs as identity_beliefs
 
     for seat, view in sorted(views.items()):
-        beliefs = role_beliefs(view)
+        if view.game == "lost-mines":
+            beliefs = dict(enumerate(identity_beliefs(view)))
+            prior = None
+        else:
+            beliefs = role_beliefs(view)
+            prior = prior_of(view)
         parts = []
         for s, b in sorted(beliefs.items()):
             if s == seat:
                 continue
             top = ", ".join(f"{r} {p:.2f}" for r, p in sorted(b.items(), key=lambda x: -x[1])[:2])
             parts.append(f"{s}: {top} (is {roles[s]})")
-        got, base = accuracy(beliefs, roles, seat, prior_of(view))
-        console.print(f"[dim]seat {seat} believes[/] " + "; ".join(parts)
-                      + f" [dim]- true role {got:.2f} vs base rate {base:.2f}[/]")
+        got, base = accuracy(beliefs, roles, seat, prior)
+        score = f"true role {got:.2f}" + (f" vs base rate {base:.2f}" if prior else "")
+        console.print(f"[dim]seat {seat} believes[/] " + "; ".join(parts) + f" [dim]- {score}[/]")
     views.clear()
 
 
