@@ -168,3 +168,19 @@ def test_a_clone_is_independent(name: str, players: int, seed: int, steps: int) 
     assert snapshot(copy_) == before
     play_random(copy_, Rng(seed + 1))
     assert snapshot(state) == before
+
+
+@configs
+@SETTINGS
+@given(seed=st.integers(0, 2**32))
+def test_the_round_log_starts_at_the_rounds_first_move(name: str, players: int,
+                                                       seed: int) -> None:
+    """Views that mark where the round's moves begin mark the first move of the round."""
+    state = make_game(name, players).new_state(seed)
+    if not hasattr(state.view(0), "round_start"):
+        return
+    rng = Rng(seed)
+    while not state.is_terminal and state.round_no == 1:
+        state.apply(state.random_action(rng))
+    if not state.is_terminal:
+        assert state.view(0).round_start == len(state.history)

@@ -171,7 +171,9 @@ class ClassicState(MenuState):
         self.hands: list[list[str]] = [[] for _ in range(seats)]
         self.discards: list[str] = []  # face up
         self.passed: list[tuple[int, str]] = []  # face down: (seat, card), in the order passed
-        self.round_start = len(self.history)  # where this round's moves begin in the log
+        # where this round's moves begin in the log; a later round is set up while the
+        # action that ended the last one is applied, before it joins the history
+        self.round_start = len(self.history) + (self._round > 1)
         self.in_front: list[list[str]] = [[] for _ in range(seats)]
         self.seen: list[dict[int, str]] = [{} for _ in range(seats)]  # map looks
         self.phase = MAIN
