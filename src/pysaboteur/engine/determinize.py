@@ -24,8 +24,8 @@ def blank_state(kind: type[S], game: Game, view: Any) -> S:
     """
     state = kind.__new__(kind)
     state.game = game
-    state.seed, state.deal, state.rng = 0, None, Rng(0)  # type: ignore[attr-defined]
-    state.history, state.actors = [], []  # type: ignore[attr-defined]
+    state.seed, state.deal, state.rng = 0, None, Rng(0)
+    state.history, state.actors = [], []
     state.results = [RoundResult(r["round"], list(r["gold"]),
                                  {k: v for k, v in r.items() if k not in ("round", "gold")})
                      for r in view.results]

@@ -132,6 +132,17 @@ class State(ABC):
     _round: int
     hands: list[list[str]]
 
+    def _begin(self, game: Game, seed: int, deal: Deal | None) -> None:
+        """Set the fields every match starts with: its game, seed, deal, generator, an
+        empty history (with the seat of each action) and no round results yet."""
+        self.game = game
+        self.seed = seed
+        self.deal = deal
+        self.rng = Rng(seed)
+        self.history = []
+        self.actors: list[int] = []
+        self.results = []
+
     # -- turn ---------------------------------------------------------------
     @property
     def current_player(self) -> int:

@@ -116,12 +116,7 @@ class ClassicState(MenuState):
 
     def __init__(self, game: ClassicGame, seed: int, deal: Deal | None = None) -> None:
         self.game = game
-        self.seed = seed
-        self.deal = deal
-        self.rng = Rng(seed)
-        self.history = []
-        self.actors: list[int] = []
-        self.results = []
+        self._begin(game, seed, deal)
         self._init_gold()
         self._round = 0
         self.terminal = False

@@ -215,12 +215,7 @@ class DuelState(MenuState):
 
     def __init__(self, game: DuelGame, seed: int, deal: Deal | None = None) -> None:
         self.game: DuelGame = game
-        self.seed = seed
-        self.deal = deal
-        self.rng = Rng(seed)
-        self.history = []
-        self.actors: list[int] = []
-        self.results = []
+        self._begin(game, seed, deal)
         seats = game.players
         self.gold: list[list[str]] = [[] for _ in range(seats)]
         self.paid: list[str] = []  # gold cards paid for trolls: out of the game

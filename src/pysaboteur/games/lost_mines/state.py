@@ -218,12 +218,7 @@ class LostMinesState(MenuState):
 
     def __init__(self, game: LostMinesGame, seed: int, deal: Deal | None = None) -> None:
         self.game: LostMinesGame = game
-        self.seed = seed
-        self.deal = deal
-        self.rng = Rng(seed)
-        self.history = []
-        self.actors: list[int] = []
-        self.results = []
+        self._begin(game, seed, deal)
         self.totals = [0] * game.players
         self._round = 0
         self.terminal = False
