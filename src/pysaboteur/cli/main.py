@@ -23,7 +23,8 @@ from . import bench as bench_mod
 from .render import board_text, view_panel
 
 app = typer.Typer(
-    help="Saboteur card games: play in the terminal, check and replay records, benchmark.",
+    help="Saboteur card games: play in the browser (serve) or the terminal (play), replay and "
+         "check records, benchmark the engine, measure bots in an arena.",
     no_args_is_help=True,
     add_completion=False,
 )
