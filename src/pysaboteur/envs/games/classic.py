@@ -21,8 +21,9 @@ from ..encoding import Encoding, Key, Window
 
 class ClassicEncoding(Encoding):
     games = ("classic",)
-    #: x -18..14, y -14..14 (start at (0, 0), goals at x = 8); random play drifts west
-    window = Window(-18, -14, 33, 29)
+    #: x -18..17, y -14..14 (start at (0, 0), goals at x = 8); random play drifts west,
+    #: the heuristic bot builds round the goals up to x = 12
+    window = Window(-18, -14, 36, 29)
     phases = ("main", "orient", "steal")
     max_rounds = 3
 
