@@ -184,3 +184,55 @@ def test_the_round_log_starts_at_the_rounds_first_move(name: str, players: int,
         state.apply(state.random_action(rng))
     if not state.is_terminal:
         assert state.view(0).round_start == len(state.history)
+
+
+@configs
+@SETTINGS
+@given(seed=st.integers(0, 2**32))
+def test_legal_actions_are_distinct_even_across_types(name: str, players: int, seed: int) -> None:
+    """Actions compare as tuples, so two legal actions of different types must never be
+    equal (``Orient(True) == Steal(1)``); and a same-valued action of another type is
+    refused."""
+    from pysaboteur.engine.actions import EndTurn, Orient, Steal
+
+    state = make_game(name, players).new_state(seed)
+    rng = Rng(seed)
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        assert len(set(legal)) == len(legal)
+        for impostor in (Orient(True), Steal(1), EndTurn()):
+            listed = any(a == impostor and type(a) is type(impostor) for a in legal)
+            if impostor in legal and not listed:
+                before = snapshot(state)
+                with pytest.raises(IllegalAction):
+                    state.apply(impostor)
+                assert snapshot(state) == before
+        state.apply(legal[rng.below(len(legal))])
+
+
+@configs
+@SETTINGS
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 120))
+def test_any_kind_of_action_is_refused_cleanly(name: str, players: int, seed: int,
+                                              steps: int) -> None:
+    """Every action type of the engine, legal here or not, either applies or raises a
+    specific IllegalAction that changes nothing (never another exception)."""
+    from pysaboteur.engine import actions as A
+
+    state = play_random(make_game(name, players).new_state(seed), Rng(seed), stop=steps)
+    if state.is_terminal:
+        return
+    code = state.game.catalogue.kinds[seed % len(state.game.catalogue.kinds)].code
+    samples = [A.PlacePath(code, 1, 0), A.PlayOnCell(code, 1, 0), A.PlayOnPlayer(code, 0),
+               A.Discard((code, code), code), A.Pass((code,)), A.Bribe(1, 0), A.EndTurn(),
+               A.Orient(True), A.Steal(1), A.PlayOnJoint(code, 1, 0, "E"),
+               A.PlayOnTreasure(code, 0), A.Move(((1, 0),)), A.NoMove(), A.Take(0),
+               A.ProposeEnd(), A.Vote(True)]
+    legal = state.legal_actions()
+    before = snapshot(state)
+    for action in samples:
+        if any(a == action and type(a) is type(action) for a in legal):
+            continue
+        with pytest.raises(IllegalAction):
+            state.apply(action)
+        assert snapshot(state) == before, action

@@ -104,6 +104,16 @@ class Game(ABC):
         return parse_action(text, self.catalogue, hand)
 
 
+def is_listed(action: Action, legal: Sequence[Action]) -> bool:
+    """Is ``action`` one of ``legal``, type included?
+
+    Actions are NamedTuples, which compare as plain tuples: ``Orient(True) == Steal(1)``
+    and ``EndTurn() == NoMove()``.  Legality must not be fooled by that.
+    """
+    kind = type(action)
+    return any(a == action and type(a) is kind for a in legal)
+
+
 @dataclass
 class RoundResult:
     """What a round gave each seat, in the form records and views show."""
@@ -189,7 +199,7 @@ class State(ABC):
         if check:
             if self.is_terminal:
                 raise GameOver("the match is over")
-            if action not in self.legal_actions():
+            if not is_listed(action, self.legal_actions()):
                 raise self.explain(action)
         self._apply(action)
         self.history.append(action)

@@ -706,6 +706,7 @@ class ClassicState(MenuState):
         the face-down goals the seat has not looked at; other seats' gold.
         """
         new = self.clone()
+        new.rng = Rng(rng.next64())  # the generator decides future deals: unknown too
         others = [s for s in range(self.game.players) if s != seat]
         theirs = [i for i, (s, _) in enumerate(new.passed) if s != seat]
         *hands, new.deck, new.aside, passed = redeal(

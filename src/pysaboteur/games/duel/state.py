@@ -955,6 +955,7 @@ class DuelState(MenuState):
         equals its view of this state: that is what view secrecy means.
         """
         new = self.clone()
+        new.rng = Rng(rng.next64())  # the generator decides future deals: unknown too
         others = [s for s in range(self.game.players) if s != seat]
         pool = [c for s in others for c in new.hands[s] + new.passed[s]] + new.deck + new.aside
         rng.shuffle(pool)

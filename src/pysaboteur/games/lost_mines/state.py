@@ -871,6 +871,7 @@ class LostMinesState(MenuState):
         with the dwarf cards set aside).  Finished rounds stay revealed.
         """
         new = self.clone()
+        new.rng = Rng(rng.next64())  # the generator decides future deals: unknown too
         others = [s for s in range(self.game.players) if s != seat]
         dealt = redeal(rng, [*(new.hands[s] for s in others), new.deck, new.aside])
         for s, hand in zip(others, dealt, strict=False):
