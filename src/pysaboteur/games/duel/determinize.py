@@ -19,10 +19,10 @@ from ...engine.determinize import blank_state, check_places
 from ...engine.maze import Maze, cell
 from ...engine.rng import Rng
 from . import cards as C
-from .state import _ACTIONS, _DECK_PATHS, _GOALS, AFTER, CAT, MAIN, ORIENT, DuelGame, DuelState
+from .state import _ACTIONS, _DECK_PATHS, _GOALS, CAT, PHASE_NAMES, DuelGame, DuelState
 from .view import DuelView
 
-_PHASES = {"main": MAIN, "after": AFTER, "orient": ORIENT}
+_PHASES = {name: phase for phase, name in enumerate(PHASE_NAMES)}
 
 
 class Determinizer:

@@ -379,9 +379,6 @@ class DuelState(MenuState):
                 out += [_decode(tag, a, b, i) for i in range(count)]
         return out
 
-    def _ctx(self, seat: int) -> int:
-        return seat  # one reach context per seat, in seat order
-
     def _placement_menu(self, seat: int, distinct: list[str],
                         menu: list[tuple[int, int, Any, Any]]) -> None:
         """Placements: for every cell a reachable edge points at, the hand's tiles that fit.
@@ -855,7 +852,7 @@ class DuelState(MenuState):
         seats = [actor] + [s for s in range(self.game.players) if s != actor]
         cells = self.maze.cells
         for seat in seats:
-            ctx = self._ctx(seat)
+            ctx = seat  # one reach context per seat, in seat order
             found = [c for c in self.unclaimed_gold if self._reaches(ctx, c)]
             if not found:
                 continue

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ...engine.maze import xy
 from ...engine.views import PlacedCard, placed_cards, public_log
 from . import cards as C
+from .state import PHASE_NAMES
 
 if TYPE_CHECKING:
     from .state import DuelState
@@ -87,7 +88,7 @@ def duel_view(state: DuelState, seat: int | None) -> DuelView:
         rounds=C.ROUNDS,
         turn=state.turn,
         current_player=state.current_player,
-        phase=("main", "after", "orient")[state.phase],
+        phase=PHASE_NAMES[state.phase],
         board=board,
         face_down=tuple(sorted(xy(c) for c in maze.hidden if state.pending is None
                                or c != state.pending[0])),
