@@ -5,6 +5,8 @@ Shared by every game that turns goal cards over when the maze reaches them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .maze import FITS, Maze
 
 
@@ -29,3 +31,32 @@ def goal_orientations(maze: Maze, g: int) -> tuple[bool, ...]:
     score = {r: (cat.open_mask[t] & facing).bit_count() for r, t in variants}
     best = max(score.values())
     return tuple(r for r in score if score[r] == best)
+
+
+class GoalReveals:
+    """For states that pause when a revealed goal's orientation is a real choice.
+
+    The state keeps ``pending = (goal cell, ways)`` and an orientation phase; when the
+    revealing player answers, :meth:`_orient` turns the goal over and settles what it
+    reaches.  The game says what happens next (the turn ends, or it resumes).
+    """
+
+    pending: Any
+    phase: int
+    #: the phase play returns to once the goal lies
+    MAIN_PHASE = 0
+
+    def _reveal(self, g: int, rotated: bool) -> None:
+        raise NotImplementedError
+
+    def _settle(self, seat: int) -> bool:
+        raise NotImplementedError
+
+    def _orient(self, seat: int, rotated: bool) -> bool:
+        """Lay the pending goal the chosen way and settle; True when the turn goes on."""
+        assert self.pending is not None
+        g = self.pending[0]
+        self.pending = None
+        self.phase = self.MAIN_PHASE
+        self._reveal(g, rotated)
+        return self._settle(seat)

@@ -35,7 +35,7 @@ from ...engine.errors import (
     WrongPhase,
 )
 from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
-from ...engine.goals import goal_orientations
+from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, cell
 from ...engine.menu import Entry, MenuState
 from ...engine.rng import Rng
@@ -109,8 +109,10 @@ class ClassicGame(Game):
         return ClassicState(self, seed, deal)
 
 
-class ClassicState(MenuState):
+class ClassicState(GoalReveals, MenuState):
     """A position of a Saboteur match."""
+
+    MAIN_PHASE = MAIN
 
     game: ClassicGame
 
@@ -442,12 +444,7 @@ class ClassicState(MenuState):
                 self._end_turn()
             return
         if kind is Orient:
-            assert self.pending is not None
-            g = self.pending[0]
-            self.pending = None
-            self.phase = MAIN
-            self._reveal(g, action.rotated)  # type: ignore[union-attr]
-            if self._settle(seat):
+            if self._orient(seat, action.rotated):  # type: ignore[union-attr]
                 self._end_turn()
             return
         if kind is Steal:

@@ -34,7 +34,7 @@ from ...engine.errors import (
     WrongPhase,
 )
 from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
-from ...engine.goals import goal_orientations
+from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import FITS, NO_ENTER, NO_LEAVE, Maze, cell, neighbours, xy
 from ...engine.menu import Entry, MenuState
 from ...engine.moves import card_combinations, nth_pass, pass_actions
@@ -210,8 +210,10 @@ def choose_payment(gold: list[str], debt: int) -> list[str]:
     return [code for v, n in zip(values, best[2], strict=True) for code in by_value[v][:n]]
 
 
-class DuelState(MenuState):
+class DuelState(GoalReveals, MenuState):
     """A position of a Duel (or solo) match."""
+
+    MAIN_PHASE = MAIN
 
     def __init__(self, game: DuelGame, seed: int, deal: Deal | None = None) -> None:
         self.game: DuelGame = game
@@ -614,12 +616,7 @@ class DuelState(MenuState):
         self.actors.append(seat)
         kind = type(action)
         if kind is Orient:
-            assert self.pending is not None
-            g = self.pending[0]
-            self.pending = None
-            self.phase = MAIN
-            self._reveal(g, action.rotated)  # type: ignore[union-attr]
-            if self._settle(seat):
+            if self._orient(seat, action.rotated):  # type: ignore[union-attr]
                 self._resume()
             return
         if kind is Bribe:
