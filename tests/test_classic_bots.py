@@ -149,3 +149,41 @@ def test_role_beliefs_beat_the_base_rate(name: str, players: int, matches: int) 
                     a, b = accuracy(role_beliefs(views[s]), roles, s, prior_of(views[s]))
                     got, base, count = got + a, base + b, count + 1
     assert got / count > base / count
+
+
+def test_search_leaves_value_a_tunnel_near_the_gold() -> None:
+    """The leaf model: the gold's side gains and the saboteurs lose as the tunnel nears it."""
+    from pysaboteur.bots import card_leaf
+    from saboteur_helpers import corridor, fixed_deal
+
+    game = make_game("classic", 5)
+    roles = ("digger", "saboteur", "digger", "digger", "saboteur")
+    chances = []
+    for upto in (0, 3, 6):
+        state = game.new_state(0, fixed_deal(game, roles=roles))  # type: ignore[arg-type]
+        corridor(state, upto)  # type: ignore[arg-type]
+        chances.append(card_leaf.gold_chance(state))
+    assert chances[0] < chances[1] < chances[2]
+    values = card_leaf.leaf_values(state)
+    assert values[0] == values[2] == values[3] > values[1] == values[4]
+    assert values[0] + values[1] == pytest.approx(card_leaf.WIN_GOLD)
+    # averaged over the goals the seat cannot rule out: lower than with the gold known
+    assert card_leaf.leaf_values(state, [(8, -2), (8, 0), (8, 2)])[0] < values[0]
+
+
+def test_ismcts_searches_the_heuristics_shortlist() -> None:
+    """In Saboteur the root is narrowed to the heuristic's best few moves."""
+    from pysaboteur.bots import worlds
+    from pysaboteur.bots.heuristic import card_game_ranking
+
+    state = _played("classic", 5, 3, 6)
+    seat = state.current_player
+    legal = state.legal_actions()
+    assert len(legal) > worlds.SHORTLIST["classic"]
+    view = state.view(seat)
+    short = worlds.shortlist(view, legal, Rng(9))
+    assert short == card_game_ranking(view, legal, Rng(9))[:worlds.SHORTLIST["classic"]]
+    # the bot draws its shortlist first from its own generator, so the same seed shows it
+    bot_short = worlds.shortlist(view, legal, Rng(4))
+    assert bot_short is not None
+    assert IsmctsBot(4, iterations=60).choose(view, legal) in bot_short

@@ -124,21 +124,28 @@ def action_bias(action: Action, view: Any, beliefs: Beliefs, cat: Any) -> float:
     return 0.0
 
 
-def choose(view: Any, legal: list[Action], world: ClassicState, beliefs: Beliefs,
-           jitter: list[float]) -> Action:
-    """The legal move whose result in ``world`` looks best (``jitter`` breaks ties)."""
+def ranked(view: Any, legal: list[Action], world: ClassicState, beliefs: Beliefs,
+           jitter: list[float]) -> list[Action]:
+    """The legal moves, best first, by how their results in ``world`` look
+    (``jitter`` breaks ties)."""
     cat = world.game.catalogue
     goals = targets(view)
     round_no = view.round
-    best, best_score = legal[0], float("-inf")
+    scored = []
     for i, action in enumerate(legal):
         trial = world.clone()
         trial.apply(action, check=False)
         score = evaluate(trial, view, beliefs, goals, round_no) + action_bias(
             action, view, beliefs, cat) + jitter[i]
-        if score > best_score:
-            best, best_score = action, score
-    return best
+        scored.append((-score, i))
+    scored.sort()
+    return [legal[i] for _, i in scored]
 
 
-__all__ = ["action_bias", "choose", "evaluate", "targets"]
+def choose(view: Any, legal: list[Action], world: ClassicState, beliefs: Beliefs,
+           jitter: list[float]) -> Action:
+    """The legal move whose result in ``world`` looks best."""
+    return ranked(view, legal, world, beliefs, jitter)[0]
+
+
+__all__ = ["action_bias", "choose", "evaluate", "ranked", "targets"]

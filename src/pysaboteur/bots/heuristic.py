@@ -45,11 +45,16 @@ class HeuristicBot(Bot):
         return best
 
     def _choose_card_game(self, view: Any, legal: Sequence[Action]) -> Action:
-        """Saboteur and Saboteur 2: rules of thumb in one world dealt by role beliefs."""
-        from . import classic_heuristic as rules
-        from .beliefs import role_beliefs
+        return card_game_ranking(view, legal, self.rng)[0]
 
-        world = determinizer(view).sample(self.rng)
-        jitter = [self.rng.below(1000) * 1e-6 for _ in legal]
-        return rules.choose(view, list(legal), world, role_beliefs(view),  # type: ignore[arg-type]
-                            jitter)
+
+def card_game_ranking(view: Any, legal: Sequence[Action], rng: Rng) -> list[Action]:
+    """Saboteur and Saboteur 2: the legal moves ranked by rules of thumb, best first,
+    in one world dealt by role beliefs."""
+    from . import classic_heuristic as rules
+    from .beliefs import role_beliefs
+
+    world = determinizer(view).sample(rng)
+    jitter = [rng.below(1000) * 1e-6 for _ in legal]
+    return rules.ranked(view, list(legal), world, role_beliefs(view),  # type: ignore[arg-type]
+                        jitter)

@@ -21,7 +21,7 @@ from ..engine.actions import Action
 from ..engine.game import State
 from ..engine.rng import Rng
 from .base import Bot
-from .worlds import determinizer, exploration_for, iterations_for, leaf_evaluator
+from .worlds import determinizer, exploration_for, iterations_for, leaf_evaluator, shortlist
 
 GOLD_SCALE = 5.0  # a round's gold swing that counts as a full win
 
@@ -72,12 +72,16 @@ class IsmctsBot(Bot):
         self.exploration = 0.7
         #: per-seat leaf values for games whose random play-outs say little (The Lost Mines)
         self._leaf: Callable[[Any], list[float]] | None = None
+        #: the moves searched at the root when the game narrows them (see worlds.shortlist)
+        self._root_moves: frozenset[Action] | None = None
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         worlds = determinizer(view)
         self._leaf = leaf_evaluator(view) if self.use_leaf_values else None
+        short = shortlist(view, legal, self.rng)
+        self._root_moves = frozenset(short) if short is not None else None
         root = _Node()
         deadline = time.perf_counter() + (self.seconds if self.seconds is not None else 1e9)
         self.exploration = (self.explore_setting if self.explore_setting is not None
@@ -103,6 +107,8 @@ class IsmctsBot(Bot):
         # selection and expansion
         while not state.is_terminal and state.round_no == round_no:
             legal = state.legal_actions()
+            if node is root and self._root_moves is not None:
+                legal = [a for a in legal if a in self._root_moves]
             player = state.current_player
             untried = [a for a in legal if a not in node.children]
             if untried:

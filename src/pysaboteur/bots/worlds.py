@@ -7,9 +7,10 @@ search these samples.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from ..engine.actions import Action
 from ..engine.game import State
 from ..engine.rng import Rng
 
@@ -51,12 +52,16 @@ def leaf_evaluator(view: Any) -> Callable[[Any], list[float]] | None:
         from .duel_heuristic import leaf_values as duel_leaf_values
 
         return duel_leaf_values  # type: ignore[return-value]
+    if view.game in ("classic", "expansion"):
+        from .card_leaf import leaf_evaluator as card_leaf_evaluator
+
+        return card_leaf_evaluator(view)
     return None
 
 
-#: UCB exploration constants of ISMCTS: the Duel's leaves are valued in gold by its
-#: position evaluation, whose differences are small; play-out results span about [-1, 1]
-EXPLORATION = {"duel": 0.1, "solo": 0.1,
+#: UCB exploration constants of ISMCTS: leaves valued by a position evaluation (the Duel,
+#: Saboteur and Saboteur 2) differ little from move to move; play-out results span about [-1, 1]
+EXPLORATION = {"duel": 0.1, "solo": 0.1, "classic": 0.1, "expansion": 0.1,
                "lost-mines": 0.15}  # 30 matches: 1.4 points and 34% wins a match vs 0.8, 21% at 0.7
 
 
@@ -70,3 +75,18 @@ ITERATIONS = {"duel": 800, "solo": 800}
 
 def iterations_for(view: Any) -> int:
     return ITERATIONS.get(view.game, 300)
+
+
+#: how many of the heuristic's best moves ISMCTS searches at the root, per game (all when
+#: absent): in Saboteur a hand offers 50-100 moves, too many to sample each well
+SHORTLIST = {"classic": 6, "expansion": 6}
+
+
+def shortlist(view: Any, legal: Sequence[Action], rng: Rng) -> list[Action] | None:
+    """The moves ISMCTS considers at the root (None: every legal move)."""
+    k = SHORTLIST.get(view.game)
+    if k is None or len(legal) <= k:
+        return None
+    from .heuristic import card_game_ranking
+
+    return card_game_ranking(view, legal, rng)[:k]
