@@ -82,3 +82,13 @@ def test_wilson_interval() -> None:
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
     assert arena.wilson(0, 0) == (0.0, 1.0)
     assert arena.win_shares([3, 3, 1]) == [0.5, 0.5, 0.0]
+
+
+def test_ratings_follow_fractional_returns() -> None:
+    """With several seats per bot, a bot's mean return in a match is a fraction; the bot
+    that wins more must still rate higher (OpenSkill truncates fractional ranks)."""
+    bots = ("a", "b", "a", "b", "a")
+    results = [arena.MatchResult(i, bots, [1, 0, 0, 0, 0], [1.0, 0.0, 0.0, 0.0, 0.0])
+               for i in range(20)]
+    rated = arena.summarize(results, ["a", "b"])["bots"]
+    assert rated["a"]["rating_mu"] > rated["b"]["rating_mu"]

@@ -151,7 +151,9 @@ def summarize(results: Iterable[MatchResult], bot_names: Sequence[str]) -> dict[
         if len(present) > 1:
             mean = {b: sum(x for x, n in zip(r.returns, r.bots, strict=True) if n == b)
                     / r.bots.count(b) for b in present}
-            ranks = [-mean[b] for b in present]
+            # OpenSkill wants whole-number ranks (it truncates fractions): 0 for the best mean
+            order = sorted(set(mean.values()), reverse=True)
+            ranks = [order.index(mean[b]) for b in present]
             new = model.rate([[ratings[b]] for b in present], ranks=ranks)
             for b, team in zip(present, new, strict=True):
                 ratings[b] = team[0]
