@@ -40,6 +40,9 @@ _OFFSET = 512
 _LOW = (1 << _STRIDE_BITS) - 1
 DELTA = {N: -1, E: 1 << _STRIDE_BITS, S: 1, W: -(1 << _STRIDE_BITS)}
 _STEPS = tuple((edge, DELTA[edge], OPPOSITE[edge]) for edge in EDGES)
+#: the steps out of a segment, by its edge mask: (delta, edge of the neighbour it enters)
+_SEG_STEPS = tuple(tuple((delta, opposite) for edge, delta, opposite in _STEPS if seg & edge)
+                   for seg in range(16))
 
 #: passage block flags (per reach context, per cell)
 NO_ENTER = 1  # the tile cannot be entered at all (a locked door)
@@ -192,11 +195,10 @@ class Maze:
         seg_of_edge = self.cat.seg_of_edge[otile]
         for ctx, reach_in in enumerate(self.reach_in):
             entry = reach_in.pop(c, 0)
-            source = ctx in source_for
-            if not entry and not source:
+            if not entry and ctx not in source_for:
                 continue
             starts = []
-            if source:
+            if ctx in source_for:
                 self.sources[ctx][c] = (1 << len(self.cat.segments[otile])) - 1
                 starts = [(c, s) for s in range(len(self.cat.segments[otile]))]
             for edge in EDGES:
@@ -262,16 +264,16 @@ class Maze:
             mask = reach.get(c, 0)
             if mask & bit:
                 continue
-            flags = blocks.get(c, 0)
-            if flags & NO_ENTER and c not in self.sources[ctx]:
-                continue
-            reach[c] = mask | bit
-            if flags & NO_LEAVE:
-                continue
-            seg = segments[cells[c]][s]
-            for edge, delta, opposite in _STEPS:
-                if not seg & edge:
+            if blocks:
+                flags = blocks.get(c, 0)
+                if flags & NO_ENTER and c not in self.sources[ctx]:
                     continue
+                reach[c] = mask | bit
+                if flags & NO_LEAVE:
+                    continue
+            else:
+                reach[c] = mask | bit
+            for delta, opposite in _SEG_STEPS[segments[cells[c]][s]]:
                 n = c + delta
                 t = cells.get(n)
                 if t is None:

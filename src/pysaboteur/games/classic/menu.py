@@ -7,7 +7,7 @@ the rollout path (``legal_count``, ``legal_action(i)``, ``random_action``)
 counts entries and decodes one action.  Both give the same canonical order,
 which depends on the position only:
 
-1. path cards, by cell (x, then y), then by oriented tile (catalogue order);
+1. path cards by card code, each by orientation, then by cell (x, then y);
 2. action cards by card code, each with its targets (seats ascending, cells by x then y);
 3. Saboteur 2's "discard 2 to remove a card", by removed card then card pair;
 4. passes, by size, then by card combination.
@@ -32,7 +32,7 @@ from ...engine.menu import Entry
 _STRIDE_BITS, _OFFSET, _LOW = 10, 512, (1 << 10) - 1
 
 # menu entry tags
-M_LIST, M_PLACE, M_CELL, M_SEATS, M_DISCARD, M_PASS = range(6)
+M_LIST, M_DISCARD, M_PASS, M_CODE, M_CELL = range(5)
 _new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
 
 MAX_SEATS = 16
@@ -41,25 +41,59 @@ MAX_SEATS = 16
 class Board:
     """Actions that depend on the maze only, built on demand and kept until it changes.
 
-    ``cells``: empty cells a fitting path card would connect, sorted, as
-    ``(x, y, constraint)``; ``acts``: card code -> its placements or cell targets.
-    A state keeps one in a :class:`Memo`, checked against ``(maze, version)``; clones
-    that share the maze share it.
+    ``cs``: empty cells a fitting path card would connect, sorted (x, then y), and
+    ``ks`` their fit constraints; ``cells``: the same as ``(x, y, constraint)``, built
+    when first asked for; ``acts``: card code -> its placements; ``targets``: effect ->
+    the cells a map or a rockfall may aim at.  A state keeps one in a :class:`Memo`,
+    checked against ``(maze, version)``; clones that share the maze share it.
     """
 
-    __slots__ = ("acts", "cells", "maze", "version")
+    __slots__ = ("_cells", "acts", "cs", "ks", "maze", "targets", "version")
 
     def __init__(self, maze: Any) -> None:
         self.maze = maze
         self.version = maze.version
-        hidden, constraint = maze.hidden, maze.constraint
-        self.cells = [((c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET, constraint.get(c, 0))
-                      for c in sorted(maze.reach_in[0]) if c not in hidden]
+        self.cs = cs = sorted(maze.reach_in[0].keys() - maze.hidden.keys())
+        self.ks = list(map(maze.constraint.get, cs, repeat(0)))
+        self._cells: list[tuple[int, int, int]] | None = None
         self.acts: dict[str, list[Action]] = {}
+        self.targets: dict[str, list[int]] = {}
+
+    @property
+    def cells(self) -> list[tuple[int, int, int]]:
+        if self._cells is None:
+            self._cells = [((c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET, k)
+                           for c, k in zip(self.cs, self.ks, strict=True)]
+        return self._cells
+
+    def placement_count(self, nfit: list[int]) -> int:
+        """How many placements a path card has, from its ``Tables.nfit`` row.
+
+        The rollout path counts placements this way (a loop in C, no action built)
+        and decodes only the one it picks (:meth:`nth_placement`).
+        """
+        return sum(map(nfit.__getitem__, self.ks))
+
+    def nth_placement(self, code: str, i: int) -> Action:
+        """``placements(code)[i]`` without building the list (unless it exists already)."""
+        done = self.acts.get(code)
+        if done is not None:
+            return done[i]
+        cat = self.maze.cat
+        for rotated, otile in cat.orientations[code]:
+            row = FITS_BY_MASK[cat.open_mask[otile]]
+            for c, k in zip(self.cs, self.ks, strict=True):
+                if row[k]:
+                    if not i:
+                        return _new(PlacePath, (code, (c >> _STRIDE_BITS) - _OFFSET,
+                                                (c & _LOW) - _OFFSET, rotated))
+                    i -= 1
+        raise IndexError("placement index out of range")
 
     def placements(self, cat: Catalogue, code: str,
                    cells: list[tuple[int, int, int]] | None = None) -> list[Action]:
-        """Every placement of path card ``code``: by orientation, then cell."""
+        """Every placement of path card ``code``: by orientation, then cell (kept in ``acts``;
+        ``cells`` other than the board's, for ladders, are the caller's to key)."""
         out: list[Action] = []
         for rotated, otile in cat.orientations[code]:
             om = cat.open_mask[otile]
@@ -68,11 +102,19 @@ class Board:
         self.acts[code] = out
         return out
 
-    def on_cells(self, code: str, cells: list[int]) -> list[Action]:
-        out: list[Action] = [_new(PlayOnCell, (code, (c >> _STRIDE_BITS) - _OFFSET,
-                                               (c & _LOW) - _OFFSET)) for c in cells]
-        self.acts[code] = out
-        return out
+    def cell_targets(self, effect: str, is_path: list[bool]) -> list[int]:
+        """The cells a map (face-down goals) or a rockfall (path cards) may aim at, sorted."""
+        cells = self.targets.get(effect)
+        if cells is None:
+            maze = self.maze
+            cells = self.targets[effect] = sorted(
+                maze.hidden if effect == "map" else
+                [c for c, o in maze.cells.items() if is_path[o]])
+        return cells
+
+
+#: FITS_BY_MASK[open_mask][constraint]: FITS turned around, for scanning cells
+FITS_BY_MASK = tuple(tuple(FITS[k][om] for k in range(256)) for om in range(16))
 
 
 class Tables:
@@ -104,6 +146,11 @@ class Tables:
                 if placeable >> otile & 1 and row[om]:
                     m |= 1 << otile
             self.fitmask.append(m)
+        #: path cards needing a connection: code -> number of its orientations fitting
+        #: each constraint (``Board.placement_count``)
+        self.nfit: dict[str, list[int]] = {
+            code: [(self.fitmask[k] & mask).bit_count() for k in range(256)]
+            for code, mask in self.code_mask.items()}
         #: action cards: code -> effect
         self.effect: dict[str, str] = {k.code: k.effect for k in cat.kinds
                                        if k.category == "action" and k.effect is not None}
@@ -117,6 +164,17 @@ class Tables:
         self.break_bit: dict[str, int] = {k.code: self.tool_bit[k.tools[0]] for k in cat.kinds
                                           if k.effect == "break"}
         self.tools_of: dict[str, tuple[str, ...]] = {k.code: k.tools for k in cat.kinds}
+        #: every code -> the tool bit it breaks (0 for cards that break nothing), so a
+        #: seat's broken tools are the sum over the cards in front of it (a tool is
+        #: broken at most once)
+        self.front_bit: dict[str, int] = {k.code: self.break_bit.get(k.code, 0)
+                                          for k in cat.kinds}
+        #: repair cards: repairs[code][seat][broken bits] -> its actions on that seat
+        self.repairs: dict[str, list[list[tuple[PlayOnPlayer, ...]]]] = {
+            k.code: [[tuple(PlayOnPlayer(k.code, seat, t if len(k.tools) > 1 else None)
+                            for t in k.tools if b & self.tool_bit[t])
+                      for b in range(1 << len(tools))] for seat in range(MAX_SEATS)]
+            for k in cat.kinds if k.effect == "repair"}
         #: action cards aimed at a seat, built once: on_player[code][seat]
         self.on_player: dict[str, list[PlayOnPlayer]] = {
             code: [PlayOnPlayer(code, seat) for seat in range(MAX_SEATS)] for code in self.effect}
@@ -204,52 +262,31 @@ def _nth_pass(h: list[str], tpl: Template, i: int) -> Action:
 
 
 def decode(tag: int, a: Any, b: Any, i: int) -> Action:
-    """The ``i``-th action of one menu entry."""
-    if tag == M_PLACE:
-        cells, masks = a
-        for c, m in zip(cells, masks, strict=True):
-            k = m.bit_count()
-            if i < k:
-                while i:
-                    m &= m - 1
-                    i -= 1
-                code, rotated = b[(m & -m).bit_length() - 1]
-                return _new(PlacePath, (code, (c >> _STRIDE_BITS) - _OFFSET,
-                                        (c & _LOW) - _OFFSET, rotated))
-            i -= k
-        raise IndexError("placement index out of range")
-    if tag == M_SEATS:
-        return _new(PlayOnPlayer, (a, b[i], None))
+    """The ``i``-th action of one menu entry (the commonest picks in random play first)."""
+    if tag == M_PASS:
+        return _nth_pass(a, b, i)
+    if tag == M_CODE:
+        return b.nth_placement(a, i)  # type: ignore[no-any-return]
+    if tag == M_LIST:
+        return a[i]  # type: ignore[no-any-return]
     if tag == M_CELL:
         c = b[i]
         return _new(PlayOnCell, (a, (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET))
-    if tag == M_LIST:
-        return a[i]  # type: ignore[no-any-return]
-    if tag == M_DISCARD:
-        return _new(Discard, (a[i % len(a)], b[i // len(a)]))
-    return _nth_pass(a, b, i)
+    assert tag == M_DISCARD
+    return _new(Discard, (a[i % len(a)], b[i // len(a)]))
 
 
 def expand(menu: list[Entry]) -> list[Action]:
     """Every action of the menu, in order (tuples built by ``map`` and ``zip`` where it pays)."""
     out: list[Action] = []
     for count, tag, a, b in menu:
-        if tag == M_PLACE:
-            cells, masks = a
-            for c, m in zip(cells, masks, strict=True):
-                x, y = (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET
-                while m:
-                    low = m & -m
-                    code, rotated = b[low.bit_length() - 1]
-                    out.append(_new(PlacePath, (code, x, y, rotated)))
-                    m ^= low
-        elif tag == M_SEATS:
-            out += map(_new, repeat(PlayOnPlayer), zip(repeat(a), b, repeat(None)))
+        if tag == M_LIST:
+            out += a
+        elif tag == M_CODE:
+            out += b.acts.get(a) or b.placements(b.maze.cat, a)
         elif tag == M_CELL:
             out += [_new(PlayOnCell, (a, (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET))
                     for c in b]
-        elif tag == M_LIST:
-            out += a
         elif tag == M_DISCARD:
             for removed in b:
                 out += map(_new, repeat(Discard), zip(a, repeat(removed)))
