@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from .actions import PlacePath
 from .cards import Catalogue
 from .tiles import EDGES, OPPOSITE, E, N, S, W
 
@@ -61,6 +62,37 @@ def neighbours(c: int) -> Iterator[tuple[int, int]]:
     """(edge, neighbouring cell) for the four sides of ``c``."""
     for edge, delta, _ in _STEPS:
         yield edge, c + delta
+
+
+class Placements(dict[int, PlacePath]):
+    """The ``PlacePath`` actions of one catalogue, each made once: ``table[c << 8 | otile]``.
+
+    Actions are values; looking one up is several times cheaper than making a
+    NamedTuple, and listing legal moves makes thousands per second.
+    """
+
+    def __init__(self, cat: Catalogue) -> None:
+        super().__init__()
+        assert len(cat.codes) <= 256, "oriented tile ids fit in 8 bits"
+        self.codes = cat.codes
+        self.rotated = [cat.otile[code, True] == t for t, code in enumerate(cat.codes)]
+
+    def __missing__(self, key: int) -> PlacePath:
+        c, t = key >> 8, key & 255
+        action = self[key] = PlacePath(self.codes[t], (c >> _STRIDE_BITS) - _OFFSET,
+                                       (c & _LOW) - _OFFSET, self.rotated[t])
+        return action
+
+
+_PLACEMENTS: dict[int, tuple[Catalogue, Placements]] = {}
+
+
+def placements_of(cat: Catalogue) -> Placements:
+    """The shared :class:`Placements` table of ``cat``."""
+    entry = _PLACEMENTS.get(id(cat))
+    if entry is None or entry[0] is not cat:
+        entry = _PLACEMENTS[id(cat)] = (cat, Placements(cat))
+    return entry[1]
 
 
 def _build_fit_table() -> tuple[tuple[bool, ...], ...]:
@@ -160,6 +192,11 @@ class Maze:
     def reached_hidden(self) -> list[int]:
         """Face-down cells that some context reaches, ordered by x then y."""
         hidden = self.hidden.keys()
+        for reach_in in self.reach_in:
+            if not hidden.isdisjoint(reach_in):
+                break
+        else:  # the common case after a placement: nothing face down reached
+            return []
         return sorted(set().union(*(hidden & r.keys() for r in self.reach_in)))
 
     # ------------------------------------------------------------------ changes

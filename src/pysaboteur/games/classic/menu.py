@@ -15,19 +15,20 @@ which depends on the position only:
 Fit is a bitset per constraint over the catalogue's distinct oriented path
 tiles (:class:`Tables`), ANDed with the bitset of the tiles in hand; the popcount
 is the number of placements on a cell.  Card combinations come from a template
-per *duplicate pattern* of the sorted hand (``tuple(map(hand.index, hand))``),
-so counting passes costs a dictionary look-up.
+per *duplicate pattern* of the sorted hand (``engine.moves.template``), so
+counting passes costs a dictionary look-up.
 """
 
 from __future__ import annotations
 
-from itertools import combinations, repeat
-from typing import Any, NamedTuple
+from itertools import repeat
+from typing import Any
 
-from ...engine.actions import Action, Discard, Pass, PlacePath, PlayOnCell, PlayOnPlayer
+from ...engine.actions import Action, Discard, PlayOnCell, PlayOnPlayer
 from ...engine.cards import Catalogue
-from ...engine.maze import FITS
+from ...engine.maze import FITS, placements_of
 from ...engine.menu import Entry
+from ...engine.moves import nth_template_pass, template_passes
 
 _STRIDE_BITS, _OFFSET, _LOW = 10, 512, (1 << 10) - 1
 
@@ -42,29 +43,20 @@ class Board:
     """Actions that depend on the maze only, built on demand and kept until it changes.
 
     ``cs``: empty cells a fitting path card would connect, sorted (x, then y), and
-    ``ks`` their fit constraints; ``cells``: the same as ``(x, y, constraint)``, built
-    when first asked for; ``acts``: card code -> its placements; ``targets``: effect ->
-    the cells a map or a rockfall may aim at.  A state keeps one in a :class:`Memo`,
-    checked against ``(maze, version)``; clones that share the maze share it.
+    ``ks`` their fit constraints; ``acts``: card code -> its placements; ``targets``:
+    effect -> the cells a map or a rockfall may aim at.  A state keeps one in a
+    :class:`Memo`, checked against ``(maze, version)``; clones that share the maze share it.
     """
 
-    __slots__ = ("_cells", "acts", "cs", "ks", "maze", "targets", "version")
+    __slots__ = ("acts", "cs", "ks", "maze", "targets", "version")
 
     def __init__(self, maze: Any) -> None:
         self.maze = maze
         self.version = maze.version
         self.cs = cs = sorted(maze.reach_in[0].keys() - maze.hidden.keys())
         self.ks = list(map(maze.constraint.get, cs, repeat(0)))
-        self._cells: list[tuple[int, int, int]] | None = None
         self.acts: dict[str, list[Action]] = {}
         self.targets: dict[str, list[int]] = {}
-
-    @property
-    def cells(self) -> list[tuple[int, int, int]]:
-        if self._cells is None:
-            self._cells = [((c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET, k)
-                           for c, k in zip(self.cs, self.ks, strict=True)]
-        return self._cells
 
     def placement_count(self, nfit: list[int]) -> int:
         """How many placements a path card has, from its ``Tables.nfit`` row.
@@ -80,25 +72,27 @@ class Board:
         if done is not None:
             return done[i]
         cat = self.maze.cat
-        for rotated, otile in cat.orientations[code]:
+        for _, otile in cat.orientations[code]:
             row = FITS_BY_MASK[cat.open_mask[otile]]
             for c, k in zip(self.cs, self.ks, strict=True):
                 if row[k]:
                     if not i:
-                        return _new(PlacePath, (code, (c >> _STRIDE_BITS) - _OFFSET,
-                                                (c & _LOW) - _OFFSET, rotated))
+                        return placements_of(cat)[c << 8 | otile]
                     i -= 1
         raise IndexError("placement index out of range")
 
     def placements(self, cat: Catalogue, code: str,
-                   cells: list[tuple[int, int, int]] | None = None) -> list[Action]:
-        """Every placement of path card ``code``: by orientation, then cell (kept in ``acts``;
-        ``cells`` other than the board's, for ladders, are the caller's to key)."""
+                   cells: list[tuple[int, int]] | None = None) -> list[Action]:
+        """Every placement of path card ``code``: by orientation, then cell (kept in ``acts``).
+
+        ``cells``: ``(cell, constraint)`` pairs other than the board's (ladders), sorted.
+        """
         out: list[Action] = []
-        for rotated, otile in cat.orientations[code]:
-            om = cat.open_mask[otile]
-            out += [_new(PlacePath, (code, x, y, rotated)) for x, y, k in
-                    (self.cells if cells is None else cells) if FITS[k][om]]
+        table = placements_of(cat)
+        for _, otile in cat.orientations[code]:
+            row = FITS_BY_MASK[cat.open_mask[otile]]
+            out += [table[c << 8 | otile] for c, k in
+                    (zip(self.cs, self.ks, strict=True) if cells is None else cells) if row[k]]
         self.acts[code] = out
         return out
 
@@ -212,59 +206,10 @@ def tables(cat: Catalogue) -> Tables:
     return entry[1]
 
 
-# -- card combinations by duplicate pattern ------------------------------------------------
-class Template(NamedTuple):
-    """Distinct 1-, 2- and 3-card combinations of a sorted hand, as index tuples.
-
-    Indexes point at the first copy of each card, so the card tuples built from
-    them are sorted and come in lexicographic order (as ``card_combinations``).
-    The columns (``pair_a``...) let listing build tuples with ``map`` and ``zip``.
-    """
-
-    ones: list[int]
-    pairs: list[tuple[int, int]]
-    triples: list[tuple[int, int, int]]
-    pair_a: list[int]
-    pair_b: list[int]
-    triple_a: list[int]
-    triple_b: list[int]
-    triple_c: list[int]
-
-
-TEMPLATES: dict[tuple[int, ...], Template] = {}
-
-
-def template(hand: list[str]) -> Template:
-    """The template of the *sorted* ``hand`` (by its duplicate pattern)."""
-    key = tuple(map(hand.index, hand))
-    tpl = TEMPLATES.get(key)
-    if tpl is None:
-        ones = sorted(set(key))
-        pairs = sorted({(key[i], key[j]) for i, j in combinations(range(len(key)), 2)})
-        triples = sorted({(key[i], key[j], key[k])
-                          for i, j, k in combinations(range(len(key)), 3)})
-        tpl = TEMPLATES[key] = Template(ones, pairs, triples, [p[0] for p in pairs],
-                                        [p[1] for p in pairs], [t[0] for t in triples],
-                                        [t[1] for t in triples], [t[2] for t in triples])
-    return tpl
-
-
-def _nth_pass(h: list[str], tpl: Template, i: int) -> Action:
-    ones, pairs, triples = tpl[0], tpl[1], tpl[2]
-    if i < len(ones):
-        return _new(Pass, ((h[ones[i]],),))
-    i -= len(ones)
-    if i < len(pairs):
-        a, b = pairs[i]
-        return _new(Pass, ((h[a], h[b]),))
-    a, b, c = triples[i - len(pairs)]
-    return _new(Pass, ((h[a], h[b], h[c]),))
-
-
 def decode(tag: int, a: Any, b: Any, i: int) -> Action:
     """The ``i``-th action of one menu entry (the commonest picks in random play first)."""
     if tag == M_PASS:
-        return _nth_pass(a, b, i)
+        return nth_template_pass(a, b, i)
     if tag == M_CODE:
         return b.nth_placement(a, i)  # type: ignore[no-any-return]
     if tag == M_LIST:
@@ -291,14 +236,5 @@ def expand(menu: list[Entry]) -> list[Action]:
             for removed in b:
                 out += map(_new, repeat(Discard), zip(a, repeat(removed)))
         else:
-            get = a.__getitem__
-            # zip(cards) wraps each card tuple in the 1-tuple Pass is built from
-            out += map(_new, repeat(Pass), zip(zip(map(get, b.ones))))
-            if count > len(b.ones):
-                pairs = zip(map(get, b.pair_a), map(get, b.pair_b), strict=True)
-                out += map(_new, repeat(Pass), zip(pairs))
-                if count > len(b.ones) + len(b.pairs):
-                    triples = zip(map(get, b.triple_a), map(get, b.triple_b),
-                                  map(get, b.triple_c), strict=True)
-                    out += map(_new, repeat(Pass), zip(triples))
+            out += template_passes(a, b, count)
     return out

@@ -38,6 +38,7 @@ from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, cell
 from ...engine.menu import Entry, MenuState
+from ...engine.moves import TEMPLATES, Template, template
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from . import cards as C
@@ -46,15 +47,12 @@ from .menu import (
     M_CODE,
     M_LIST,
     M_PASS,
-    TEMPLATES,
     Board,
     Memo,
     Tables,
-    Template,
     decode,
     expand,
     tables,
-    template,
 )
 
 MAIN, ORIENT, STEAL = 0, 1, 2
@@ -308,13 +306,7 @@ class ClassicState(GoalReveals, MenuState):
         if front:
             self._extra_menu(seat, h, tpl, menu)
         if h:
-            most = self.game.data.PASS_MAX
-            count = len(tpl[0])
-            if most >= 2:
-                count += len(tpl[1])
-                if most >= 3:
-                    count += len(tpl[2])
-            menu.append((count, M_PASS, h, tpl))
+            menu.append((tpl.passes[self.game.data.PASS_MAX], M_PASS, h, tpl))
         return menu
 
     def _choice_menu(self) -> list[Entry]:
@@ -338,8 +330,8 @@ class ClassicState(GoalReveals, MenuState):
         bit = self.game.tables.front_bit.__getitem__
         return [sum(map(bit, front)) if front else 0 for front in self.in_front]
 
-    def _ladder_cells(self, board: Board) -> list[tuple[int, int, int]]:
-        """Where a ladder may go, as ``Board.cells`` (Saboteur 2)."""
+    def _ladder_cells(self, board: Board) -> list[tuple[int, int]]:
+        """Where a ladder may go, as sorted ``(cell, constraint)`` pairs (Saboteur 2)."""
         return []
 
     def _more_targets(self, seat: int, code: str) -> list[Action]:

@@ -35,9 +35,9 @@ from ...engine.errors import (
 )
 from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
 from ...engine.goals import GoalReveals, goal_orientations
-from ...engine.maze import FITS, NO_ENTER, NO_LEAVE, Maze, cell, neighbours, xy
+from ...engine.maze import FITS, NO_ENTER, NO_LEAVE, Maze, cell, neighbours, placements_of, xy
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import card_combinations, nth_pass, pass_actions
+from ...engine.moves import TEMPLATES, nth_template_pass, template, template_passes
 from ...engine.rng import Rng
 from . import cards as C
 
@@ -63,17 +63,34 @@ _DOOR = {k.code: k.features.door for k in CAT.kinds}
 _LADDER = {k.code: k.features.ladder for k in CAT.kinds}
 #: bit set of the oriented tiles (distinct orientations) of each tile card
 _CODE_TILES = {code: sum(1 << t for _, t in ways) for code, ways in CAT.orientations.items()}
-_TILE_CODE = CAT.codes
-_TILE_ROTATED = [CAT.otile[code, True] == t for t, code in enumerate(CAT.codes)]
-#: placements are values: one PlacePath object per (cell, oriented tile), made once
-_PLACES: dict[int, PlacePath] = {}
+#: placements are values, each made once (``Placements``): _PLACES[cell << 8 | oriented tile]
+_PLACES = placements_of(CAT)
 
 
-def _place(c: int, t: int) -> PlacePath:
-    key = c << 8 | t
-    action = _PLACES.get(key)
+#: per colour: path card -> bit set of its oriented tiles, for the cards that need a
+#: connection and may connect for that colour (no door of the other colour: its only
+#: segment would be locked to the player); ladders are listed apart
+_TILES_FOR = {colour: {code: _CODE_TILES[code] for code in CAT.orientations
+                       if _CATEGORY[code] == "path" and _LADDER[code] is None
+                       and _DOOR[code] in (None, colour)}
+              for colour in C.COLOURS}
+_LADDERS_FOR = {colour: frozenset(code for code in CAT.orientations
+                                  if _CATEGORY[code] == "path" and _LADDER[code] is not None
+                                  and _DOOR[code] in (None, colour))
+                for colour in C.COLOURS}
+#: oriented tiles a rockfall may remove: path cards showing neither gold nor a troll
+_REMOVABLE = [CAT[code].category == "path" and not f.gold and not f.troll
+              for code, f in zip(CAT.codes, CAT.features, strict=True)]
+#: per colour: oriented tiles that are doors of the other colour
+_LOCKED = {colour: [f.door not in (None, colour) for f in CAT.features] for colour in C.COLOURS}
+#: action cards aimed at a seat, made once: (code, seat, tool) -> action
+_ON_PLAYER: dict[tuple[str, int, str | None], PlayOnPlayer] = {}
+
+
+def _on_player(code: str, seat: int, tool: str | None = None) -> PlayOnPlayer:
+    action = _ON_PLAYER.get((code, seat, tool))
     if action is None:
-        action = _PLACES[key] = _new(PlacePath, (_TILE_CODE[t], *xy(c), _TILE_ROTATED[t]))
+        action = _ON_PLAYER[code, seat, tool] = PlayOnPlayer(code, seat, tool)
     return action
 
 
@@ -81,16 +98,7 @@ def _place(c: int, t: int) -> PlacePath:
 _FITSET = [sum(1 << t for t, om in enumerate(CAT.open_mask) if FITS[con][om]) for con in range(256)]
 
 
-def _pass_count(hand: list[str], distinct: list[str]) -> int:
-    """``pass_count(hand, 2)`` from the distinct cards already at hand: singles, pairs, doubles."""
-    d = len(distinct)
-    if len(hand) < 2:
-        return d
-    doubles = len(hand) - d and sum(hand.count(k) > 1 for k in distinct)
-    return d + d * (d - 1) // 2 + doubles
-
-
-assert C.PASS_MAX == 2, "_pass_count counts passes of one or two cards"
+assert C.PASS_MAX <= 3, "passes come from engine.moves.Template (1 to 3 cards)"
 
 
 def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
@@ -101,7 +109,7 @@ def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
             if i < k:
                 for _ in range(i):
                     m &= m - 1  # drop the lowest tile
-                return _place(c, (m & -m).bit_length() - 1)
+                return _PLACES[c << 8 | (m & -m).bit_length() - 1]
             i -= k
         raise IndexError("placement index out of range")
     if tag == _M_PLACE:
@@ -114,7 +122,7 @@ def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
         return a[i]  # type: ignore[no-any-return]
     if tag == _M_DISCARD:
         return Discard(a[i % len(a)], b[i // len(a)])
-    return nth_pass(a, b, i)
+    return nth_template_pass(a, b, i)
 
 
 @dataclass(frozen=True)
@@ -338,20 +346,22 @@ class DuelState(GoalReveals, MenuState):
         if self.phase == AFTER:
             menu.append((1, _M_LIST, [EndTurn()], None))
             return menu
-        hand = self.hands[seat]
-        distinct = sorted(set(hand))
-        if not self.in_front[seat]:
+        h = sorted(self.hands[seat])
+        tpl = TEMPLATES.get(tuple(map(h.index, h))) or template(h)
+        distinct = [h[i] for i in tpl.ones]
+        front = self.in_front[seat]
+        if not front:
             self._placement_menu(seat, distinct, menu)
         for code in distinct:
             if _CATEGORY[code] == "action":
                 self._action_menu(seat, code, menu)
-        front = self.in_front[seat]
-        if front and len(hand) >= C.DISCARD_TO_REPAIR:
-            combos = card_combinations(hand, C.DISCARD_TO_REPAIR)
+        if front and len(h) >= C.DISCARD_TO_REPAIR:
+            assert C.DISCARD_TO_REPAIR == 2, "discard combinations are the template's pairs"
+            combos = [(h[i], h[j]) for i, j in tpl.pairs]
             targets = sorted(set(front))
             menu.append((len(combos) * len(targets), _M_DISCARD, combos, targets))
-        if hand:
-            menu.append((_pass_count(hand, distinct), _M_PASS, hand, C.PASS_MAX))
+        if h:
+            menu.append((tpl.passes[C.PASS_MAX], _M_PASS, h, tpl))
         return menu
 
     _decode = staticmethod(_decode)
@@ -360,13 +370,12 @@ class DuelState(GoalReveals, MenuState):
         out: list[Action] = []
         for count, tag, a, b in menu:
             if tag == _M_FIT:
-                get = _PLACES.get
+                place = _PLACES.__getitem__
                 for c, m in b:
                     c <<= 8
                     while m:
                         low = m & -m
-                        t = low.bit_length() - 1
-                        out.append(get(c | t) or _place(c >> 8, t))
+                        out.append(place(c | low.bit_length() - 1))
                         m ^= low
             elif tag == _M_PLACE:
                 code, rotated = a
@@ -376,7 +385,7 @@ class DuelState(GoalReveals, MenuState):
             elif tag == _M_LIST:
                 out += a
             elif tag == _M_PASS:
-                out += pass_actions(a, b)
+                out += template_passes(a, b, count)
             else:
                 out += [_decode(tag, a, b, i) for i in range(count)]
         return out
@@ -391,18 +400,15 @@ class DuelState(GoalReveals, MenuState):
         """
         maze = self.maze
         colour = self.game.colours[seat]
+        tiles_of, ladder_codes = _TILES_FOR[colour], _LADDERS_FOR[colour]
         tiles = 0
         ladders = []
         for code in distinct:
-            if _CATEGORY[code] != "path":
-                continue
-            door = _DOOR[code]
-            if door is not None and door != colour:
-                continue  # its only segment would be locked to the player: never connected
-            if _LADDER[code] is not None:
+            t = tiles_of.get(code)
+            if t is not None:
+                tiles |= t
+            elif code in ladder_codes:
                 ladders.append(code)
-            else:
-                tiles |= _CODE_TILES[code]
         if not tiles and not ladders:
             return
         targets, fitting_tiles = self._frontier(seat)
@@ -452,12 +458,12 @@ class DuelState(GoalReveals, MenuState):
         if effect == "break":
             opp = self.opponent(seat)
             if opp is not None and kind.tools[0] not in self.broken(opp):
-                menu.append((1, _M_LIST, [PlayOnPlayer(code, opp)], None))
+                menu.append((1, _M_LIST, [_on_player(code, opp)], None))
             return
         if effect == "repair":
             broken = self.broken(seat)
             two = len(kind.tools) > 1
-            repairs = [PlayOnPlayer(code, seat, t if two else None)
+            repairs = [_on_player(code, seat, t if two else None)
                        for t in kind.tools if t in broken]
             if repairs:
                 menu.append((len(repairs), _M_LIST, repairs, None))
@@ -465,7 +471,8 @@ class DuelState(GoalReveals, MenuState):
         if effect == "key":
             cells = self._locked_doors(seat) if self.keys_left else []
         elif effect == "rockfall":
-            cells = [c for c in maze.cells if self._removable(c)]
+            removable = _REMOVABLE
+            cells = [c for c, t in maze.cells.items() if removable[t]]
         elif effect == "map":
             cells = sorted(maze.hidden)
         else:
@@ -499,15 +506,11 @@ class DuelState(GoalReveals, MenuState):
         return sorted(c for c in self.maze.constraint if c not in forbidden)
 
     def _locked_doors(self, seat: int) -> list[int]:
-        colour = self.colour(seat)
-        feats = CAT.features
-        return [c for c, t in self.maze.cells.items()
-                if feats[t].door not in (None, colour) and c not in self.keys]
+        locked, keys = _LOCKED[self.colour(seat)], self.keys
+        return [c for c, t in self.maze.cells.items() if locked[t] and c not in keys]
 
     def _removable(self, c: int) -> bool:
-        t = self.maze.cells[c]
-        f = CAT.features[t]
-        return CAT[CAT.codes[t]].category == "path" and not f.gold and not f.troll
+        return _REMOVABLE[self.maze.cells[c]]
 
     def _bribable(self, seat: int) -> list[int]:
         if not self.trolls or not self.pools[self.game.pool_of_seat[seat]]:
@@ -761,6 +764,11 @@ class DuelState(GoalReveals, MenuState):
 
     def _draw(self, seat: int, n: int) -> None:
         deck = self.deck
+        if not self.game.solo:  # the two-player game: plain drawing
+            hand = self.hands[seat]
+            for _ in range(min(n, len(deck))):
+                hand.append(deck.pop())
+            return
         for _ in range(n):
             while deck:
                 code = deck.pop()
