@@ -43,8 +43,8 @@ class Board:
     """Actions that depend on the maze only, built on demand and kept until it changes.
 
     ``cs``: empty cells a fitting path card would connect, sorted (x, then y), and
-    ``ks`` their fit constraints; ``acts``: card code -> its placements; ``targets``:
-    effect -> the cells a map or a rockfall may aim at.  A state keeps one in a
+    ``ks`` their fit constraints; ``acts``: card code -> its placements (or actions on
+    cells); ``targets``: map or rockfall card -> the cells it may aim at.  A state keeps one in a
     :class:`Memo`, checked against ``(maze, version)``; clones that share the maze share it.
     """
 
@@ -88,23 +88,31 @@ class Board:
         ``cells``: ``(cell, constraint)`` pairs other than the board's (ladders), sorted.
         """
         out: list[Action] = []
-        table = placements_of(cat)
+        place = placements_of(cat).__getitem__
         for _, otile in cat.orientations[code]:
             row = FITS_BY_MASK[cat.open_mask[otile]]
-            out += [table[c << 8 | otile] for c, k in
+            out += [place(c << 8 | otile) for c, k in
                     (zip(self.cs, self.ks, strict=True) if cells is None else cells) if row[k]]
         self.acts[code] = out
         return out
 
-    def cell_targets(self, effect: str, is_path: list[bool]) -> list[int]:
+    def cell_targets(self, code: str, effect: str, is_path: list[bool]) -> list[int]:
         """The cells a map (face-down goals) or a rockfall (path cards) may aim at, sorted."""
-        cells = self.targets.get(effect)
+        cells = self.targets.get(code)
         if cells is None:
             maze = self.maze
-            cells = self.targets[effect] = sorted(
+            cells = self.targets[code] = sorted(
                 maze.hidden if effect == "map" else
                 [c for c, o in maze.cells.items() if is_path[o]])
         return cells
+
+    def on_cells(self, code: str) -> list[Action]:
+        """The actions of ``code`` on its :meth:`cell_targets` (kept in ``acts``)."""
+        out: list[Action] = [
+            _new(PlayOnCell, (code, (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET))
+            for c in self.targets[code]]
+        self.acts[code] = out
+        return out
 
 
 #: FITS_BY_MASK[open_mask][constraint]: FITS turned around, for scanning cells
@@ -215,7 +223,7 @@ def decode(tag: int, a: Any, b: Any, i: int) -> Action:
     if tag == M_LIST:
         return a[i]  # type: ignore[no-any-return]
     if tag == M_CELL:
-        c = b[i]
+        c = b.targets[a][i]
         return _new(PlayOnCell, (a, (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET))
     assert tag == M_DISCARD
     return _new(Discard, (a[i % len(a)], b[i // len(a)]))
@@ -230,8 +238,7 @@ def expand(menu: list[Entry]) -> list[Action]:
         elif tag == M_CODE:
             out += b.acts.get(a) or b.placements(b.maze.cat, a)
         elif tag == M_CELL:
-            out += [_new(PlayOnCell, (a, (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET))
-                    for c in b]
+            out += b.acts.get(a) or b.on_cells(a)
         elif tag == M_DISCARD:
             for removed in b:
                 out += map(_new, repeat(Discard), zip(a, repeat(removed)))

@@ -288,9 +288,9 @@ class ClassicState(GoalReveals, MenuState):
                 mine = T.on_player[code]
                 lst = [mine[s] for s, b in enumerate(brk) if not b & bit]
             elif effect == "map" or effect == "rockfall":
-                cells = board.cell_targets(effect, T.is_path)
+                cells = board.cell_targets(code, effect, T.is_path)
                 if cells:
-                    menu.append((len(cells), M_CELL, code, cells))
+                    menu.append((len(cells), M_CELL, code, board))
                 continue
             elif effect == "repair":
                 if brk is None:
