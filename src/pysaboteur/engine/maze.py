@@ -229,20 +229,18 @@ class Maze:
             for ctx, flags in enumerate(blocks):
                 if flags:
                     self.blocks[ctx][c] = flags
-        seg_of_edge = self.cat.seg_of_edge[otile]
+        entered = self.cat.entered[otile]
         for ctx, reach_in in enumerate(self.reach_in):
             entry = reach_in.pop(c, 0)
-            if not entry and ctx not in source_for:
-                continue
-            starts = []
             if ctx in source_for:
                 self.sources[ctx][c] = (1 << len(self.cat.segments[otile])) - 1
-                starts = [(c, s) for s in range(len(self.cat.segments[otile]))]
-            for edge in EDGES:
-                if entry & edge and seg_of_edge[edge] >= 0:
-                    starts.append((c, seg_of_edge[edge]))
-            if starts:
-                self._spread(ctx, starts)
+                segs = (*range(len(self.cat.segments[otile])), *entered[entry])
+            elif entry:
+                segs = entered[entry]
+            else:
+                continue
+            if segs:
+                self._spread(ctx, [(c, s) for s in segs])
 
     def remove(self, c: int) -> int:
         """Take the face-up tile off ``c``; returns its oriented tile id."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from itertools import product
+from itertools import product, repeat
 from typing import Any
 
 from ...engine.actions import (
@@ -61,6 +61,7 @@ _CATEGORY = {k.code: k.category for k in CAT.kinds}
 _EFFECT = {k.code: k.effect for k in CAT.kinds}
 _DOOR = {k.code: k.features.door for k in CAT.kinds}
 _LADDER = {k.code: k.features.ladder for k in CAT.kinds}
+_TOOLS = {k.code: k.tools for k in CAT.kinds}
 #: bit set of the oriented tiles (distinct orientations) of each tile card
 _CODE_TILES = {code: sum(1 << t for _, t in ways) for code, ways in CAT.orientations.items()}
 #: placements are values, each made once (``Placements``): _PLACES[cell << 8 | oriented tile]
@@ -303,7 +304,8 @@ class DuelState(GoalReveals, MenuState):
         return None if self.game.solo else 1 - seat
 
     def broken(self, seat: int) -> set[str]:
-        return {CAT[c].tools[0] for c in self.in_front[seat]}
+        tools = _TOOLS
+        return {tools[c][0] for c in self.in_front[seat]}
 
     def markers_left(self, seat: int) -> int:
         return self.pools[self.game.pool_of_seat[seat]]
@@ -444,27 +446,25 @@ class DuelState(GoalReveals, MenuState):
         if entry is None or entry[0] != version:
             maze = self.maze
             targets = sorted(maze.reach_in[seat].keys() - maze.hidden.keys())
-            constraint = maze.constraint
-            entry = (version, targets, [(c, _FITSET[constraint.get(c, 0)]) for c in targets])
+            fitsets = map(_FITSET.__getitem__, map(maze.constraint.get, targets, repeat(0)))
+            entry = (version, targets, list(zip(targets, fitsets, strict=True)))
             front = list(self._front)  # copy-on-write (see clone)
             front[seat] = entry
             self._front = tuple(front)
         return entry[1], entry[2]
 
     def _action_menu(self, seat: int, code: str, menu: list[tuple[int, int, Any, Any]]) -> None:
-        kind = CAT[code]
         maze = self.maze
-        effect = kind.effect
+        effect = _EFFECT[code]
         if effect == "break":
-            opp = self.opponent(seat)
-            if opp is not None and kind.tools[0] not in self.broken(opp):
-                menu.append((1, _M_LIST, [_on_player(code, opp)], None))
+            if not self.game.solo and _TOOLS[code][0] not in self.broken(1 - seat):
+                menu.append((1, _M_LIST, [_on_player(code, 1 - seat)], None))
             return
         if effect == "repair":
             broken = self.broken(seat)
-            two = len(kind.tools) > 1
-            repairs = [_on_player(code, seat, t if two else None)
-                       for t in kind.tools if t in broken]
+            tools = _TOOLS[code]
+            two = len(tools) > 1
+            repairs = [_on_player(code, seat, t if two else None) for t in tools if t in broken]
             if repairs:
                 menu.append((len(repairs), _M_LIST, repairs, None))
             return
