@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .actions import PlacePath
+from .actions import PlacePath, PlayOnCell
 from .cards import Catalogue
 from .tiles import EDGES, OPPOSITE, E, N, S, W
 
@@ -93,6 +93,31 @@ def placements_of(cat: Catalogue) -> Placements:
     if entry is None or entry[0] is not cat:
         entry = _PLACEMENTS[id(cat)] = (cat, Placements(cat))
     return entry[1]
+
+
+class CellActions(dict[int, PlayOnCell]):
+    """The ``PlayOnCell`` actions of one card, each made once: ``table[c]``."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__()
+        self.code = code
+
+    def __missing__(self, c: int) -> PlayOnCell:
+        action = self[c] = PlayOnCell(self.code, (c >> _STRIDE_BITS) - _OFFSET,
+                                      (c & _LOW) - _OFFSET)
+        return action
+
+
+_CELL_ACTIONS: dict[str, CellActions] = {}
+
+
+def cell_actions_of(code: str) -> CellActions:
+    """The shared :class:`CellActions` table of card ``code`` (codes name the same card
+    in every game that has it)."""
+    table = _CELL_ACTIONS.get(code)
+    if table is None:
+        table = _CELL_ACTIONS[code] = CellActions(code)
+    return table
 
 
 def _build_fit_table() -> tuple[tuple[bool, ...], ...]:

@@ -24,9 +24,9 @@ from __future__ import annotations
 from itertools import repeat
 from typing import Any
 
-from ...engine.actions import Action, Discard, PlayOnCell, PlayOnPlayer
+from ...engine.actions import Action, Discard, PlayOnPlayer
 from ...engine.cards import Catalogue
-from ...engine.maze import FITS, placements_of
+from ...engine.maze import FITS, cell_actions_of, placements_of
 from ...engine.menu import Entry
 from ...engine.moves import nth_template_pass, template_passes
 
@@ -108,9 +108,7 @@ class Board:
 
     def on_cells(self, code: str) -> list[Action]:
         """The actions of ``code`` on its :meth:`cell_targets` (kept in ``acts``)."""
-        out: list[Action] = [
-            _new(PlayOnCell, (code, (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET))
-            for c in self.targets[code]]
+        out: list[Action] = list(map(cell_actions_of(code).__getitem__, self.targets[code]))
         self.acts[code] = out
         return out
 
@@ -223,8 +221,7 @@ def decode(tag: int, a: Any, b: Any, i: int) -> Action:
     if tag == M_LIST:
         return a[i]  # type: ignore[no-any-return]
     if tag == M_CELL:
-        c = b.targets[a][i]
-        return _new(PlayOnCell, (a, (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET))
+        return cell_actions_of(a)[b.targets[a][i]]
     assert tag == M_DISCARD
     return _new(Discard, (a[i % len(a)], b[i // len(a)]))
 

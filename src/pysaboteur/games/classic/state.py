@@ -244,7 +244,9 @@ class ClassicState(GoalReveals, MenuState):
     # ------------------------------------------------------------------ legality
     # Legal actions come from a menu (see ``menu.py``): listing expands it, the
     # rollout path counts it and decodes one action.  Both give the same order.
-    def _menu(self) -> list[Entry]:
+    def _menu(self, listing: bool = False) -> list[Entry]:
+        """The menu; ``listing``: every action will be built (``legal_actions``), so path
+        cards' placements are built at once instead of counted first."""
         if self.phase != MAIN or self.terminal:
             return self._choice_menu()
         seat = self.current
@@ -265,8 +267,11 @@ class ClassicState(GoalReveals, MenuState):
             code = h[i]
             row = nfit.get(code)
             if row is not None:
-                # counted, not built: the rollout path decodes one, listing expands all
-                if build:
+                if build and listing:
+                    lst = board.acts.get(code) or board.placements(self.game.catalogue, code)
+                    if lst:
+                        menu.append((len(lst), M_LIST, lst, None))
+                elif build:  # counted, not built: the rollout path decodes only the one it picks
                     n = sum(map(row.__getitem__, ks))  # Board.placement_count, inline
                     if n:
                         menu.append((n, M_CODE, code, board))
@@ -324,6 +329,9 @@ class ClassicState(GoalReveals, MenuState):
 
     def _expand(self, menu: list[Entry]) -> list[Action]:
         return expand(menu)
+
+    def legal_actions(self) -> list[Action]:
+        return expand(self._menu(listing=True))
 
     def _broken_bits(self) -> list[int]:
         """Per seat, the bits (``Tables.tool_bit``) of the tools broken in front of it."""

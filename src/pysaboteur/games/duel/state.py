@@ -35,7 +35,17 @@ from ...engine.errors import (
 )
 from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
 from ...engine.goals import GoalReveals, goal_orientations
-from ...engine.maze import FITS, NO_ENTER, NO_LEAVE, Maze, cell, neighbours, placements_of, xy
+from ...engine.maze import (
+    FITS,
+    NO_ENTER,
+    NO_LEAVE,
+    Maze,
+    cell,
+    cell_actions_of,
+    neighbours,
+    placements_of,
+    xy,
+)
 from ...engine.menu import Entry, MenuState
 from ...engine.moves import TEMPLATES, nth_template_pass, template, template_passes
 from ...engine.rng import Rng
@@ -116,7 +126,7 @@ def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
     if tag == _M_PLACE:
         return _new(PlacePath, (a[0], *xy(b[i]), a[1]))
     if tag == _M_CELL:
-        return _new(PlayOnCell, (a, *xy(b[i])))
+        return cell_actions_of(a)[b[i]]
     if tag == _M_BRIBE:
         return Bribe(*xy(b[i]))
     if tag == _M_LIST:
@@ -383,7 +393,7 @@ class DuelState(GoalReveals, MenuState):
                 code, rotated = a
                 out += [_new(PlacePath, (code, *xy(c), rotated)) for c in b]
             elif tag == _M_CELL:
-                out += [_new(PlayOnCell, (a, *xy(c))) for c in b]
+                out += map(cell_actions_of(a).__getitem__, b)
             elif tag == _M_LIST:
                 out += a
             elif tag == _M_PASS:
