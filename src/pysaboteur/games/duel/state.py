@@ -292,6 +292,7 @@ class DuelState(GoalReveals, MenuState):
         self.trolls: set[int] = set()  # troll cards not yet bribed
         self._forbidden: frozenset[int] | None = None  # see _ladder_forbidden
         self._front: tuple[Any, ...] = (None,) * seats  # see _frontier
+        self._ladders: tuple[int, frozenset[int], list[int]] | None = None  # see _ladder_cells
         self.seen: list[dict[int, str]] = [{} for _ in range(seats)]
         self.bribes_made = [0] * seats
         self.phase = MAIN
@@ -467,10 +468,13 @@ class DuelState(GoalReveals, MenuState):
         maze = self.maze
         effect = _EFFECT[code]
         if effect == "break":
-            if not self.game.solo and _TOOLS[code][0] not in self.broken(1 - seat):
+            if not self.game.solo and (not self.in_front[1 - seat]
+                                       or _TOOLS[code][0] not in self.broken(1 - seat)):
                 menu.append((1, _M_LIST, [_on_player(code, 1 - seat)], None))
             return
         if effect == "repair":
+            if not self.in_front[seat]:
+                return
             broken = self.broken(seat)
             tools = _TOOLS[code]
             two = len(tools) > 1
@@ -511,9 +515,17 @@ class DuelState(GoalReveals, MenuState):
         return self._forbidden
 
     def _ladder_cells(self) -> list[int]:
-        """Empty cells next to a path card, not next to a goal or a card showing gold."""
+        """Empty cells next to a path card, not next to a goal or a card showing gold.
+
+        Kept until the maze or the forbidden cells change (like ``_frontier``).
+        """
         forbidden = self._ladder_forbidden()
-        return sorted(c for c in self.maze.constraint if c not in forbidden)
+        version = self.maze.version
+        entry = self._ladders
+        if entry is None or entry[0] != version or entry[1] is not forbidden:
+            cells = sorted(c for c in self.maze.constraint if c not in forbidden)
+            entry = self._ladders = (version, forbidden, cells)
+        return entry[2]
 
     def _locked_doors(self, seat: int) -> list[int]:
         locked, keys = _LOCKED[self.colour(seat)], self.keys
