@@ -640,12 +640,22 @@ class DuelState(GoalReveals, MenuState):
         seat = self.current
         self.actors.append(seat)
         kind = type(action)
+        a: Any = action
+        if kind is Pass:  # the commonest move in random play, first
+            hand = self.hands[seat]
+            for code in a.cards:
+                hand.remove(code)
+            self.passed[seat] += a.cards
+            self.pending_draw = len(a.cards)
+            self.resume = _RESUME_AFTER
+            self._after_main()
+            return
         if kind is Orient:
-            if self._orient(seat, action.rotated):  # type: ignore[union-attr]
+            if self._orient(seat, a.rotated):
                 self._resume()
             return
         if kind is Bribe:
-            self._bribe(seat, cell(action.x, action.y))  # type: ignore[union-attr]
+            self._bribe(seat, cell(a.x, a.y))
             return
         if kind is EndTurn:
             self._end_turn()
@@ -654,12 +664,10 @@ class DuelState(GoalReveals, MenuState):
         self.pending_draw = 1
         settle = False
         if kind is PlacePath:
-            a: Any = action
             hand.remove(a.card)
             self.lay(cell(a.x, a.y), CAT.otile[a.card, a.rotated])
             settle = True
         elif kind is PlayOnPlayer:
-            a = action
             hand.remove(a.card)
             kind_ = CAT[a.card]
             if kind_.effect == "break":
@@ -671,7 +679,6 @@ class DuelState(GoalReveals, MenuState):
                 front.remove(broken)
                 self.discards += (a.card, broken)
         elif kind is PlayOnCell:
-            a = action
             hand.remove(a.card)
             c = cell(a.x, a.y)
             effect = CAT[a.card].effect
@@ -688,17 +695,10 @@ class DuelState(GoalReveals, MenuState):
                 self._refresh_blocks(c)
                 settle = True
         elif kind is Discard:
-            a = action
             for code in a.cards:
                 hand.remove(code)
             self.in_front[seat].remove(a.remove)
             self.discards += (*a.cards, a.remove)
-        elif kind is Pass:
-            a = action
-            for code in a.cards:
-                hand.remove(code)
-            self.passed[seat] += a.cards
-            self.pending_draw = len(a.cards)
         else:
             raise AssertionError(action)
         self.resume = _RESUME_AFTER
