@@ -12,11 +12,11 @@ which depends on the position only:
 3. Saboteur 2's "discard 2 to remove a card", by removed card then card pair;
 4. passes, by size, then by card combination.
 
-Fit is a bitset per constraint over the catalogue's distinct oriented path
-tiles (:class:`Tables`), ANDed with the bitset of the tiles in hand; the popcount
-is the number of placements on a cell.  Card combinations come from a template
-per *duplicate pattern* of the sorted hand (``engine.moves.template``), so
-counting passes costs a dictionary look-up.
+The rollout path counts a path card's placements without building them: one
+sum over the frontier's fit constraints of how many of the card's orientations
+fit each (:class:`Tables` ``nfit``); the :class:`Board` decodes the one picked.
+Card combinations come from a template per *duplicate pattern* of the sorted
+hand (``engine.moves.template``), so counting passes costs a dictionary look-up.
 """
 
 from __future__ import annotations
@@ -32,7 +32,12 @@ from ...engine.moves import nth_template_pass, template_passes
 
 _STRIDE_BITS, _OFFSET, _LOW = 10, 512, (1 << 10) - 1
 
-# menu entry tags
+# menu entry tags, with what ``a`` and ``b`` hold:
+#   M_LIST     the actions themselves, None
+#   M_DISCARD  the card pairs, the cards that may be removed (Saboteur 2)
+#   M_PASS     the sorted hand, its Template
+#   M_CODE     a path card, the Board (placements counted; built or decoded by the board)
+#   M_CELL     a map or rockfall card, the Board (its targets in ``Board.targets``)
 M_LIST, M_DISCARD, M_PASS, M_CODE, M_CELL = range(5)
 _new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
 
@@ -57,14 +62,6 @@ class Board:
         self.ks = list(map(maze.constraint.get, cs, repeat(0)))
         self.acts: dict[str, list[Action]] = {}
         self.targets: dict[str, list[int]] = {}
-
-    def placement_count(self, nfit: list[int]) -> int:
-        """How many placements a path card has, from its ``Tables.nfit`` row.
-
-        The rollout path counts placements this way (a loop in C, no action built)
-        and decodes only the one it picks (:meth:`nth_placement`).
-        """
-        return sum(map(nfit.__getitem__, self.ks))
 
     def nth_placement(self, code: str, i: int) -> Action:
         """``placements(code)[i]`` without building the list (unless it exists already)."""
@@ -147,7 +144,8 @@ class Tables:
                     m |= 1 << otile
             self.fitmask.append(m)
         #: path cards needing a connection: code -> number of its orientations fitting
-        #: each constraint (``Board.placement_count``)
+        #: each constraint, so that a card's placements on a board are counted by one sum
+        #: over the board's constraints (the rollout path; ``Board.nth_placement`` decodes)
         self.nfit: dict[str, list[int]] = {
             code: [(self.fitmask[k] & mask).bit_count() for k in range(256)]
             for code, mask in self.code_mask.items()}

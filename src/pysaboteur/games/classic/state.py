@@ -272,7 +272,7 @@ class ClassicState(GoalReveals, MenuState):
                     if lst:
                         menu.append((len(lst), M_LIST, lst, None))
                 elif build:  # counted, not built: the rollout path decodes only the one it picks
-                    n = sum(map(row.__getitem__, ks))  # Board.placement_count, inline
+                    n = sum(map(row.__getitem__, ks))  # a loop in C, see Tables.nfit
                     if n:
                         menu.append((n, M_CODE, code, board))
             elif code in effects:
