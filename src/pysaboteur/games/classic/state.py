@@ -289,9 +289,12 @@ class ClassicState(GoalReveals, MenuState):
             if effect == "break":
                 if brk is None:
                     brk = self._broken_bits()
-                bit = T.break_bit[code]
                 mine = T.on_player[code]
-                lst = [mine[s] for s, b in enumerate(brk) if not b & bit]
+                if any(brk):
+                    bit = T.break_bit[code]
+                    lst = [mine[s] for s, b in enumerate(brk) if not b & bit]
+                else:  # nothing broken anywhere: every seat
+                    lst = mine[:len(brk)]
             elif effect == "map" or effect == "rockfall":
                 cells = board.cell_targets(code, effect, T.is_path)
                 if cells:
@@ -335,8 +338,11 @@ class ClassicState(GoalReveals, MenuState):
 
     def _broken_bits(self) -> list[int]:
         """Per seat, the bits (``Tables.tool_bit``) of the tools broken in front of it."""
+        fronts = self.in_front
+        if not any(fronts):
+            return [0] * len(fronts)
         bit = self.game.tables.front_bit.__getitem__
-        return [sum(map(bit, front)) if front else 0 for front in self.in_front]
+        return [sum(map(bit, front)) if front else 0 for front in fronts]
 
     def _ladder_cells(self, board: Board) -> list[tuple[int, int]]:
         """Where a ladder may go, as sorted ``(cell, constraint)`` pairs (Saboteur 2)."""

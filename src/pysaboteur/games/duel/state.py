@@ -496,7 +496,7 @@ class DuelState(GoalReveals, MenuState):
 
     def _is_joined_ladder(self, code: str) -> bool:
         """A ladder needs no connection; in solo only the player's own colour's ladder."""
-        colour = CAT[code].features.ladder
+        colour = _LADDER[code]
         return colour is not None and (not self.game.solo or colour == self.game.colours[0])
 
     def _near_goal_or_gold(self, c: int) -> bool:
@@ -669,19 +669,18 @@ class DuelState(GoalReveals, MenuState):
             settle = True
         elif kind is PlayOnPlayer:
             hand.remove(a.card)
-            kind_ = CAT[a.card]
-            if kind_.effect == "break":
+            if _EFFECT[a.card] == "break":
                 self.in_front[a.target].append(a.card)
             else:
-                tool = a.tool or kind_.tools[0]
+                tool = a.tool or _TOOLS[a.card][0]
                 front = self.in_front[a.target]
-                broken = next(c for c in front if CAT[c].tools[0] == tool)
+                broken = next(c for c in front if _TOOLS[c][0] == tool)
                 front.remove(broken)
                 self.discards += (a.card, broken)
         elif kind is PlayOnCell:
             hand.remove(a.card)
             c = cell(a.x, a.y)
-            effect = CAT[a.card].effect
+            effect = _EFFECT[a.card]
             self.discards.append(a.card)
             if effect == "map":
                 seen = self.seen.copy()  # copy-on-write (see clone)
