@@ -75,6 +75,9 @@ class Catalogue:
     #: segment index holding each edge, indexed by the edge bit (1, 2, 4, 8); -1 = closed
     seg_of_edge: list[tuple[int, ...]] = field(init=False)
     features: list[Features] = field(init=False)
+    #: the segments entered through each set of edges (a 4-bit mask; one per open edge
+    #: of the mask, in N E S W order): where reachability spreads from on a placement
+    entered: list[tuple[tuple[int, ...], ...]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.by_code = {}
@@ -84,7 +87,7 @@ class Catalogue:
             self.by_code[kind.code] = kind
         self.otile, self.orientations = {}, {}
         self.tiles, self.codes, self.open_mask, self.segments = [], [], [], []
-        self.seg_of_edge, self.features = [], []
+        self.seg_of_edge, self.features, self.entered = [], [], []
         for kind in self.kinds:
             if kind.tile is None:
                 continue
@@ -101,6 +104,9 @@ class Catalogue:
                 for edge in EDGES:
                     by_edge[edge] = tile.segment_of_edge(edge)
                 self.seg_of_edge.append(tuple(by_edge))
+                self.entered.append(tuple(
+                    tuple(by_edge[e] for e in EDGES if mask & e and by_edge[e] >= 0)
+                    for mask in range(16)))
                 self.features.append(tile.features)
                 if not rotated or not kind.tile.symmetric:
                     variants.append((rotated, otile))

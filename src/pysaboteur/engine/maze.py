@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from .actions import PlacePath, PlayOnCell
 from .cards import Catalogue
 from .tiles import EDGES, OPPOSITE, E, N, S, W
 
@@ -40,6 +41,9 @@ _OFFSET = 512
 _LOW = (1 << _STRIDE_BITS) - 1
 DELTA = {N: -1, E: 1 << _STRIDE_BITS, S: 1, W: -(1 << _STRIDE_BITS)}
 _STEPS = tuple((edge, DELTA[edge], OPPOSITE[edge]) for edge in EDGES)
+#: the steps out of a segment, by its edge mask: (delta, edge of the neighbour it enters)
+_SEG_STEPS = tuple(tuple((delta, opposite) for edge, delta, opposite in _STEPS if seg & edge)
+                   for seg in range(16))
 
 #: passage block flags (per reach context, per cell)
 NO_ENTER = 1  # the tile cannot be entered at all (a locked door)
@@ -58,6 +62,62 @@ def neighbours(c: int) -> Iterator[tuple[int, int]]:
     """(edge, neighbouring cell) for the four sides of ``c``."""
     for edge, delta, _ in _STEPS:
         yield edge, c + delta
+
+
+class Placements(dict[int, PlacePath]):
+    """The ``PlacePath`` actions of one catalogue, each made once: ``table[c << 8 | otile]``.
+
+    Actions are values; looking one up is several times cheaper than making a
+    NamedTuple, and listing legal moves makes thousands per second.
+    """
+
+    def __init__(self, cat: Catalogue) -> None:
+        super().__init__()
+        assert len(cat.codes) <= 256, "oriented tile ids fit in 8 bits"
+        self.codes = cat.codes
+        self.rotated = [cat.otile[code, True] == t for t, code in enumerate(cat.codes)]
+
+    def __missing__(self, key: int) -> PlacePath:
+        c, t = key >> 8, key & 255
+        action = self[key] = PlacePath(self.codes[t], (c >> _STRIDE_BITS) - _OFFSET,
+                                       (c & _LOW) - _OFFSET, self.rotated[t])
+        return action
+
+
+_PLACEMENTS: dict[int, tuple[Catalogue, Placements]] = {}
+
+
+def placements_of(cat: Catalogue) -> Placements:
+    """The shared :class:`Placements` table of ``cat``."""
+    entry = _PLACEMENTS.get(id(cat))
+    if entry is None or entry[0] is not cat:
+        entry = _PLACEMENTS[id(cat)] = (cat, Placements(cat))
+    return entry[1]
+
+
+class CellActions(dict[int, PlayOnCell]):
+    """The ``PlayOnCell`` actions of one card, each made once: ``table[c]``."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__()
+        self.code = code
+
+    def __missing__(self, c: int) -> PlayOnCell:
+        action = self[c] = PlayOnCell(self.code, (c >> _STRIDE_BITS) - _OFFSET,
+                                      (c & _LOW) - _OFFSET)
+        return action
+
+
+_CELL_ACTIONS: dict[str, CellActions] = {}
+
+
+def cell_actions_of(code: str) -> CellActions:
+    """The shared :class:`CellActions` table of card ``code`` (codes name the same card
+    in every game that has it)."""
+    table = _CELL_ACTIONS.get(code)
+    if table is None:
+        table = _CELL_ACTIONS[code] = CellActions(code)
+    return table
 
 
 def _build_fit_table() -> tuple[tuple[bool, ...], ...]:
@@ -157,6 +217,11 @@ class Maze:
     def reached_hidden(self) -> list[int]:
         """Face-down cells that some context reaches, ordered by x then y."""
         hidden = self.hidden.keys()
+        for reach_in in self.reach_in:
+            if not hidden.isdisjoint(reach_in):
+                break
+        else:  # the common case after a placement: nothing face down reached
+            return []
         return sorted(set().union(*(hidden & r.keys() for r in self.reach_in)))
 
     # ------------------------------------------------------------------ changes
@@ -189,21 +254,18 @@ class Maze:
             for ctx, flags in enumerate(blocks):
                 if flags:
                     self.blocks[ctx][c] = flags
-        seg_of_edge = self.cat.seg_of_edge[otile]
+        entered = self.cat.entered[otile]
         for ctx, reach_in in enumerate(self.reach_in):
             entry = reach_in.pop(c, 0)
-            source = ctx in source_for
-            if not entry and not source:
-                continue
-            starts = []
-            if source:
+            if ctx in source_for:
                 self.sources[ctx][c] = (1 << len(self.cat.segments[otile])) - 1
-                starts = [(c, s) for s in range(len(self.cat.segments[otile]))]
-            for edge in EDGES:
-                if entry & edge and seg_of_edge[edge] >= 0:
-                    starts.append((c, seg_of_edge[edge]))
-            if starts:
-                self._spread(ctx, starts)
+                segs = (*range(len(self.cat.segments[otile])), *entered[entry])
+            elif entry:
+                segs = entered[entry]
+            else:
+                continue
+            if segs:
+                self._spread(ctx, [(c, s) for s in segs])
 
     def remove(self, c: int) -> int:
         """Take the face-up tile off ``c``; returns its oriented tile id."""
@@ -262,16 +324,16 @@ class Maze:
             mask = reach.get(c, 0)
             if mask & bit:
                 continue
-            flags = blocks.get(c, 0)
-            if flags & NO_ENTER and c not in self.sources[ctx]:
-                continue
-            reach[c] = mask | bit
-            if flags & NO_LEAVE:
-                continue
-            seg = segments[cells[c]][s]
-            for edge, delta, opposite in _STEPS:
-                if not seg & edge:
+            if blocks:
+                flags = blocks.get(c, 0)
+                if flags & NO_ENTER and c not in self.sources[ctx]:
                     continue
+                reach[c] = mask | bit
+                if flags & NO_LEAVE:
+                    continue
+            else:
+                reach[c] = mask | bit
+            for delta, opposite in _SEG_STEPS[segments[cells[c]][s]]:
                 n = c + delta
                 t = cells.get(n)
                 if t is None:

@@ -55,7 +55,7 @@ class MenuState(State):
 
     def random_action(self, rng: Rng) -> Action:
         menu = self._menu()
-        index = rng.below(sum(entry[0] for entry in menu))
+        index = rng.below(sum([entry[0] for entry in menu]))  # a list sums faster than a generator
         for count, tag, a, b in menu:
             if index < count:
                 return self._decode(tag, a, b, index)

@@ -6,7 +6,8 @@ Moves are generated per distinct combination of card kinds, never per hand slot.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import combinations
+from itertools import combinations, repeat
+from typing import NamedTuple
 
 from .actions import Discard, Pass
 
@@ -15,6 +16,8 @@ def card_combinations(hand: Sequence[str], n: int) -> list[tuple[str, ...]]:
     """The distinct multisets of ``n`` cards from ``hand``, each as a sorted tuple."""
     return sorted(set(combinations(sorted(hand), n)))
 
+
+_new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
 
 # Pass actions are values: the same combination is the same object every time,
 # which spares building thousands of tuples per second in random play.
@@ -136,3 +139,84 @@ def nth_pass(hand: Sequence[str], most: int, index: int) -> Pass:
             return _pass(nth_combination(hand, n, index))
         index -= count
     raise IndexError("pass index out of range")
+
+
+# -- passes by duplicate pattern (the menus' path) ---------------------------------------------
+# A sorted hand's distinct 1-, 2- and 3-card combinations depend only on which of its
+# cards are equal, not on what they are: one template per *duplicate pattern*
+# (``tuple(map(hand.index, hand))``) gives the passes' count at once and their cards
+# by indexing.  The order is that of ``pass_actions``.
+
+class Template(NamedTuple):
+    """Distinct 1-, 2- and 3-card combinations of a sorted hand, as index tuples.
+
+    Indexes point at the first copy of each card, so the card tuples built from
+    them are sorted and come in lexicographic order (as ``card_combinations``).
+    The columns (``pair_a``...) let listing build tuples with ``map`` and ``zip``.
+    ``passes[most]``: how many passes of 1 to ``most`` cards there are (``most`` <= 3).
+    """
+
+    ones: list[int]
+    pairs: list[tuple[int, int]]
+    triples: list[tuple[int, int, int]]
+    pair_a: list[int]
+    pair_b: list[int]
+    triple_a: list[int]
+    triple_b: list[int]
+    triple_c: list[int]
+    passes: tuple[int, int, int, int]
+
+
+TEMPLATES: dict[tuple[int, ...], Template] = {}
+
+
+def template(hand: list[str]) -> Template:
+    """The template of the *sorted* ``hand`` (by its duplicate pattern)."""
+    key = tuple(map(hand.index, hand))
+    tpl = TEMPLATES.get(key)
+    if tpl is None:
+        ones = sorted(set(key))
+        pairs = sorted({(key[i], key[j]) for i, j in combinations(range(len(key)), 2)})
+        triples = sorted({(key[i], key[j], key[k])
+                          for i, j, k in combinations(range(len(key)), 3)})
+        passes = (0, len(ones), len(ones) + len(pairs), len(ones) + len(pairs) + len(triples))
+        tpl = TEMPLATES[key] = Template(ones, pairs, triples, [p[0] for p in pairs],
+                                        [p[1] for p in pairs], [t[0] for t in triples],
+                                        [t[1] for t in triples], [t[2] for t in triples],
+                                        passes)
+    return tpl
+
+
+def nth_template_pass(h: list[str], tpl: Template, i: int) -> Pass:
+    """The ``i``-th pass of the sorted hand ``h`` (``pass_actions(h, most)[i]``)."""
+    ones = tpl[0]
+    if i < len(ones):
+        combo: tuple[str, ...] = (h[ones[i]],)
+    else:
+        i -= len(ones)
+        pairs = tpl[1]
+        if i < len(pairs):
+            a, b = pairs[i]
+            combo = (h[a], h[b])
+        else:
+            a, b, c = tpl[2][i - len(pairs)]
+            return _new(Pass, ((h[a], h[b], h[c]),))
+    return _PASSES.get(combo) or _pass(combo)
+
+
+def template_passes(h: list[str], tpl: Template, count: int) -> list[Pass]:
+    """The first ``count`` passes of the sorted hand ``h`` (``tpl.passes[most]`` for all of
+    them).  The card tuples are built by ``map`` and ``zip``; passes of one or two cards
+    are looked up (cheaper than making a NamedTuple), the many triples made."""
+    get = h.__getitem__
+    combos: list[tuple[str, ...]] = list(zip(map(get, tpl.ones)))
+    if count > len(combos):
+        combos += zip(map(get, tpl.pair_a), map(get, tpl.pair_b), strict=True)
+    out = list(map(_PASSES.get, combos))
+    if None in out:  # a combination not seen before
+        out = [p or _pass(c) for p, c in zip(out, combos, strict=True)]
+    if count > len(combos):
+        triples = zip(map(get, tpl.triple_a), map(get, tpl.triple_b), map(get, tpl.triple_c),
+                      strict=True)
+        out += map(_new, repeat(Pass), zip(triples))
+    return out  # type: ignore[return-value]

@@ -33,14 +33,25 @@ class Rng:
         return s ^ (s >> 31)
 
     def below(self, n: int) -> int:
-        """A number in ``range(n)`` (multiply-shift; the bias is below 2**-50)."""
-        return (self.next64() * n) >> 64
+        """A number in ``range(n)`` (multiply-shift; the bias is below 2**-50).
+
+        ``next64`` written out: this is the hottest call of random play.
+        """
+        self.state = s = (self.state + _GAMMA) & _MASK
+        s = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
+        return ((s ^ (s >> 31)) * n) >> 64
 
     def shuffle(self, items: list[T]) -> None:
-        """Fisher-Yates, in place."""
+        """Fisher-Yates, in place (``below(i + 1)`` written out: every round deals with it)."""
+        s = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            s = (s + _GAMMA) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
+        self.state = s
 
     def permutation(self, items: list[T]) -> list[T]:
         """A uniformly random reordering of ``items`` (a new list), several times faster

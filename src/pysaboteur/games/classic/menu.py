@@ -7,32 +7,38 @@ the rollout path (``legal_count``, ``legal_action(i)``, ``random_action``)
 counts entries and decodes one action.  Both give the same canonical order,
 which depends on the position only:
 
-1. path cards, by cell (x, then y), then by oriented tile (catalogue order);
+1. path cards by card code, each by orientation, then by cell (x, then y);
 2. action cards by card code, each with its targets (seats ascending, cells by x then y);
 3. Saboteur 2's "discard 2 to remove a card", by removed card then card pair;
 4. passes, by size, then by card combination.
 
-Fit is a bitset per constraint over the catalogue's distinct oriented path
-tiles (:class:`Tables`), ANDed with the bitset of the tiles in hand; the popcount
-is the number of placements on a cell.  Card combinations come from a template
-per *duplicate pattern* of the sorted hand (``tuple(map(hand.index, hand))``),
-so counting passes costs a dictionary look-up.
+The rollout path counts a path card's placements without building them: one
+sum over the frontier's fit constraints of how many of the card's orientations
+fit each (:class:`Tables` ``nfit``); the :class:`Board` decodes the one picked.
+Card combinations come from a template per *duplicate pattern* of the sorted
+hand (``engine.moves.template``), so counting passes costs a dictionary look-up.
 """
 
 from __future__ import annotations
 
-from itertools import combinations, repeat
-from typing import Any, NamedTuple
+from itertools import repeat
+from typing import Any
 
-from ...engine.actions import Action, Discard, Pass, PlacePath, PlayOnCell, PlayOnPlayer
+from ...engine.actions import Action, Discard, PlayOnPlayer
 from ...engine.cards import Catalogue
-from ...engine.maze import FITS
+from ...engine.maze import FITS, cell_actions_of, placements_of
 from ...engine.menu import Entry
+from ...engine.moves import nth_template_pass, template_passes
 
 _STRIDE_BITS, _OFFSET, _LOW = 10, 512, (1 << 10) - 1
 
-# menu entry tags
-M_LIST, M_PLACE, M_CELL, M_SEATS, M_DISCARD, M_PASS = range(6)
+# menu entry tags, with what ``a`` and ``b`` hold:
+#   M_LIST     the actions themselves, None
+#   M_DISCARD  the card pairs, the cards that may be removed (Saboteur 2)
+#   M_PASS     the sorted hand, its Template
+#   M_CODE     a path card, the Board (placements counted; built or decoded by the board)
+#   M_CELL     a map or rockfall card, the Board (its targets in ``Board.targets``)
+M_LIST, M_DISCARD, M_PASS, M_CODE, M_CELL = range(5)
 _new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
 
 MAX_SEATS = 16
@@ -41,38 +47,71 @@ MAX_SEATS = 16
 class Board:
     """Actions that depend on the maze only, built on demand and kept until it changes.
 
-    ``cells``: empty cells a fitting path card would connect, sorted, as
-    ``(x, y, constraint)``; ``acts``: card code -> its placements or cell targets.
-    A state keeps one in a :class:`Memo`, checked against ``(maze, version)``; clones
-    that share the maze share it.
+    ``cs``: empty cells a fitting path card would connect, sorted (x, then y), and
+    ``ks`` their fit constraints; ``acts``: card code -> its placements (or actions on
+    cells); ``targets``: map or rockfall card -> the cells it may aim at.  A state keeps one in a
+    :class:`Memo`, checked against ``(maze, version)``; clones that share the maze share it.
     """
 
-    __slots__ = ("acts", "cells", "maze", "version")
+    __slots__ = ("acts", "cs", "ks", "maze", "targets", "version")
 
     def __init__(self, maze: Any) -> None:
         self.maze = maze
         self.version = maze.version
-        hidden, constraint = maze.hidden, maze.constraint
-        self.cells = [((c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET, constraint.get(c, 0))
-                      for c in sorted(maze.reach_in[0]) if c not in hidden]
+        self.cs = cs = sorted(maze.reach_in[0].keys() - maze.hidden.keys())
+        self.ks = list(map(maze.constraint.get, cs, repeat(0)))
         self.acts: dict[str, list[Action]] = {}
+        self.targets: dict[str, list[int]] = {}
+
+    def nth_placement(self, code: str, i: int) -> Action:
+        """``placements(code)[i]`` without building the list (unless it exists already)."""
+        done = self.acts.get(code)
+        if done is not None:
+            return done[i]
+        cat = self.maze.cat
+        for _, otile in cat.orientations[code]:
+            row = FITS_BY_MASK[cat.open_mask[otile]]
+            for c, k in zip(self.cs, self.ks, strict=True):
+                if row[k]:
+                    if not i:
+                        return placements_of(cat)[c << 8 | otile]
+                    i -= 1
+        raise IndexError("placement index out of range")
 
     def placements(self, cat: Catalogue, code: str,
-                   cells: list[tuple[int, int, int]] | None = None) -> list[Action]:
-        """Every placement of path card ``code``: by orientation, then cell."""
+                   cells: list[tuple[int, int]] | None = None) -> list[Action]:
+        """Every placement of path card ``code``: by orientation, then cell (kept in ``acts``).
+
+        ``cells``: ``(cell, constraint)`` pairs other than the board's (ladders), sorted.
+        """
         out: list[Action] = []
-        for rotated, otile in cat.orientations[code]:
-            om = cat.open_mask[otile]
-            out += [_new(PlacePath, (code, x, y, rotated)) for x, y, k in
-                    (self.cells if cells is None else cells) if FITS[k][om]]
+        place = placements_of(cat).__getitem__
+        for _, otile in cat.orientations[code]:
+            row = FITS_BY_MASK[cat.open_mask[otile]]
+            out += [place(c << 8 | otile) for c, k in
+                    (zip(self.cs, self.ks, strict=True) if cells is None else cells) if row[k]]
         self.acts[code] = out
         return out
 
-    def on_cells(self, code: str, cells: list[int]) -> list[Action]:
-        out: list[Action] = [_new(PlayOnCell, (code, (c >> _STRIDE_BITS) - _OFFSET,
-                                               (c & _LOW) - _OFFSET)) for c in cells]
+    def cell_targets(self, code: str, effect: str, is_path: list[bool]) -> list[int]:
+        """The cells a map (face-down goals) or a rockfall (path cards) may aim at, sorted."""
+        cells = self.targets.get(code)
+        if cells is None:
+            maze = self.maze
+            cells = self.targets[code] = sorted(
+                maze.hidden if effect == "map" else
+                [c for c, o in maze.cells.items() if is_path[o]])
+        return cells
+
+    def on_cells(self, code: str) -> list[Action]:
+        """The actions of ``code`` on its :meth:`cell_targets` (kept in ``acts``)."""
+        out: list[Action] = list(map(cell_actions_of(code).__getitem__, self.targets[code]))
         self.acts[code] = out
         return out
+
+
+#: FITS_BY_MASK[open_mask][constraint]: FITS turned around, for scanning cells
+FITS_BY_MASK = tuple(tuple(FITS[k][om] for k in range(256)) for om in range(16))
 
 
 class Tables:
@@ -104,6 +143,12 @@ class Tables:
                 if placeable >> otile & 1 and row[om]:
                     m |= 1 << otile
             self.fitmask.append(m)
+        #: path cards needing a connection: code -> number of its orientations fitting
+        #: each constraint, so that a card's placements on a board are counted by one sum
+        #: over the board's constraints (the rollout path; ``Board.nth_placement`` decodes)
+        self.nfit: dict[str, list[int]] = {
+            code: [(self.fitmask[k] & mask).bit_count() for k in range(256)]
+            for code, mask in self.code_mask.items()}
         #: action cards: code -> effect
         self.effect: dict[str, str] = {k.code: k.effect for k in cat.kinds
                                        if k.category == "action" and k.effect is not None}
@@ -117,6 +162,17 @@ class Tables:
         self.break_bit: dict[str, int] = {k.code: self.tool_bit[k.tools[0]] for k in cat.kinds
                                           if k.effect == "break"}
         self.tools_of: dict[str, tuple[str, ...]] = {k.code: k.tools for k in cat.kinds}
+        #: every code -> the tool bit it breaks (0 for cards that break nothing), so a
+        #: seat's broken tools are the sum over the cards in front of it (a tool is
+        #: broken at most once)
+        self.front_bit: dict[str, int] = {k.code: self.break_bit.get(k.code, 0)
+                                          for k in cat.kinds}
+        #: repair cards: repairs[code][seat][broken bits] -> its actions on that seat
+        self.repairs: dict[str, list[list[tuple[PlayOnPlayer, ...]]]] = {
+            k.code: [[tuple(PlayOnPlayer(k.code, seat, t if len(k.tools) > 1 else None)
+                            for t in k.tools if b & self.tool_bit[t])
+                      for b in range(1 << len(tools))] for seat in range(MAX_SEATS)]
+            for k in cat.kinds if k.effect == "repair"}
         #: action cards aimed at a seat, built once: on_player[code][seat]
         self.on_player: dict[str, list[PlayOnPlayer]] = {
             code: [PlayOnPlayer(code, seat) for seat in range(MAX_SEATS)] for code in self.effect}
@@ -154,114 +210,33 @@ def tables(cat: Catalogue) -> Tables:
     return entry[1]
 
 
-# -- card combinations by duplicate pattern ------------------------------------------------
-class Template(NamedTuple):
-    """Distinct 1-, 2- and 3-card combinations of a sorted hand, as index tuples.
-
-    Indexes point at the first copy of each card, so the card tuples built from
-    them are sorted and come in lexicographic order (as ``card_combinations``).
-    The columns (``pair_a``...) let listing build tuples with ``map`` and ``zip``.
-    """
-
-    ones: list[int]
-    pairs: list[tuple[int, int]]
-    triples: list[tuple[int, int, int]]
-    pair_a: list[int]
-    pair_b: list[int]
-    triple_a: list[int]
-    triple_b: list[int]
-    triple_c: list[int]
-
-
-TEMPLATES: dict[tuple[int, ...], Template] = {}
-
-
-def template(hand: list[str]) -> Template:
-    """The template of the *sorted* ``hand`` (by its duplicate pattern)."""
-    key = tuple(map(hand.index, hand))
-    tpl = TEMPLATES.get(key)
-    if tpl is None:
-        ones = sorted(set(key))
-        pairs = sorted({(key[i], key[j]) for i, j in combinations(range(len(key)), 2)})
-        triples = sorted({(key[i], key[j], key[k])
-                          for i, j, k in combinations(range(len(key)), 3)})
-        tpl = TEMPLATES[key] = Template(ones, pairs, triples, [p[0] for p in pairs],
-                                        [p[1] for p in pairs], [t[0] for t in triples],
-                                        [t[1] for t in triples], [t[2] for t in triples])
-    return tpl
-
-
-def _nth_pass(h: list[str], tpl: Template, i: int) -> Action:
-    ones, pairs, triples = tpl[0], tpl[1], tpl[2]
-    if i < len(ones):
-        return _new(Pass, ((h[ones[i]],),))
-    i -= len(ones)
-    if i < len(pairs):
-        a, b = pairs[i]
-        return _new(Pass, ((h[a], h[b]),))
-    a, b, c = triples[i - len(pairs)]
-    return _new(Pass, ((h[a], h[b], h[c]),))
-
-
 def decode(tag: int, a: Any, b: Any, i: int) -> Action:
-    """The ``i``-th action of one menu entry."""
-    if tag == M_PLACE:
-        cells, masks = a
-        for c, m in zip(cells, masks, strict=True):
-            k = m.bit_count()
-            if i < k:
-                while i:
-                    m &= m - 1
-                    i -= 1
-                code, rotated = b[(m & -m).bit_length() - 1]
-                return _new(PlacePath, (code, (c >> _STRIDE_BITS) - _OFFSET,
-                                        (c & _LOW) - _OFFSET, rotated))
-            i -= k
-        raise IndexError("placement index out of range")
-    if tag == M_SEATS:
-        return _new(PlayOnPlayer, (a, b[i], None))
-    if tag == M_CELL:
-        c = b[i]
-        return _new(PlayOnCell, (a, (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET))
+    """The ``i``-th action of one menu entry (the commonest picks in random play first)."""
+    if tag == M_PASS:
+        return nth_template_pass(a, b, i)
+    if tag == M_CODE:
+        return b.nth_placement(a, i)  # type: ignore[no-any-return]
     if tag == M_LIST:
         return a[i]  # type: ignore[no-any-return]
-    if tag == M_DISCARD:
-        return _new(Discard, (a[i % len(a)], b[i // len(a)]))
-    return _nth_pass(a, b, i)
+    if tag == M_CELL:
+        return cell_actions_of(a)[b.targets[a][i]]
+    assert tag == M_DISCARD
+    return _new(Discard, (a[i % len(a)], b[i // len(a)]))
 
 
 def expand(menu: list[Entry]) -> list[Action]:
     """Every action of the menu, in order (tuples built by ``map`` and ``zip`` where it pays)."""
     out: list[Action] = []
     for count, tag, a, b in menu:
-        if tag == M_PLACE:
-            cells, masks = a
-            for c, m in zip(cells, masks, strict=True):
-                x, y = (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET
-                while m:
-                    low = m & -m
-                    code, rotated = b[low.bit_length() - 1]
-                    out.append(_new(PlacePath, (code, x, y, rotated)))
-                    m ^= low
-        elif tag == M_SEATS:
-            out += map(_new, repeat(PlayOnPlayer), zip(repeat(a), b, repeat(None)))
-        elif tag == M_CELL:
-            out += [_new(PlayOnCell, (a, (c >> _STRIDE_BITS) - _OFFSET, (c & _LOW) - _OFFSET))
-                    for c in b]
-        elif tag == M_LIST:
+        if tag == M_LIST:
             out += a
+        elif tag == M_CODE:
+            out += b.acts.get(a) or b.placements(b.maze.cat, a)
+        elif tag == M_CELL:
+            out += b.acts.get(a) or b.on_cells(a)
         elif tag == M_DISCARD:
             for removed in b:
                 out += map(_new, repeat(Discard), zip(a, repeat(removed)))
         else:
-            get = a.__getitem__
-            # zip(cards) wraps each card tuple in the 1-tuple Pass is built from
-            out += map(_new, repeat(Pass), zip(zip(map(get, b.ones))))
-            if count > len(b.ones):
-                pairs = zip(map(get, b.pair_a), map(get, b.pair_b), strict=True)
-                out += map(_new, repeat(Pass), zip(pairs))
-                if count > len(b.ones) + len(b.pairs):
-                    triples = zip(map(get, b.triple_a), map(get, b.triple_b),
-                                  map(get, b.triple_c), strict=True)
-                    out += map(_new, repeat(Pass), zip(triples))
+            out += template_passes(a, b, count)
     return out

@@ -38,21 +38,21 @@ from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, cell
 from ...engine.menu import Entry, MenuState
+from ...engine.moves import TEMPLATES, Template, template
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from . import cards as C
 from .menu import (
+    M_CELL,
+    M_CODE,
     M_LIST,
     M_PASS,
-    TEMPLATES,
     Board,
     Memo,
     Tables,
-    Template,
     decode,
     expand,
     tables,
-    template,
 )
 
 MAIN, ORIENT, STEAL = 0, 1, 2
@@ -244,7 +244,9 @@ class ClassicState(GoalReveals, MenuState):
     # ------------------------------------------------------------------ legality
     # Legal actions come from a menu (see ``menu.py``): listing expands it, the
     # rollout path counts it and decodes one action.  Both give the same order.
-    def _menu(self) -> list[Entry]:
+    def _menu(self, listing: bool = False) -> list[Entry]:
+        """The menu; ``listing``: every action will be built (``legal_actions``), so path
+        cards' placements are built at once instead of counted first."""
         if self.phase != MAIN or self.terminal:
             return self._choice_menu()
         seat = self.current
@@ -256,24 +258,27 @@ class ClassicState(GoalReveals, MenuState):
         board = self._mt.value
         if board is None or board.maze is not maze or board.version != maze.version:
             board = self._mt.value = Board(maze)
-        acts = board.acts
-        code_mask, effects = T.code_mask, T.effect
+        nfit, effects = T.nfit, T.effect
+        ks = board.ks
         cards = []
         front = self.in_front[seat]
         build = not front or self.can_build(seat)
         for i in tpl[0]:
             code = h[i]
-            if code in code_mask:
-                if build:
-                    lst = acts.get(code)
-                    if lst is None:
-                        lst = board.placements(self.game.catalogue, code)
+            row = nfit.get(code)
+            if row is not None:
+                if build and listing:
+                    lst = board.acts.get(code) or board.placements(self.game.catalogue, code)
                     if lst:
                         menu.append((len(lst), M_LIST, lst, None))
+                elif build:  # counted, not built: the rollout path decodes only the one it picks
+                    n = sum(map(row.__getitem__, ks))  # a loop in C, see Tables.nfit
+                    if n:
+                        menu.append((n, M_CODE, code, board))
             elif code in effects:
                 cards.append(code)
             elif build and code in T.ladder_mask:
-                lst = acts.get(code)
+                lst = board.acts.get(code)
                 if lst is None:
                     lst = board.placements(self.game.catalogue, code, self._ladder_cells(board))
                 if lst:
@@ -284,22 +289,24 @@ class ClassicState(GoalReveals, MenuState):
             if effect == "break":
                 if brk is None:
                     brk = self._broken_bits()
-                bit = T.break_bit[code]
                 mine = T.on_player[code]
-                lst = [mine[s] for s, b in enumerate(brk) if not b & bit]
+                if any(brk):
+                    bit = T.break_bit[code]
+                    lst = [mine[s] for s, b in enumerate(brk) if not b & bit]
+                else:  # nothing broken anywhere: every seat
+                    lst = mine[:len(brk)]
             elif effect == "map" or effect == "rockfall":
-                lst = acts.get(code)
-                if lst is None:
-                    lst = board.on_cells(code, sorted(maze.hidden) if effect == "map" else sorted(
-                        c for c, o in maze.cells.items() if T.is_path[o]))
+                cells = board.cell_targets(code, effect, T.is_path)
+                if cells:
+                    menu.append((len(cells), M_CELL, code, board))
+                continue
             elif effect == "repair":
                 if brk is None:
                     brk = self._broken_bits()
-                tools = T.tools_of[code]
-                two = len(tools) > 1
-                tool_bit = T.tool_bit
-                lst = [PlayOnPlayer(code, s, t if two else None)
-                       for s, b in enumerate(brk) if b for t in tools if b & tool_bit[t]]
+                if not any(brk):
+                    continue
+                fixes = T.repairs[code]
+                lst = [act for s, b in enumerate(brk) if b for act in fixes[s][b]]
             else:
                 lst = self._more_targets(seat, code)
             if lst:
@@ -307,13 +314,7 @@ class ClassicState(GoalReveals, MenuState):
         if front:
             self._extra_menu(seat, h, tpl, menu)
         if h:
-            most = self.game.data.PASS_MAX
-            count = len(tpl[0])
-            if most >= 2:
-                count += len(tpl[1])
-                if most >= 3:
-                    count += len(tpl[2])
-            menu.append((count, M_PASS, h, tpl))
+            menu.append((tpl.passes[self.game.data.PASS_MAX], M_PASS, h, tpl))
         return menu
 
     def _choice_menu(self) -> list[Entry]:
@@ -332,20 +333,19 @@ class ClassicState(GoalReveals, MenuState):
     def _expand(self, menu: list[Entry]) -> list[Action]:
         return expand(menu)
 
+    def legal_actions(self) -> list[Action]:
+        return expand(self._menu(listing=True))
+
     def _broken_bits(self) -> list[int]:
         """Per seat, the bits (``Tables.tool_bit``) of the tools broken in front of it."""
-        bits = self.game.tables.break_bit
-        out = []
-        for front in self.in_front:
-            b = 0
-            if front:
-                for code in front:
-                    b |= bits.get(code, 0)
-            out.append(b)
-        return out
+        fronts = self.in_front
+        if not any(fronts):
+            return [0] * len(fronts)
+        bit = self.game.tables.front_bit.__getitem__
+        return [sum(map(bit, front)) if front else 0 for front in fronts]
 
-    def _ladder_cells(self, board: Board) -> list[tuple[int, int, int]]:
-        """Where a ladder may go, as ``Board.cells`` (Saboteur 2)."""
+    def _ladder_cells(self, board: Board) -> list[tuple[int, int]]:
+        """Where a ladder may go, as sorted ``(cell, constraint)`` pairs (Saboteur 2)."""
         return []
 
     def _more_targets(self, seat: int, code: str) -> list[Action]:
@@ -443,6 +443,20 @@ class ClassicState(GoalReveals, MenuState):
             if self._settle(seat):
                 self._end_turn()
             return
+        if kind is Pass:  # the commonest move in random play, inline too
+            self.last = seat
+            hand = self.hands[seat]
+            a = action
+            cards = a.cards
+            for code in cards:
+                hand.remove(code)
+            if len(cards) == 1:
+                self.passed.append((seat, cards[0]))
+            else:
+                self.passed += [(seat, code) for code in cards]
+            self.pending_draw = len(cards)
+            self._end_turn()
+            return
         if kind is Orient:
             if self._orient(seat, action.rotated):  # type: ignore[union-attr]
                 self._end_turn()
@@ -467,13 +481,6 @@ class ClassicState(GoalReveals, MenuState):
             c = cell(a.x, a.y)
             self._place(c, cat.otile[a.card, a.rotated])
             return True
-        if kind is Pass:
-            a = action
-            for code in a.cards:
-                hand.remove(code)
-            self.passed += [(seat, code) for code in a.cards]
-            self.pending_draw = len(a.cards)
-            return False
         a = action
         hand.remove(a.card)
         if kind is PlayOnCell:
@@ -528,8 +535,11 @@ class ClassicState(GoalReveals, MenuState):
         deck, hands = self.deck, self.hands
         if deck:
             hand = hands[self.turn]
-            for _ in range(min(self.pending_draw, len(deck))):
+            if self.pending_draw == 1:
                 hand.append(deck.pop())
+            else:
+                for _ in range(min(self.pending_draw, len(deck))):
+                    hand.append(deck.pop())
         elif not any(hands):
             self.pending_draw = 0
             self._end_round()

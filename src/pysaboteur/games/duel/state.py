@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from itertools import product
+from itertools import product, repeat
 from typing import Any
 
 from ...engine.actions import (
@@ -35,9 +35,19 @@ from ...engine.errors import (
 )
 from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
 from ...engine.goals import GoalReveals, goal_orientations
-from ...engine.maze import FITS, NO_ENTER, NO_LEAVE, Maze, cell, neighbours, xy
+from ...engine.maze import (
+    FITS,
+    NO_ENTER,
+    NO_LEAVE,
+    Maze,
+    cell,
+    cell_actions_of,
+    neighbours,
+    placements_of,
+    xy,
+)
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import card_combinations, nth_pass, pass_actions
+from ...engine.moves import TEMPLATES, nth_template_pass, template, template_passes
 from ...engine.rng import Rng
 from . import cards as C
 
@@ -61,19 +71,37 @@ _CATEGORY = {k.code: k.category for k in CAT.kinds}
 _EFFECT = {k.code: k.effect for k in CAT.kinds}
 _DOOR = {k.code: k.features.door for k in CAT.kinds}
 _LADDER = {k.code: k.features.ladder for k in CAT.kinds}
+_TOOLS = {k.code: k.tools for k in CAT.kinds}
 #: bit set of the oriented tiles (distinct orientations) of each tile card
 _CODE_TILES = {code: sum(1 << t for _, t in ways) for code, ways in CAT.orientations.items()}
-_TILE_CODE = CAT.codes
-_TILE_ROTATED = [CAT.otile[code, True] == t for t, code in enumerate(CAT.codes)]
-#: placements are values: one PlacePath object per (cell, oriented tile), made once
-_PLACES: dict[int, PlacePath] = {}
+#: placements are values, each made once (``Placements``): _PLACES[cell << 8 | oriented tile]
+_PLACES = placements_of(CAT)
 
 
-def _place(c: int, t: int) -> PlacePath:
-    key = c << 8 | t
-    action = _PLACES.get(key)
+#: per colour: path card -> bit set of its oriented tiles, for the cards that need a
+#: connection and may connect for that colour (no door of the other colour: its only
+#: segment would be locked to the player); ladders are listed apart
+_TILES_FOR = {colour: {code: _CODE_TILES[code] for code in CAT.orientations
+                       if _CATEGORY[code] == "path" and _LADDER[code] is None
+                       and _DOOR[code] in (None, colour)}
+              for colour in C.COLOURS}
+_LADDERS_FOR = {colour: frozenset(code for code in CAT.orientations
+                                  if _CATEGORY[code] == "path" and _LADDER[code] is not None
+                                  and _DOOR[code] in (None, colour))
+                for colour in C.COLOURS}
+#: oriented tiles a rockfall may remove: path cards showing neither gold nor a troll
+_REMOVABLE = [CAT[code].category == "path" and not f.gold and not f.troll
+              for code, f in zip(CAT.codes, CAT.features, strict=True)]
+#: per colour: oriented tiles that are doors of the other colour
+_LOCKED = {colour: [f.door not in (None, colour) for f in CAT.features] for colour in C.COLOURS}
+#: action cards aimed at a seat, made once: (code, seat, tool) -> action
+_ON_PLAYER: dict[tuple[str, int, str | None], PlayOnPlayer] = {}
+
+
+def _on_player(code: str, seat: int, tool: str | None = None) -> PlayOnPlayer:
+    action = _ON_PLAYER.get((code, seat, tool))
     if action is None:
-        action = _PLACES[key] = _new(PlacePath, (_TILE_CODE[t], *xy(c), _TILE_ROTATED[t]))
+        action = _ON_PLAYER[code, seat, tool] = PlayOnPlayer(code, seat, tool)
     return action
 
 
@@ -81,16 +109,7 @@ def _place(c: int, t: int) -> PlacePath:
 _FITSET = [sum(1 << t for t, om in enumerate(CAT.open_mask) if FITS[con][om]) for con in range(256)]
 
 
-def _pass_count(hand: list[str], distinct: list[str]) -> int:
-    """``pass_count(hand, 2)`` from the distinct cards already at hand: singles, pairs, doubles."""
-    d = len(distinct)
-    if len(hand) < 2:
-        return d
-    doubles = len(hand) - d and sum(hand.count(k) > 1 for k in distinct)
-    return d + d * (d - 1) // 2 + doubles
-
-
-assert C.PASS_MAX == 2, "_pass_count counts passes of one or two cards"
+assert C.PASS_MAX <= 3, "passes come from engine.moves.Template (1 to 3 cards)"
 
 
 def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
@@ -101,20 +120,20 @@ def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
             if i < k:
                 for _ in range(i):
                     m &= m - 1  # drop the lowest tile
-                return _place(c, (m & -m).bit_length() - 1)
+                return _PLACES[c << 8 | (m & -m).bit_length() - 1]
             i -= k
         raise IndexError("placement index out of range")
     if tag == _M_PLACE:
         return _new(PlacePath, (a[0], *xy(b[i]), a[1]))
     if tag == _M_CELL:
-        return _new(PlayOnCell, (a, *xy(b[i])))
+        return cell_actions_of(a)[b[i]]
     if tag == _M_BRIBE:
         return Bribe(*xy(b[i]))
     if tag == _M_LIST:
         return a[i]  # type: ignore[no-any-return]
     if tag == _M_DISCARD:
         return Discard(a[i % len(a)], b[i // len(a)])
-    return nth_pass(a, b, i)
+    return nth_template_pass(a, b, i)
 
 
 @dataclass(frozen=True)
@@ -273,6 +292,7 @@ class DuelState(GoalReveals, MenuState):
         self.trolls: set[int] = set()  # troll cards not yet bribed
         self._forbidden: frozenset[int] | None = None  # see _ladder_forbidden
         self._front: tuple[Any, ...] = (None,) * seats  # see _frontier
+        self._ladders: tuple[int, frozenset[int], list[int]] | None = None  # see _ladder_cells
         self.seen: list[dict[int, str]] = [{} for _ in range(seats)]
         self.bribes_made = [0] * seats
         self.phase = MAIN
@@ -295,7 +315,8 @@ class DuelState(GoalReveals, MenuState):
         return None if self.game.solo else 1 - seat
 
     def broken(self, seat: int) -> set[str]:
-        return {CAT[c].tools[0] for c in self.in_front[seat]}
+        tools = _TOOLS
+        return {tools[c][0] for c in self.in_front[seat]}
 
     def markers_left(self, seat: int) -> int:
         return self.pools[self.game.pool_of_seat[seat]]
@@ -338,20 +359,22 @@ class DuelState(GoalReveals, MenuState):
         if self.phase == AFTER:
             menu.append((1, _M_LIST, [EndTurn()], None))
             return menu
-        hand = self.hands[seat]
-        distinct = sorted(set(hand))
-        if not self.in_front[seat]:
+        h = sorted(self.hands[seat])
+        tpl = TEMPLATES.get(tuple(map(h.index, h))) or template(h)
+        distinct = [h[i] for i in tpl.ones]
+        front = self.in_front[seat]
+        if not front:
             self._placement_menu(seat, distinct, menu)
         for code in distinct:
             if _CATEGORY[code] == "action":
                 self._action_menu(seat, code, menu)
-        front = self.in_front[seat]
-        if front and len(hand) >= C.DISCARD_TO_REPAIR:
-            combos = card_combinations(hand, C.DISCARD_TO_REPAIR)
+        if front and len(h) >= C.DISCARD_TO_REPAIR:
+            assert C.DISCARD_TO_REPAIR == 2, "discard combinations are the template's pairs"
+            combos = [(h[i], h[j]) for i, j in tpl.pairs]
             targets = sorted(set(front))
             menu.append((len(combos) * len(targets), _M_DISCARD, combos, targets))
-        if hand:
-            menu.append((_pass_count(hand, distinct), _M_PASS, hand, C.PASS_MAX))
+        if h:
+            menu.append((tpl.passes[C.PASS_MAX], _M_PASS, h, tpl))
         return menu
 
     _decode = staticmethod(_decode)
@@ -360,23 +383,22 @@ class DuelState(GoalReveals, MenuState):
         out: list[Action] = []
         for count, tag, a, b in menu:
             if tag == _M_FIT:
-                get = _PLACES.get
+                place = _PLACES.__getitem__
                 for c, m in b:
                     c <<= 8
                     while m:
                         low = m & -m
-                        t = low.bit_length() - 1
-                        out.append(get(c | t) or _place(c >> 8, t))
+                        out.append(place(c | low.bit_length() - 1))
                         m ^= low
             elif tag == _M_PLACE:
                 code, rotated = a
                 out += [_new(PlacePath, (code, *xy(c), rotated)) for c in b]
             elif tag == _M_CELL:
-                out += [_new(PlayOnCell, (a, *xy(c))) for c in b]
+                out += map(cell_actions_of(a).__getitem__, b)
             elif tag == _M_LIST:
                 out += a
             elif tag == _M_PASS:
-                out += pass_actions(a, b)
+                out += template_passes(a, b, count)
             else:
                 out += [_decode(tag, a, b, i) for i in range(count)]
         return out
@@ -391,18 +413,15 @@ class DuelState(GoalReveals, MenuState):
         """
         maze = self.maze
         colour = self.game.colours[seat]
+        tiles_of, ladder_codes = _TILES_FOR[colour], _LADDERS_FOR[colour]
         tiles = 0
         ladders = []
         for code in distinct:
-            if _CATEGORY[code] != "path":
-                continue
-            door = _DOOR[code]
-            if door is not None and door != colour:
-                continue  # its only segment would be locked to the player: never connected
-            if _LADDER[code] is not None:
+            t = tiles_of.get(code)
+            if t is not None:
+                tiles |= t
+            elif code in ladder_codes:
                 ladders.append(code)
-            else:
-                tiles |= _CODE_TILES[code]
         if not tiles and not ladders:
             return
         targets, fitting_tiles = self._frontier(seat)
@@ -438,34 +457,36 @@ class DuelState(GoalReveals, MenuState):
         if entry is None or entry[0] != version:
             maze = self.maze
             targets = sorted(maze.reach_in[seat].keys() - maze.hidden.keys())
-            constraint = maze.constraint
-            entry = (version, targets, [(c, _FITSET[constraint.get(c, 0)]) for c in targets])
+            fitsets = map(_FITSET.__getitem__, map(maze.constraint.get, targets, repeat(0)))
+            entry = (version, targets, list(zip(targets, fitsets, strict=True)))
             front = list(self._front)  # copy-on-write (see clone)
             front[seat] = entry
             self._front = tuple(front)
         return entry[1], entry[2]
 
     def _action_menu(self, seat: int, code: str, menu: list[tuple[int, int, Any, Any]]) -> None:
-        kind = CAT[code]
         maze = self.maze
-        effect = kind.effect
+        effect = _EFFECT[code]
         if effect == "break":
-            opp = self.opponent(seat)
-            if opp is not None and kind.tools[0] not in self.broken(opp):
-                menu.append((1, _M_LIST, [PlayOnPlayer(code, opp)], None))
+            if not self.game.solo and (not self.in_front[1 - seat]
+                                       or _TOOLS[code][0] not in self.broken(1 - seat)):
+                menu.append((1, _M_LIST, [_on_player(code, 1 - seat)], None))
             return
         if effect == "repair":
+            if not self.in_front[seat]:
+                return
             broken = self.broken(seat)
-            two = len(kind.tools) > 1
-            repairs = [PlayOnPlayer(code, seat, t if two else None)
-                       for t in kind.tools if t in broken]
+            tools = _TOOLS[code]
+            two = len(tools) > 1
+            repairs = [_on_player(code, seat, t if two else None) for t in tools if t in broken]
             if repairs:
                 menu.append((len(repairs), _M_LIST, repairs, None))
             return
         if effect == "key":
             cells = self._locked_doors(seat) if self.keys_left else []
         elif effect == "rockfall":
-            cells = [c for c in maze.cells if self._removable(c)]
+            removable = _REMOVABLE
+            cells = [c for c, t in maze.cells.items() if removable[t]]
         elif effect == "map":
             cells = sorted(maze.hidden)
         else:
@@ -475,7 +496,7 @@ class DuelState(GoalReveals, MenuState):
 
     def _is_joined_ladder(self, code: str) -> bool:
         """A ladder needs no connection; in solo only the player's own colour's ladder."""
-        colour = CAT[code].features.ladder
+        colour = _LADDER[code]
         return colour is not None and (not self.game.solo or colour == self.game.colours[0])
 
     def _near_goal_or_gold(self, c: int) -> bool:
@@ -494,20 +515,24 @@ class DuelState(GoalReveals, MenuState):
         return self._forbidden
 
     def _ladder_cells(self) -> list[int]:
-        """Empty cells next to a path card, not next to a goal or a card showing gold."""
+        """Empty cells next to a path card, not next to a goal or a card showing gold.
+
+        Kept until the maze or the forbidden cells change (like ``_frontier``).
+        """
         forbidden = self._ladder_forbidden()
-        return sorted(c for c in self.maze.constraint if c not in forbidden)
+        version = self.maze.version
+        entry = self._ladders
+        if entry is None or entry[0] != version or entry[1] is not forbidden:
+            cells = sorted(c for c in self.maze.constraint if c not in forbidden)
+            entry = self._ladders = (version, forbidden, cells)
+        return entry[2]
 
     def _locked_doors(self, seat: int) -> list[int]:
-        colour = self.colour(seat)
-        feats = CAT.features
-        return [c for c, t in self.maze.cells.items()
-                if feats[t].door not in (None, colour) and c not in self.keys]
+        locked, keys = _LOCKED[self.colour(seat)], self.keys
+        return [c for c, t in self.maze.cells.items() if locked[t] and c not in keys]
 
     def _removable(self, c: int) -> bool:
-        t = self.maze.cells[c]
-        f = CAT.features[t]
-        return CAT[CAT.codes[t]].category == "path" and not f.gold and not f.troll
+        return _REMOVABLE[self.maze.cells[c]]
 
     def _bribable(self, seat: int) -> list[int]:
         if not self.trolls or not self.pools[self.game.pool_of_seat[seat]]:
@@ -615,12 +640,22 @@ class DuelState(GoalReveals, MenuState):
         seat = self.current
         self.actors.append(seat)
         kind = type(action)
+        a: Any = action
+        if kind is Pass:  # the commonest move in random play, first
+            hand = self.hands[seat]
+            for code in a.cards:
+                hand.remove(code)
+            self.passed[seat] += a.cards
+            self.pending_draw = len(a.cards)
+            self.resume = _RESUME_AFTER
+            self._after_main()
+            return
         if kind is Orient:
-            if self._orient(seat, action.rotated):  # type: ignore[union-attr]
+            if self._orient(seat, a.rotated):
                 self._resume()
             return
         if kind is Bribe:
-            self._bribe(seat, cell(action.x, action.y))  # type: ignore[union-attr]
+            self._bribe(seat, cell(a.x, a.y))
             return
         if kind is EndTurn:
             self._end_turn()
@@ -629,27 +664,23 @@ class DuelState(GoalReveals, MenuState):
         self.pending_draw = 1
         settle = False
         if kind is PlacePath:
-            a: Any = action
             hand.remove(a.card)
             self.lay(cell(a.x, a.y), CAT.otile[a.card, a.rotated])
             settle = True
         elif kind is PlayOnPlayer:
-            a = action
             hand.remove(a.card)
-            kind_ = CAT[a.card]
-            if kind_.effect == "break":
+            if _EFFECT[a.card] == "break":
                 self.in_front[a.target].append(a.card)
             else:
-                tool = a.tool or kind_.tools[0]
+                tool = a.tool or _TOOLS[a.card][0]
                 front = self.in_front[a.target]
-                broken = next(c for c in front if CAT[c].tools[0] == tool)
+                broken = next(c for c in front if _TOOLS[c][0] == tool)
                 front.remove(broken)
                 self.discards += (a.card, broken)
         elif kind is PlayOnCell:
-            a = action
             hand.remove(a.card)
             c = cell(a.x, a.y)
-            effect = CAT[a.card].effect
+            effect = _EFFECT[a.card]
             self.discards.append(a.card)
             if effect == "map":
                 seen = self.seen.copy()  # copy-on-write (see clone)
@@ -663,17 +694,10 @@ class DuelState(GoalReveals, MenuState):
                 self._refresh_blocks(c)
                 settle = True
         elif kind is Discard:
-            a = action
             for code in a.cards:
                 hand.remove(code)
             self.in_front[seat].remove(a.remove)
             self.discards += (*a.cards, a.remove)
-        elif kind is Pass:
-            a = action
-            for code in a.cards:
-                hand.remove(code)
-            self.passed[seat] += a.cards
-            self.pending_draw = len(a.cards)
         else:
             raise AssertionError(action)
         self.resume = _RESUME_AFTER
@@ -761,6 +785,11 @@ class DuelState(GoalReveals, MenuState):
 
     def _draw(self, seat: int, n: int) -> None:
         deck = self.deck
+        if not self.game.solo:  # the two-player game: plain drawing
+            hand = self.hands[seat]
+            for _ in range(min(n, len(deck))):
+                hand.append(deck.pop())
+            return
         for _ in range(n):
             while deck:
                 code = deck.pop()

@@ -22,11 +22,12 @@ from ...engine.actions import Action, Discard, PlayOnPlayer
 from ...engine.cards import Catalogue
 from ...engine.errors import IllegalAction, InvalidTarget
 from ...engine.game import Deal, Options, RoundResult
-from ...engine.maze import NO_ENTER, Maze, neighbours, xy
+from ...engine.maze import NO_ENTER, Maze, neighbours
 from ...engine.menu import Entry
+from ...engine.moves import Template
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
-from ..classic.menu import M_DISCARD, Board, Template
+from ..classic.menu import M_DISCARD, Board
 from ..classic.state import MAIN, STEAL, ClassicGame, ClassicState
 from . import cards as C
 
@@ -107,21 +108,13 @@ class ExpansionState(ClassicState):
         return [g > 0 for g in self.purse]
 
     # ------------------------------------------------------------------ legality
-    def _ladder_cells(self, board: Board) -> list[tuple[int, int, int]]:
+    def _ladder_cells(self, board: Board) -> list[tuple[int, int]]:
         """Empty cells next to a face-up card and not next to a goal (face down or not)."""
         maze = self.maze
         is_goal = self.game.tables.is_goal
-        cells = []
-        for c, constraint in sorted(maze.constraint.items()):
-            for _, n in neighbours(c):
-                if n in maze.hidden:
-                    break
-                o = maze.cells.get(n)
-                if o is not None and is_goal[o]:
-                    break
-            else:
-                cells.append((*xy(c), constraint))
-        return cells
+        goals = [*maze.hidden, *(c for c, o in maze.cells.items() if is_goal[o])]
+        near = {n for g in goals for _, n in neighbours(g)}
+        return [(c, k) for c, k in sorted(maze.constraint.items()) if c not in near]
 
     def _more_targets(self, seat: int, code: str) -> list[Action]:
         n = self.game.players
