@@ -92,3 +92,20 @@ def test_ratings_follow_fractional_returns() -> None:
                for i in range(20)]
     rated = arena.summarize(results, ["a", "b"])["bots"]
     assert rated["a"]["rating_mu"] > rated["b"]["rating_mu"]
+
+
+def test_written_out_generator_steps_agree_with_next64() -> None:
+    """``Rng.below`` and ``Rng.shuffle`` inline ``next64`` for speed: they must draw the
+    same numbers as the plain definition."""
+    from pysaboteur.engine.rng import Rng
+
+    a, b = Rng(123), Rng(123)
+    for n in (1, 2, 7, 52, 1 << 40):
+        assert a.below(n) == (b.next64() * n) >> 64
+    items = list(range(30))
+    a.shuffle(items)
+    expected = list(range(30))
+    for i in range(len(expected) - 1, 0, -1):
+        j = (b.next64() * (i + 1)) >> 64
+        expected[i], expected[j] = expected[j], expected[i]
+    assert items == expected and a.state == b.state

@@ -52,20 +52,29 @@ WIN_GOLD = 3.0  # about what a won round pays each winner
 def features(state: Any, gold: Sequence[tuple[int, int]] | None = None) -> tuple[float, ...]:
     """The facts the model weighs, from a full (sampled) state; ``gold``: the cells the
     steps are counted to (by default, where the gold lies in this state)."""
-    maze = state.maze
-    hidden = maze.hidden
     if gold is None:
         cat = state.game.catalogue
-        gold = [xy(c) for c, code in hidden.items() if cat[code].features.gold]
-    steps = NO_WAY
+        gold = [xy(c) for c, code in state.maze.hidden.items() if cat[code].features.gold]
+    (steps,), rest = _steps_and_rest(state, [gold])
+    return (steps, *rest)
+
+
+def _steps_and_rest(state: Any, targets: Sequence[Sequence[tuple[int, int]]]
+                    ) -> tuple[list[float], tuple[float, ...]]:
+    """Steps from the nearest open end to each group of ``targets``, and the other facts
+    (which do not depend on where the gold is), in one pass over the tunnel's ends."""
+    maze = state.maze
+    hidden = maze.hidden
+    steps = [NO_WAY] * len(targets)
     ends = 0
     for c in maze.reach_in[0]:
         if c in hidden:
             continue
         ends += 1
         x, y = xy(c)
-        for gx, gy in gold:
-            steps = min(steps, abs(x - gx) + abs(y - gy))
+        for i, gold in enumerate(targets):
+            for gx, gy in gold:
+                steps[i] = min(steps[i], abs(x - gx) + abs(y - gy))
     roles = state.roles
     n = len(roles)
     side = [s for s in range(n) if SIDE.get(roles[s], 0.0) > 0]
@@ -73,15 +82,18 @@ def features(state: Any, gold: Sequence[tuple[int, int]] | None = None) -> tuple
     side_builds = sum(state.can_build(s) for s in side) / max(1, len(side))
     saboteurs_build = sum(state.can_build(s) for s in saboteurs) / max(1, len(saboteurs))
     cards = len(state.deck) + sum(len(h) for h in state.hands)
-    return (steps, float(min(ends, MAX_ENDS)), side_builds, saboteurs_build, cards / n,
-            len(saboteurs) / n)
+    return steps, (float(min(ends, MAX_ENDS)), side_builds, saboteurs_build, cards / n,
+                   len(saboteurs) / n)
+
+
+def _chance(weights: LeafWeights, facts: tuple[float, ...]) -> float:
+    z = weights.bias + sum(wi * fi for wi, fi in zip(weights[1:], facts, strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def gold_chance(state: Any, gold: Sequence[tuple[int, int]] | None = None) -> float:
     """The model's chance that the gold (at ``gold``, see ``features``) is reached this round."""
-    w = WEIGHTS[state.game.name]
-    z = w.bias + sum(wi * fi for wi, fi in zip(w[1:], features(state, gold), strict=True))
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    return _chance(WEIGHTS[state.game.name], features(state, gold))
 
 
 def leaf_values(state: Any, candidates: Sequence[tuple[int, int]] | None = None) -> list[float]:
@@ -92,7 +104,9 @@ def leaf_values(state: Any, candidates: Sequence[tuple[int, int]] | None = None)
     moves are not judged by where a sample happened to put the gold.
     """
     if candidates:
-        p = sum(gold_chance(state, [g]) for g in candidates) / len(candidates)
+        weights = WEIGHTS[state.game.name]
+        steps, rest = _steps_and_rest(state, [[g] for g in candidates])
+        p = sum(_chance(weights, (d, *rest)) for d in steps) / len(candidates)
     else:
         p = gold_chance(state)
     return [WIN_GOLD * (p if SIDE.get(role, 0.0) > 0 else 1.0 - p) for role in state.roles]

@@ -8,7 +8,7 @@ from typing import Any
 from ..engine.actions import Action
 from ..engine.rng import Rng
 from .base import Bot
-from .worlds import determinizer
+from .worlds import Determinizer, determinizer
 
 
 class HeuristicBot(Bot):
@@ -48,13 +48,15 @@ class HeuristicBot(Bot):
         return card_game_ranking(view, legal, self.rng)[0]
 
 
-def card_game_ranking(view: Any, legal: Sequence[Action], rng: Rng) -> list[Action]:
+def card_game_ranking(view: Any, legal: Sequence[Action], rng: Rng,
+                      worlds: Determinizer | None = None) -> list[Action]:
     """Saboteur and Saboteur 2: the legal moves ranked by rules of thumb, best first,
-    in one world dealt by role beliefs."""
+    in one world dealt by role beliefs (from ``worlds``, the view's determinizer, when
+    the caller has built it already)."""
     from . import classic_heuristic as rules
     from .beliefs import role_beliefs
 
-    world = determinizer(view).sample(rng)
+    world = (worlds or determinizer(view)).sample(rng)
     jitter = [rng.below(1000) * 1e-6 for _ in legal]
     return rules.ranked(view, list(legal), world, role_beliefs(view),  # type: ignore[arg-type]
                         jitter)

@@ -80,7 +80,7 @@ class IsmctsBot(Bot):
             return legal[0]
         worlds = determinizer(view)
         self._leaf = leaf_evaluator(view) if self.use_leaf_values else None
-        short = shortlist(view, legal, self.rng)
+        short = shortlist(view, legal, self.rng, worlds)
         self._root_moves = frozenset(short) if short is not None else None
         root = _Node()
         deadline = time.perf_counter() + (self.seconds if self.seconds is not None else 1e9)

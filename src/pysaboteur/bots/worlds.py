@@ -84,11 +84,13 @@ def iterations_for(view: Any) -> int:
 SHORTLIST = {"classic": 6}
 
 
-def shortlist(view: Any, legal: Sequence[Action], rng: Rng) -> list[Action] | None:
-    """The moves ISMCTS considers at the root (None: every legal move)."""
+def shortlist(view: Any, legal: Sequence[Action], rng: Rng,
+              worlds: Determinizer | None = None) -> list[Action] | None:
+    """The moves ISMCTS considers at the root (None: every legal move); ``worlds``: the
+    view's determinizer, if already built."""
     k = SHORTLIST.get(view.game)
     if k is None or len(legal) <= k:
         return None
     from .heuristic import card_game_ranking
 
-    return card_game_ranking(view, legal, rng)[:k]
+    return card_game_ranking(view, legal, rng, worlds)[:k]
