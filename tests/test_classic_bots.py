@@ -171,6 +171,61 @@ def test_search_leaves_value_a_tunnel_near_the_gold() -> None:
     assert card_leaf.leaf_values(state, [(8, -2), (8, 0), (8, 2)])[0] < values[0]
 
 
+def test_saboteur2_leaves_pay_by_the_games_table() -> None:
+    """Saboteur 2's leaf: the pay-out table by who would win, trapped seats unpaid,
+    the geologists' crystals on the table, a Theft worth a piece."""
+    from pysaboteur.bots import card_leaf
+    from pysaboteur.games.expansion import cards as C
+    from saboteur_helpers import corridor, fixed_deal, lay
+
+    game = make_game("expansion", 6)
+    roles = ("digger-blue", "digger-green", C.SABOTEUR, C.GEOLOGIST, C.BOSS, C.PROFITEER)
+    near = game.new_state(0, fixed_deal(game, roles=roles))  # type: ignore[arg-type]
+    corridor(near, 6)  # type: ignore[arg-type]
+    far = game.new_state(0, fixed_deal(game, roles=roles))  # type: ignore[arg-type]
+    v_near, v_far = card_leaf.leaf_values(near), card_leaf.leaf_values(far)
+    assert v_near[0] > v_far[0] and v_near[4] > v_far[4]  # the diggers' side nears the gold
+    assert v_near[2] < v_far[2]  # and the saboteur's chance fades
+    p = card_leaf.gold_chance(near)
+    # if reached: one team (either, equally likely), the boss and the profiteer share the gold
+    assert v_near[0] == pytest.approx(p * 0.5 * C.PAYOUT[3])
+    assert v_near[4] == pytest.approx(p * (C.PAYOUT[3] - C.DEDUCTION[C.BOSS]))
+    assert v_near[2] == pytest.approx((1 - p) * C.PAYOUT[2])
+    assert v_near[3] == 0.0  # no crystals yet
+    lay(near, "crystal:NESW", 0, 1)  # type: ignore[arg-type]
+    near.in_front[0].append("trapped")
+    near.theft_order = [1]
+    values = card_leaf.leaf_values(near)
+    assert values[3] == pytest.approx(1.0)
+    assert values[0] == 0.0
+    p = card_leaf.gold_chance(near)  # the trapped digger no longer builds
+    # the green team still wins with the boss and the profiteer: three winners
+    assert values[1] == pytest.approx(p * 0.5 * C.PAYOUT[3] + card_leaf.THEFT_GOLD)
+
+
+def test_search_adds_what_the_leaves_cannot_see() -> None:
+    """The root bias: cards thrown away cost, a map on an unseen goal earns (a digger)."""
+    from pysaboteur.bots import worlds
+    from pysaboteur.engine.actions import Pass, PlayOnCell
+
+    for seed in range(40):
+        state = _played("classic", 5, seed, 0)
+        seat = state.current_player
+        view = state.view(seat)
+        legal = state.legal_actions()
+        maps = [a for a in legal if isinstance(a, PlayOnCell) and a.card == "map"]
+        if view.role != "digger" or not maps:
+            continue
+        bias = worlds.root_bias(view, legal)
+        passes = [a for a in legal if isinstance(a, Pass)]
+        assert passes and all(bias[a] < 0 for a in passes)
+        assert all(bias[a] > 0 for a in maps)
+        assert worlds.root_bias(view, legal, 0.0) == {}
+        break
+    else:
+        pytest.fail("no digger with a map in 40 deals")
+
+
 def test_ismcts_searches_the_heuristics_shortlist() -> None:
     """In Saboteur the root is narrowed to the heuristic's best few moves."""
     from pysaboteur.bots import worlds

@@ -10,14 +10,17 @@ run out, from a logistic model over a few facts of the position:
 * cards left per seat (the time left);
 * the share of saboteurs at the table.
 
-Each seat's value is then the gold it can expect: the gold-diggers by that
-chance, the saboteurs by the rest.  The weights are
-fitted to rounds played by the heuristic bot (``examples/fit_card_leaf.py``
-prints them); one row per game below, so a refit is a one-line change.
+Each seat's value is then the gold it can expect.  In Saboteur: the
+gold-diggers by that chance, the saboteurs by the rest.  In Saboteur 2: the
+game's pay-out table for the winners of either outcome (either team's route
+equally likely when the gold is reached; trapped seats paid nothing), plus the
+geologists' crystals already on the table and the Thefts to come.
 
-Saboteur 2 has no row: fitted the same way, its steps to the gold carried almost
-no weight (its rounds turn on doors, ladders and roles more than on distance), and
-search with it played worse than the heuristic, so its ISMCTS plays rounds out.
+The weights are fitted to rounds played by the heuristic bot
+(``examples/fit_card_leaf.py`` prints them); one row per game below, so a refit
+is a one-line change.  Saboteur 2 uses Saboteur's row: fitted on its own rounds,
+the steps to the gold get almost no weight (ladders open ends anywhere), which
+would leave the search blind to digging.
 """
 
 from __future__ import annotations
@@ -44,9 +47,13 @@ class LeafWeights(NamedTuple):
 WEIGHTS = {
     "classic": LeafWeights(0.564, -0.597, -0.073, 1.725, -0.57, 0.517, -9.462),
 }
+# Saboteur 2 borrows Saboteur's model: fitted on its own rounds the steps to the gold get
+# almost no weight (-0.04: ladders open ends anywhere), which leaves search blind to digging
+WEIGHTS["expansion"] = WEIGHTS["classic"]
 MAX_ENDS = 6
 NO_WAY = 16.0  # steps counted when the tunnel has no open end
-WIN_GOLD = 3.0  # about what a won round pays each winner
+WIN_GOLD = 3.0  # about what a won round of Saboteur pays each winner
+THEFT_GOLD = 1.0  # a Theft used at the round's end
 
 
 def features(state: Any, gold: Sequence[tuple[int, int]] | None = None) -> tuple[float, ...]:
@@ -109,7 +116,52 @@ def leaf_values(state: Any, candidates: Sequence[tuple[int, int]] | None = None)
         p = sum(_chance(weights, (d, *rest)) for d in steps) / len(candidates)
     else:
         p = gold_chance(state)
+    return PAYOFFS[state.game.name](state, p)
+
+
+def _classic_payoff(state: Any, p: float) -> list[float]:
+    """Saboteur: the gold-diggers share the gold with chance ``p``, the saboteurs otherwise."""
     return [WIN_GOLD * (p if SIDE.get(role, 0.0) > 0 else 1.0 - p) for role in state.roles]
+
+
+def _expansion_payoff(state: Any, p: float) -> list[float]:
+    """Saboteur 2: each seat's expected pay-out by the game's own table if the round ended
+    with the gold reached (chance ``p``; either team's route equally likely) or not,
+    with trapped seats paid nothing, plus the geologists' crystals already on the table
+    and a gold piece for each Theft that will be used."""
+    data = state.game.data
+    roles = state.roles
+    n = len(roles)
+    free = [not state.trapped(s) for s in range(n)]
+
+    def pay(winning: set[str]) -> list[float]:
+        winners = [s for s in range(n) if free[s] and roles[s] in winning]
+        share = data.PAYOUT[min(len(winners), len(data.PAYOUT) - 1)]
+        out = [0.0] * n
+        for s in winners:
+            out[s] = float(max(0, share - data.DEDUCTION.get(roles[s], 0)))
+        return out
+
+    backers = {data.BOSS, data.PROFITEER}
+    blue = pay({r for r, team in data.TEAM_OF.items() if team == data.BLUE} | backers)
+    green = pay({r for r, team in data.TEAM_OF.items() if team == data.GREEN} | backers)
+    blocked = pay({data.SABOTEUR, data.PROFITEER})
+    values = [p * 0.5 * (b + g) + (1.0 - p) * k
+              for b, g, k in zip(blue, green, blocked, strict=True)]
+    geologists = [s for s in range(n) if free[s] and roles[s] == data.GEOLOGIST]
+    if geologists:
+        features = state.game.catalogue.features
+        crystals = sum(features[t].crystals for t in state.maze.cells.values())
+        for s in geologists:
+            values[s] += crystals / len(geologists)
+    for s in set(state.theft_order):
+        if free[s]:
+            values[s] += THEFT_GOLD
+    return values
+
+
+PAYOFFS: dict[str, Callable[[Any, float], list[float]]] = {
+    "classic": _classic_payoff, "expansion": _expansion_payoff}
 
 
 def leaf_evaluator(view: Any) -> Callable[[Any], list[float]]:

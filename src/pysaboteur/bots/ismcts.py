@@ -8,6 +8,12 @@ moves, so what the samples disagree on averages out.
 
 Results are per round: the gold each seat gains by the round's end, relative to
 the others (scaled to about [-1, 1]), so that search horizons stay short.
+
+Where a game has a position evaluation (``worlds.leaf_evaluator``) new nodes are
+scored by it instead of a play-out.  In Saboteur and Saboteur 2 the root is
+narrowed to the heuristic's best few moves and each root move carries a bias for
+what a board evaluation cannot see (cards passed away, a map's information, a
+door's colour): ``worlds.shortlist`` and ``worlds.root_bias``.
 """
 
 from __future__ import annotations
@@ -21,7 +27,14 @@ from ..engine.actions import Action
 from ..engine.game import State
 from ..engine.rng import Rng
 from .base import Bot
-from .worlds import determinizer, exploration_for, iterations_for, leaf_evaluator, shortlist
+from .worlds import (
+    determinizer,
+    exploration_for,
+    iterations_for,
+    leaf_evaluator,
+    root_bias,
+    shortlist,
+)
 
 GOLD_SCALE = 5.0  # a round's gold swing that counts as a full win
 
@@ -54,11 +67,13 @@ class IsmctsBot(Bot):
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
-                 exploration: float | None = None, leaf_values: bool = True) -> None:
+                 exploration: float | None = None, leaf_values: bool = True,
+                 bias_scale: float | None = None) -> None:
         """``leaf_values``: score new nodes with the game's position evaluation where it
         has one; otherwise (or when False) play the round out from every new node."""
         super().__init__(seed)
         self.use_leaf_values = leaf_values
+        self.bias_scale = bias_scale
         self.last_iterations = 0
         self.rng = Rng(seed)
         #: iterations per move; by default the game's own budget (about 0.2-0.5 s here)
@@ -74,6 +89,8 @@ class IsmctsBot(Bot):
         self._leaf: Callable[[Any], list[float]] | None = None
         #: the moves searched at the root when the game narrows them (see worlds.shortlist)
         self._root_moves: frozenset[Action] | None = None
+        #: per root move, a value for what the leaves cannot see (see worlds.root_bias)
+        self._root_bias: dict[Action, float] = {}
 
     def choose(self, view: Any, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -82,6 +99,7 @@ class IsmctsBot(Bot):
         self._leaf = leaf_evaluator(view) if self.use_leaf_values else None
         short = shortlist(view, legal, self.rng, worlds)
         self._root_moves = frozenset(short) if short is not None else None
+        self._root_bias = root_bias(view, short or legal, self.bias_scale) if self._leaf else {}
         root = _Node()
         deadline = time.perf_counter() + (self.seconds if self.seconds is not None else 1e9)
         self.exploration = (self.explore_setting if self.explore_setting is not None
@@ -121,13 +139,13 @@ class IsmctsBot(Bot):
                 state.apply(action, check=False)
                 path.append((child, player))
                 break
-            log_term = 0.0
+            bias = self._root_bias if node is root else {}
             best, best_value = legal[0], float("-inf")
             for a in legal:
                 c = node.children[a]
                 c.available += 1
-                log_term = math.log(c.available)
-                value = c.total / c.visits + self.exploration * math.sqrt(log_term / c.visits)
+                value = (c.total / c.visits + bias.get(a, 0.0)
+                         + self.exploration * math.sqrt(math.log(c.available) / c.visits))
                 if value > best_value:
                     best, best_value = a, value
             state.apply(best, check=False)

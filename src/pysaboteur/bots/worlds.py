@@ -52,7 +52,7 @@ def leaf_evaluator(view: Any) -> Callable[[Any], list[float]] | None:
         from .duel_heuristic import leaf_values as duel_leaf_values
 
         return duel_leaf_values  # type: ignore[return-value]
-    if view.game == "classic":
+    if view.game in ("classic", "expansion"):
         from .card_leaf import leaf_evaluator as card_leaf_evaluator
 
         return card_leaf_evaluator(view)
@@ -61,7 +61,7 @@ def leaf_evaluator(view: Any) -> Callable[[Any], list[float]] | None:
 
 #: UCB exploration constants of ISMCTS: leaves valued by a position evaluation (the Duel,
 #: Saboteur) differ little from move to move; play-out results span about [-1, 1]
-EXPLORATION = {"duel": 0.1, "solo": 0.1, "classic": 0.1,
+EXPLORATION = {"duel": 0.1, "solo": 0.1, "classic": 0.1, "expansion": 0.1,
                "lost-mines": 0.15}  # 30 matches: 1.4 points and 34% wins a match vs 0.8, 21% at 0.7
 
 
@@ -78,10 +78,8 @@ def iterations_for(view: Any) -> int:
 
 
 #: how many of the heuristic's best moves ISMCTS searches at the root, per game (all when
-#: absent): in Saboteur a hand offers 50-100 moves, too many to judge each by a few leaves.
-#: Saboteur 2 keeps play-outs over every move: with the leaf model and a shortlist it fell
-#: behind the heuristic (30 matches at 7 players: 0.10 vs 0.19 of wins, 4.2 vs 5.0 gold)
-SHORTLIST = {"classic": 6}
+#: absent): in Saboteur a hand offers 50-100 moves, too many to judge each by a few leaves
+SHORTLIST = {"classic": 6, "expansion": 6}
 
 
 def shortlist(view: Any, legal: Sequence[Action], rng: Rng,
@@ -94,3 +92,25 @@ def shortlist(view: Any, legal: Sequence[Action], rng: Rng,
     from .heuristic import card_game_ranking
 
     return card_game_ranking(view, legal, rng, worlds)[:k]
+
+
+#: Saboteur and Saboteur 2: what one point of the heuristic's move bias (cards passed
+#: away, maps on unseen goals, doors of one's colour...) is worth in ISMCTS values, whose
+#: leaves see the board only: about a fortieth of a step toward the gold
+BIAS_SCALE = {"classic": 0.025, "expansion": 0.025}
+
+
+def root_bias(view: Any, moves: Sequence[Action], scale: float | None = None
+              ) -> dict[Action, float]:
+    """Per root move, a value added to its search value for what the leaf evaluation
+    cannot see (empty: none)."""
+    scale = BIAS_SCALE.get(view.game) if scale is None else scale
+    if not scale:
+        return {}
+    from ..registry import make_game
+    from .beliefs import role_beliefs
+    from .classic_heuristic import action_bias
+
+    beliefs = role_beliefs(view)
+    cat = make_game(view.game, view.players).catalogue
+    return {a: scale * action_bias(a, view, beliefs, cat) for a in moves}
