@@ -8,7 +8,7 @@ Heuristic bots play whole matches; every position met on the way is a sample of
 was reached in that round.  A logistic regression (Newton's method, numpy) gives
 the weights, printed as the ``LeafWeights`` row to paste into ``card_leaf.WEIGHTS``,
 with the log-loss against the base rate's.  (Saboteur 2 can be fitted too, for study:
-its steps to the gold get almost no weight, so its ISMCTS does not use the model.)
+its steps to the gold get almost no weight, so its ISMCTS borrows Saboteur's row.)
 """
 
 from __future__ import annotations
