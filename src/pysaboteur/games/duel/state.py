@@ -105,6 +105,45 @@ def _on_player(code: str, seat: int, tool: str | None = None) -> PlayOnPlayer:
     return action
 
 
+
+
+class _Bits(dict[int, tuple[int, ...]]):
+    """A bit set -> its set bits, ascending (the oriented tiles of a cell's placements)."""
+
+    def __missing__(self, key: int) -> tuple[int, ...]:
+        bits = []
+        m = key
+        while m:
+            low = m & -m
+            bits.append(low.bit_length() - 1)
+            m ^= low
+        out = self[key] = tuple(bits)
+        return out
+
+
+class _OnCell(dict[int, PlacePath]):
+    """The placements on one cell, by oriented tile (the ``_PLACES`` objects)."""
+
+    def __init__(self, c: int) -> None:
+        super().__init__()
+        self.key = c << 8
+
+    def __missing__(self, otile: int) -> PlacePath:
+        action = self[otile] = _PLACES[self.key | otile]
+        return action
+
+
+class _ByCell(dict[int, _OnCell]):
+    def __missing__(self, c: int) -> _OnCell:
+        table = self[c] = _OnCell(c)
+        return table
+
+
+#: listing a cell's placements is one ``map`` over its tiles: _ON_CELL[cell][otile],
+#: the tiles from _BITS[fitting tile set]
+_BITS = _Bits()
+_ON_CELL = _ByCell()
+
 #: bit set of the oriented tiles that fit each fit constraint
 _FITSET = [sum(1 << t for t, om in enumerate(CAT.open_mask) if FITS[con][om]) for con in range(256)]
 
@@ -361,7 +400,7 @@ class DuelState(GoalReveals, MenuState):
             return menu
         h = sorted(self.hands[seat])
         tpl = TEMPLATES.get(tuple(map(h.index, h))) or template(h)
-        distinct = [h[i] for i in tpl.ones]
+        distinct = list(map(h.__getitem__, tpl.ones))
         front = self.in_front[seat]
         if not front:
             self._placement_menu(seat, distinct, menu)
@@ -383,13 +422,9 @@ class DuelState(GoalReveals, MenuState):
         out: list[Action] = []
         for count, tag, a, b in menu:
             if tag == _M_FIT:
-                place = _PLACES.__getitem__
+                on_cell, bits = _ON_CELL, _BITS
                 for c, m in b:
-                    c <<= 8
-                    while m:
-                        low = m & -m
-                        out.append(place(c | low.bit_length() - 1))
-                        m ^= low
+                    out += map(on_cell[c].__getitem__, bits[m])
             elif tag == _M_PLACE:
                 code, rotated = a
                 out += [_new(PlacePath, (code, *xy(c), rotated)) for c in b]
