@@ -167,6 +167,17 @@ class Maze:
         new.version = self.version
         return new
 
+    def with_hidden(self, hidden: dict[int, str]) -> Maze:
+        """A maze with other face-down cards on the same cells, sharing every other table
+        with this one: only for a state that treats its maze as shared (copy-on-write) and
+        clones it before any other change (a determinization deals the goals this way)."""
+        assert hidden.keys() == self.hidden.keys()
+        new = Maze.__new__(Maze)
+        for name in Maze.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hidden = hidden
+        return new
+
     # ------------------------------------------------------------------ queries
     def fits(self, c: int, otile: int) -> bool:
         """Does ``otile`` fit on the empty cell ``c`` (every face-up neighbour agrees)?"""
