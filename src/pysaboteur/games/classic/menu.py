@@ -53,10 +53,11 @@ class Board:
     :class:`Memo`, checked against ``(maze, version)``; clones that share the maze share it.
     """
 
-    __slots__ = ("acts", "cs", "ks", "maze", "targets", "version")
+    __slots__ = ("acts", "cs", "ks", "maze", "tables", "targets", "version")
 
-    def __init__(self, maze: Any) -> None:
+    def __init__(self, maze: Any, tables: Tables) -> None:
         self.maze = maze
+        self.tables = tables
         self.version = maze.version
         self.cs = cs = sorted(maze.reach_in[0].keys() - maze.hidden.keys())
         self.ks = list(map(maze.constraint.get, cs, repeat(0)))
@@ -68,26 +69,22 @@ class Board:
         done = self.acts.get(code)
         if done is not None:
             return done[i]
-        cat = self.maze.cat
-        for _, otile in cat.orientations[code]:
-            row = FITS_BY_MASK[cat.open_mask[otile]]
+        for otile, row in self.tables.fit_rows[code]:
             for c, k in zip(self.cs, self.ks, strict=True):
                 if row[k]:
                     if not i:
-                        return placements_of(cat)[c << 8 | otile]
+                        return self.tables.place[c << 8 | otile]
                     i -= 1
         raise IndexError("placement index out of range")
 
-    def placements(self, cat: Catalogue, code: str,
-                   cells: list[tuple[int, int]] | None = None) -> list[Action]:
+    def placements(self, code: str, cells: list[tuple[int, int]] | None = None) -> list[Action]:
         """Every placement of path card ``code``: by orientation, then cell (kept in ``acts``).
 
         ``cells``: ``(cell, constraint)`` pairs other than the board's (ladders), sorted.
         """
         out: list[Action] = []
-        place = placements_of(cat).__getitem__
-        for _, otile in cat.orientations[code]:
-            row = FITS_BY_MASK[cat.open_mask[otile]]
+        place = self.tables.place.__getitem__
+        for otile, row in self.tables.fit_rows[code]:
             out += [place(c << 8 | otile) for c, k in
                     (zip(self.cs, self.ks, strict=True) if cells is None else cells) if row[k]]
         self.acts[code] = out
@@ -122,6 +119,12 @@ class Tables:
         self.code_mask: dict[str, int] = {}  # path cards needing a connection
         self.ladder_mask: dict[str, int] = {}  # ladders: joined to the start by themselves
         self.is_path = [cat[code].category == "path" for code in cat.codes]
+        #: the catalogue's placements (``engine.maze.Placements``)
+        self.place = placements_of(cat)
+        #: path card -> (oriented tile, FITS_BY_MASK row of its open edges) per orientation
+        self.fit_rows: dict[str, tuple[tuple[int, tuple[bool, ...]], ...]] = {
+            code: tuple((otile, FITS_BY_MASK[cat.open_mask[otile]]) for _, otile in variants)
+            for code, variants in cat.orientations.items() if cat[code].category == "path"}
         self.is_goal = [cat[code].category == "goal" for code in cat.codes]
         placeable = 0
         for code, variants in cat.orientations.items():
@@ -231,7 +234,7 @@ def expand(menu: list[Entry]) -> list[Action]:
         if tag == M_LIST:
             out += a
         elif tag == M_CODE:
-            out += b.acts.get(a) or b.placements(b.maze.cat, a)
+            out += b.acts.get(a) or b.placements(a)
         elif tag == M_CELL:
             out += b.acts.get(a) or b.on_cells(a)
         elif tag == M_DISCARD:

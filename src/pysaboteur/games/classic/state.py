@@ -257,7 +257,7 @@ class ClassicState(GoalReveals, MenuState):
         maze = self.maze
         board = self._mt.value
         if board is None or board.maze is not maze or board.version != maze.version:
-            board = self._mt.value = Board(maze)
+            board = self._mt.value = Board(maze, T)
         nfit, effects = T.nfit, T.effect
         ks = board.ks
         cards = []
@@ -268,7 +268,7 @@ class ClassicState(GoalReveals, MenuState):
             row = nfit.get(code)
             if row is not None:
                 if build and listing:
-                    lst = board.acts.get(code) or board.placements(self.game.catalogue, code)
+                    lst = board.acts.get(code) or board.placements(code)
                     if lst:
                         menu.append((len(lst), M_LIST, lst, None))
                 elif build:  # counted, not built: the rollout path decodes only the one it picks
@@ -280,7 +280,7 @@ class ClassicState(GoalReveals, MenuState):
             elif build and code in T.ladder_mask:
                 lst = board.acts.get(code)
                 if lst is None:
-                    lst = board.placements(self.game.catalogue, code, self._ladder_cells(board))
+                    lst = board.placements(code, self._ladder_cells(board))
                 if lst:
                     menu.append((len(lst), M_LIST, lst, None))
         brk: list[int] | None = None
