@@ -34,7 +34,7 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
+from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, cell
 from ...engine.menu import Entry, MenuState
@@ -178,9 +178,7 @@ class ClassicState(GoalReveals, MenuState):
         self.pending_draw = 0
         self.last = self.turn  # who played (or passed) last
         self.finder = -1
-        for _ in range(game.hand_size):
-            for i in range(seats):
-                self._draw((self.turn + i) % seats, 1)
+        deal_round(self.deck, self.hands, self.turn, game.hand_size)
         self.current = self.turn
 
     def _round_goals(self) -> list[str]:

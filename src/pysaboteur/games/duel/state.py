@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from itertools import product, repeat
+from itertools import chain, product, repeat
 from typing import Any
 
 from ...engine.actions import (
@@ -33,7 +33,7 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
+from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import (
     FITS,
@@ -61,6 +61,9 @@ CAT = C.CATALOGUE
 _DECK_PATHS = tuple(CAT.box(["path"]))
 _ACTIONS = tuple(CAT.box(["action"]))
 _GOALS = tuple(CAT.box(["goal"]))
+#: the cards of a round before any gold left the game, sorted (the order they are shuffled in)
+_ROUND_CARDS = tuple(sorted(_ACTIONS + _DECK_PATHS))
+_DECK_PATH_SET = frozenset(_DECK_PATHS)
 
 # menu entry kinds (see DuelState._menu)
 _M_LIST, _M_BRIBE, _M_PLACE, _M_CELL, _M_DISCARD, _M_PASS, _M_FIT = range(7)
@@ -307,14 +310,15 @@ class DuelState(GoalReveals, MenuState):
         self.round_goals = [self.goals_left.pop() for _ in range(C.GOALS_PER_ROUND)]
         for (x, y), code in zip(game.goal_cells, self.round_goals, strict=True):
             maze.put_hidden(cell(x, y), code)
-        taken = Counter(c for pile in (*self.gold, self.paid) for c in pile)
-        cards = list(_ACTIONS) + list((Counter(_DECK_PATHS) - taken).elements())
+        cards = list(_ROUND_CARDS)  # sorted
+        for code in chain(*self.gold, self.paid):  # gold taken out of the game stays out
+            if code in _DECK_PATH_SET and code in cards:
+                cards.remove(code)
         fixed = self.deal.deck(self._round) if self.deal is not None else None
         if fixed is not None:
             check_same_cards(fixed, cards, f"deck of round {self._round}")
             self.deck = list(reversed(fixed))  # top of the pile = end of the list
         else:
-            cards.sort()
             self.rng.shuffle(cards)
             self.deck = cards
         self.hands: list[list[str]] = [[] for _ in range(seats)]
@@ -341,9 +345,11 @@ class DuelState(GoalReveals, MenuState):
         self.aside: list[str] = []
         if game.solo:
             self.aside = [self.deck.pop() for _ in range(min(C.SOLO_SET_ASIDE, len(self.deck)))]
-        for _ in range(C.HAND_SIZE):
-            for i in range(seats):
-                self._draw((self.turn + i) % seats, 1)
+        if game.solo:  # solo drawing has its own rules (see _draw)
+            for _ in range(C.HAND_SIZE):
+                self._draw(self.turn, 1)
+        else:
+            deal_round(self.deck, self.hands, self.turn, C.HAND_SIZE)
         self.current = self.turn
 
     # ------------------------------------------------------------------ basics

@@ -43,7 +43,7 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
+from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round
 from ...engine.maze import DELTA, FITS, Maze, cell, xy
 from ...engine.menu import Entry, MenuState
 from ...engine.moves import nth_pass, pass_count
@@ -274,9 +274,7 @@ class LostMinesState(MenuState):
             self.deck = cards
         self.aside = [self.deck.pop() for _ in range(C.SET_ASIDE)]
         self.hands: list[list[str]] = [[] for _ in range(n)]
-        for _ in range(C.HAND_SIZE[n]):
-            for i in range(n):
-                self.hands[(self.turn + i) % n].append(self.deck.pop())
+        deal_round(self.deck, self.hands, self.turn, C.HAND_SIZE[n])
         self.discards: list[str] = []
         self.in_front: list[list[str]] = [[] for _ in range(n)]  # troll cards
         self.overcome: set[int] = set()  # obstacle cells with a forest tile
