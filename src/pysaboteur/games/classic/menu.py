@@ -165,6 +165,8 @@ class Tables:
         self.break_bit: dict[str, int] = {k.code: self.tool_bit[k.tools[0]] for k in cat.kinds
                                           if k.effect == "break"}
         self.tools_of: dict[str, tuple[str, ...]] = {k.code: k.tools for k in cat.kinds}
+        #: every code -> its value (gold nuggets)
+        self.value: dict[str, int] = {k.code: k.value for k in cat.kinds}
         #: every code -> the tool bit it breaks (0 for cards that break nothing), so a
         #: seat's broken tools are the sum over the cards in front of it (a tool is
         #: broken at most once)

@@ -494,7 +494,7 @@ class ClassicState(GoalReveals, MenuState):
 
     def _play_on_cell(self, seat: int, code: str, c: int) -> None:
         self.discards.append(code)
-        if self.game.catalogue[code].effect == "map":
+        if self.game.tables.effect[code] == "map":
             seen = self.seen = self.seen.copy()
             seen[seat] = {**seen[seat], c: self.maze.hidden[c]}
         else:  # rockfall
@@ -502,15 +502,13 @@ class ClassicState(GoalReveals, MenuState):
             self.discards.append(self.game.catalogue.codes[otile])
 
     def _play_on_player(self, seat: int, code: str, target: int, tool: str | None) -> None:
-        cat = self.game.catalogue
-        kind = cat[code]
-        if kind.effect == "break":
+        T = self.game.tables
+        if T.effect[code] == "break":
             self._put_in_front(target, code)
             return
-        # repair: mends one tool, both cards are discarded
-        tool = tool or kind.tools[0]
-        front = self.in_front[target]
-        broken = next(c for c in front if cat[c].effect == "break" and cat[c].tools[0] == tool)
+        # repair: mends one tool (a break card's bit is its tool's), both cards are discarded
+        bit = T.tool_bit[tool or T.tools_of[code][0]]
+        broken = next(c for c in self.in_front[target] if T.front_bit[c] == bit)
         self._take_in_front(target, broken)
         self.discards += (code, broken)
 
@@ -624,21 +622,21 @@ class ClassicState(GoalReveals, MenuState):
         """Hand out the round's gold; returns what each seat earned and the details."""
         n = self.game.players
         earned = [0] * n
-        cat = self.game.catalogue
+        value = self.game.tables.value
         self.nuggets = self.nuggets.copy()  # shared with clones: copied before a change
         self.gold = [g.copy() for g in self.gold]
         if self.finder >= 0:
             order = [(self.finder - i) % n for i in range(n)]  # finder, then counter-clockwise
             takers = [s for s in order if self._digger_paid(s)]
             drawn = [self._draw_nugget() for _ in range(min(n, len(self.nuggets)))]
-            drawn.sort(key=lambda code: -cat[code].value)
+            drawn.sort(key=lambda code: -value[code])
             if not takers:  # nobody may take them: they go back
                 self.nuggets += drawn
                 self.nuggets.sort()
             for i, code in enumerate(drawn if takers else ()):
                 seat = takers[i % len(takers)]
                 self.gold[seat].append(code)
-                earned[seat] += cat[code].value
+                earned[seat] += value[code]
             return earned, {"winners": [s for s in range(n) if self.roles[s] == C.DIGGER],
                             "side": "gold-diggers"}
         saboteurs = [s for s in range(n) if self.roles[s] == C.SABOTEUR]
@@ -646,7 +644,7 @@ class ClassicState(GoalReveals, MenuState):
         for s in saboteurs:
             for code in self._pay_from_nuggets(owed):
                 self.gold[s].append(code)
-                earned[s] += cat[code].value
+                earned[s] += value[code]
         return earned, {"winners": saboteurs, "side": "saboteurs" if saboteurs else "nobody"}
 
     def _digger_paid(self, seat: int) -> bool:
@@ -660,22 +658,22 @@ class ClassicState(GoalReveals, MenuState):
 
     def _pay_from_nuggets(self, owed: int) -> list[str]:
         """Largest nugget card not above what is still owed, first."""
-        cat = self.game.catalogue
+        value = self.game.tables.value
         paid: list[str] = []
         while owed > 0:
-            fitting = [c for c in self.nuggets if cat[c].value <= owed]
+            fitting = [c for c in self.nuggets if value[c] <= owed]
             if not fitting:
                 break
-            code = max(fitting, key=lambda c: cat[c].value)
+            code = max(fitting, key=value.__getitem__)
             self.nuggets.remove(code)
             paid.append(code)
-            owed -= cat[code].value
+            owed -= value[code]
         return paid
 
     # ------------------------------------------------------------------ outcome
     def scores(self) -> list[int]:
-        cat = self.game.catalogue
-        return [sum(cat[c].value for c in g) for g in self.gold]
+        value = self.game.tables.value
+        return [sum(map(value.__getitem__, g)) for g in self.gold]
 
     def winners(self) -> list[int]:
         totals = self.scores()

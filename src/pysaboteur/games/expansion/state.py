@@ -175,7 +175,7 @@ class ExpansionState(ClassicState):
         self._wmaze().place(c, otile, None, (0,) if ladder else ())
 
     def _play_on_player(self, seat: int, code: str, target: int, tool: str | None) -> None:
-        effect = self.game.catalogue[code].effect
+        effect = self.game.tables.effect[code]
         if effect in ("break", "repair"):
             super()._play_on_player(seat, code, target, tool)
             return
