@@ -221,8 +221,15 @@ def template_passes(h: list[str], tpl: Template, count: int) -> list[Pass]:
     """The first ``count`` passes of the sorted hand ``h`` (``tpl.passes[most]`` for all of
     them).  The card tuples are built by ``map`` and ``zip``; passes of one or two cards
     are looked up (cheaper than making a NamedTuple), the many triples made."""
+    if len(tpl.ones) == len(h):  # all different: the hand's own combinations, in order
+        out: list[Pass] = list(map(_SINGLES.__getitem__, h))
+        if count > len(out):
+            out += map(_PASSES.__getitem__, combinations(h, 2))
+            if count > len(out):
+                out += map(_new, repeat(Pass), zip(combinations(h, 3)))
+        return out
     get = h.__getitem__
-    out: list[Pass] = list(map(_SINGLES.__getitem__, map(get, tpl.ones)))
+    out = list(map(_SINGLES.__getitem__, map(get, tpl.ones)))
     if count > len(out):
         out += map(_PASSES.__getitem__,
                    zip(map(get, tpl.pair_a), map(get, tpl.pair_b), strict=True))
