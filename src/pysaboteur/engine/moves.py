@@ -203,6 +203,20 @@ def template(hand: list[str]) -> Template:
     return tpl
 
 
+def hand_template(h: list[str]) -> Template:
+    """The template of the *sorted* hand ``h``; a hand of all-different cards (the
+    commonest) is recognised without working out its duplicate pattern."""
+    if len(set(h)) == len(h):
+        tpl = _DISTINCT.get(len(h))
+        if tpl is None:
+            tpl = _DISTINCT[len(h)] = template(h)
+        return tpl
+    return TEMPLATES.get(tuple(map(h.index, h))) or template(h)
+
+
+_DISTINCT: dict[int, Template] = {}
+
+
 def nth_template_pass(h: list[str], tpl: Template, i: int) -> Pass:
     """The ``i``-th pass of the sorted hand ``h`` (``pass_actions(h, most)[i]``)."""
     ones = tpl[0]

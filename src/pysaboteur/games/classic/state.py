@@ -38,7 +38,7 @@ from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, d
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, cell
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import TEMPLATES, Template, template
+from ...engine.moves import Template, hand_template
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from . import cards as C
@@ -249,7 +249,7 @@ class ClassicState(GoalReveals, MenuState):
             return self._choice_menu()
         seat = self.current
         h = sorted(self.hands[seat])
-        tpl = TEMPLATES.get(tuple(map(h.index, h))) or template(h)
+        tpl = hand_template(h)
         T = self.game.tables
         menu: list[Entry] = []
         maze = self.maze
@@ -261,8 +261,7 @@ class ClassicState(GoalReveals, MenuState):
         cards = []
         front = self.in_front[seat]
         build = not front or self.can_build(seat)
-        for i in tpl[0]:
-            code = h[i]
+        for code in h if len(tpl.ones) == len(h) else map(h.__getitem__, tpl.ones):
             row = nfit.get(code)
             if row is not None:
                 if build and listing:

@@ -47,7 +47,7 @@ from ...engine.maze import (
     xy,
 )
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import TEMPLATES, nth_template_pass, template, template_passes
+from ...engine.moves import hand_template, nth_template_pass, template_passes
 from ...engine.rng import Rng
 from . import cards as C
 
@@ -405,8 +405,8 @@ class DuelState(GoalReveals, MenuState):
             menu.append((1, _M_LIST, [EndTurn()], None))
             return menu
         h = sorted(self.hands[seat])
-        tpl = TEMPLATES.get(tuple(map(h.index, h))) or template(h)
-        distinct = list(map(h.__getitem__, tpl.ones))
+        tpl = hand_template(h)
+        distinct = h if len(tpl.ones) == len(h) else list(map(h.__getitem__, tpl.ones))
         front = self.in_front[seat]
         if not front:
             self._placement_menu(seat, distinct, menu)
