@@ -179,7 +179,7 @@ class Tables:
                       for b in range(1 << len(tools))] for seat in range(MAX_SEATS)]
             for k in cat.kinds if k.effect == "repair"}
         #: action cards aimed at a seat, built once: on_player[code][seat]
-        self.on_player: dict[str, list[PlayOnPlayer]] = {
+        self.on_player: dict[str, list[Action]] = {
             code: [PlayOnPlayer(code, seat) for seat in range(MAX_SEATS)] for code in self.effect}
 
 

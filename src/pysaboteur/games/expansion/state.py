@@ -119,23 +119,22 @@ class ExpansionState(ClassicState):
     def _more_targets(self, seat: int, code: str) -> list[Action]:
         n = self.game.players
         fronts = self.in_front
-        effect = self.game.tables.effect[code]
+        T = self.game.tables
+        effect = T.effect[code]
+        mine = T.on_player[code]  # the card's action on each seat
+        if effect in ("swap-hand", "inspection"):  # every other seat
+            return mine[:seat] + mine[seat + 1:n]
         if effect == "theft":
-            seats = [] if "theft" in fronts[seat] else [seat]
-        elif effect == "hands-off":
-            seats = [s for s in range(n) if "theft" in fronts[s]]
-        elif effect in ("swap-hand", "inspection"):
-            seats = [s for s in range(n) if s != seat]
-        elif effect == "swap-hats":
-            seats = list(range(n)) if self.spare_roles else []
-        elif effect == "trapped":
-            seats = [s for s in range(n) if s != seat and "trapped" not in fronts[s]]
-        elif effect == "free":
-            seats = [s for s in range(n) if "trapped" in fronts[s]]
-        else:
-            raise AssertionError(code)
-        mine = self.game.tables.on_player[code]
-        return [mine[s] for s in seats]
+            return [] if "theft" in fronts[seat] else [mine[seat]]
+        if effect == "hands-off":
+            return [mine[s] for s in range(n) if "theft" in fronts[s]]
+        if effect == "swap-hats":
+            return mine[:n] if self.spare_roles else []
+        if effect == "trapped":
+            return [mine[s] for s in range(n) if s != seat and "trapped" not in fronts[s]]
+        if effect == "free":
+            return [mine[s] for s in range(n) if "trapped" in fronts[s]]
+        raise AssertionError(code)
 
     def _extra_menu(self, seat: int, hand: list[str], tpl: Template,
                     menu: list[Entry]) -> None:
