@@ -46,7 +46,7 @@ from ...engine.errors import (
 from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round
 from ...engine.maze import DELTA, FITS, Maze, cell, xy
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import nth_pass, pass_count
+from ...engine.moves import hand_template, nth_template_pass, template_passes
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from ...engine.tiles import EDGES, OPPOSITE, E, N, S, W
@@ -126,27 +126,7 @@ _OPEN_JOINTS = {c << 4 | om: frozenset(j for edge, j in _CELL_JOINTS[c] if om & 
 _STAY: tuple[Action, ...] = (NoMove(),)
 _VOTES: tuple[Action, ...] = (Vote(True), Vote(False))
 _PROPOSE: tuple[Action, ...] = (ProposeEnd(),)
-assert C.PASS_MAX == 2  # _passes and _pass_count are written for passes of 1 or 2 cards
-
-
-_SINGLE = {k.code: Pass((k.code,)) for k in CAT.kinds if k.category in ("path", "action")}
-_PAIR = {(a, b): Pass((a, b)) for a in _SINGLE for b in _SINGLE if a <= b}
-
-
-def _passes(hand: list[str]) -> list[Pass]:
-    """``pass_actions(hand, 2)``: singles, then pairs, each in sorted order."""
-    kinds = sorted(set(hand))
-    out = [_SINGLE[k] for k in kinds]
-    if len(hand) > 1:
-        for i, a in enumerate(kinds):
-            if hand.count(a) > 1:
-                out.append(_PAIR[a, a])
-            out += [_PAIR[a, b] for b in kinds[i + 1:]]
-    return out
-
-
-def _pass_count(hand: list[str]) -> int:
-    return pass_count(hand, C.PASS_MAX)
+assert C.PASS_MAX <= 3, "passes come from engine.moves.Template (1 to 3 cards)"
 
 
 def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
@@ -162,7 +142,7 @@ def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
     if tag == _M_LIST:
         return a[i]  # type: ignore[no-any-return]
     if tag == _M_PASS:
-        return nth_pass(a, C.PASS_MAX, i)
+        return nth_template_pass(a, b, i)
     if tag == _M_TREASURE:
         return PlayOnTreasure(a, b[i])
     if tag == _M_PLAYER:
@@ -339,15 +319,16 @@ class LostMinesState(MenuState):
         if phase == VOTE:
             return [(2, _M_LIST, _VOTES, None)]
         seat = self.current
-        hand = self.hands[seat]
-        distinct = sorted(set(hand))
+        h = sorted(self.hands[seat])
+        tpl = hand_template(h)
+        distinct = h if len(tpl.ones) == len(h) else list(map(h.__getitem__, tpl.ones))
         menu: list[Entry] = []
         self._placement_menu(distinct, menu)
         for code in distinct:
             if code in _ACTION_CODES:
                 self._action_menu(seat, code, menu)
-        if hand:
-            menu.append((_pass_count(hand), _M_PASS, hand, None))
+        if h:
+            menu.append((tpl.passes[C.PASS_MAX], _M_PASS, h, tpl))
         if not self.proposed:
             menu.append((1, _M_LIST, _PROPOSE, None))
         return menu
@@ -368,7 +349,7 @@ class LostMinesState(MenuState):
             elif tag == _M_LIST:
                 out += a
             elif tag == _M_PASS:
-                out += _passes(a)
+                out += template_passes(a, b, count)
             else:
                 out += [_decode(tag, a, b, i) for i in range(count)]
         return out
