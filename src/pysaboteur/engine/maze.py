@@ -64,8 +64,23 @@ def neighbours(c: int) -> Iterator[tuple[int, int]]:
         yield edge, c + delta
 
 
+class TilePlacements(dict[int, PlacePath]):
+    """The ``PlacePath`` actions of one oriented tile, by cell, each made once."""
+
+    def __init__(self, code: str, rotated: bool) -> None:
+        super().__init__()
+        self.code = code
+        self.rotated = rotated
+
+    def __missing__(self, c: int) -> PlacePath:
+        action = self[c] = PlacePath(self.code, (c >> _STRIDE_BITS) - _OFFSET,
+                                     (c & _LOW) - _OFFSET, self.rotated)
+        return action
+
+
 class Placements(dict[int, PlacePath]):
-    """The ``PlacePath`` actions of one catalogue, each made once: ``table[c << 8 | otile]``.
+    """The ``PlacePath`` actions of one catalogue, each made once: ``table[c << 8 | otile]``,
+    or by oriented tile, ``tiles[otile][c]`` (the same objects).
 
     Actions are values; looking one up is several times cheaper than making a
     NamedTuple, and listing legal moves makes thousands per second.
@@ -74,13 +89,11 @@ class Placements(dict[int, PlacePath]):
     def __init__(self, cat: Catalogue) -> None:
         super().__init__()
         assert len(cat.codes) <= 256, "oriented tile ids fit in 8 bits"
-        self.codes = cat.codes
-        self.rotated = [cat.otile[code, True] == t for t, code in enumerate(cat.codes)]
+        self.tiles = [TilePlacements(code, cat.otile[code, True] == t)
+                      for t, code in enumerate(cat.codes)]
 
     def __missing__(self, key: int) -> PlacePath:
-        c, t = key >> 8, key & 255
-        action = self[key] = PlacePath(self.codes[t], (c >> _STRIDE_BITS) - _OFFSET,
-                                       (c & _LOW) - _OFFSET, self.rotated[t])
+        action = self[key] = self.tiles[key & 255][key >> 8]
         return action
 
 

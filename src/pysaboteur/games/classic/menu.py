@@ -83,9 +83,10 @@ class Board:
         ``cells``: ``(cell, constraint)`` pairs other than the board's (ladders), sorted.
         """
         out: list[Action] = []
-        place = self.tables.place.__getitem__
+        tiles = self.tables.place.tiles
         for otile, row in self.tables.fit_rows[code]:
-            out += [place(c << 8 | otile) for c, k in
+            place = tiles[otile].__getitem__
+            out += [place(c) for c, k in
                     (zip(self.cs, self.ks, strict=True) if cells is None else cells) if row[k]]
         self.acts[code] = out
         return out
