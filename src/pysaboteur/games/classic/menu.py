@@ -53,7 +53,7 @@ class Board:
     :class:`Memo`, checked against ``(maze, version)``; clones that share the maze share it.
     """
 
-    __slots__ = ("acts", "cs", "ks", "maze", "tables", "targets", "version")
+    __slots__ = ("acts", "cs", "ks", "ladders", "maze", "tables", "targets", "version")
 
     def __init__(self, maze: Any, tables: Tables) -> None:
         self.maze = maze
@@ -63,6 +63,8 @@ class Board:
         self.ks = list(map(maze.constraint.get, cs, repeat(0)))
         self.acts: dict[str, list[Action]] = {}
         self.targets: dict[str, list[int]] = {}
+        #: where a ladder may go, as ``(cell, constraint)`` pairs (Saboteur 2, on demand)
+        self.ladders: list[tuple[int, int]] | None = None
 
     def nth_placement(self, code: str, i: int) -> Action:
         """``placements(code)[i]`` without building the list (unless it exists already)."""

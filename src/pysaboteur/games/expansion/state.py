@@ -109,12 +109,18 @@ class ExpansionState(ClassicState):
 
     # ------------------------------------------------------------------ legality
     def _ladder_cells(self, board: Board) -> list[tuple[int, int]]:
-        """Empty cells next to a face-up card and not next to a goal (face down or not)."""
-        maze = self.maze
-        is_goal = self.game.tables.is_goal
-        goals = [*maze.hidden, *(c for c, o in maze.cells.items() if is_goal[o])]
-        near = {n for g in goals for _, n in neighbours(g)}
-        return [(c, k) for c, k in sorted(maze.constraint.items()) if c not in near]
+        """Empty cells next to a face-up card and not next to a goal (face down or not),
+        kept with the board (every ladder card of every hand uses them until the maze
+        changes)."""
+        cells = board.ladders
+        if cells is None:
+            maze = board.maze
+            is_goal = self.game.tables.is_goal
+            goals = [*maze.hidden, *(c for c, o in maze.cells.items() if is_goal[o])]
+            near = {n for g in goals for _, n in neighbours(g)}
+            cells = board.ladders = [(c, k) for c, k in sorted(maze.constraint.items())
+                                     if c not in near]
+        return cells
 
     def _more_targets(self, seat: int, code: str) -> list[Action]:
         n = self.game.players
