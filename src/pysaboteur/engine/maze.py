@@ -31,6 +31,7 @@ What the maze keeps up to date on every change:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from .actions import PlacePath, PlayOnCell
 from .cards import Catalogue
@@ -366,3 +367,44 @@ class Maze:
                     s2 = seg_of_edge[t][opposite]
                     if s2 >= 0 and not reach.get(n, 0) >> s2 & 1:
                         stack.append((n, s2))
+
+
+class Memo:
+    """What a state keeps beside the position: a value derived from its maze (Saboteur's
+    ``Board``), and whether a clone shares that maze (copy-on-write, see :class:`SharedMaze`).
+
+    Not part of the position: memos compare equal whatever they hold.
+    """
+
+    __slots__ = ("shared", "value")
+
+    def __init__(self) -> None:
+        self.value: Any = None
+        self.shared = False
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Memo)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Memo:
+        return Memo()
+
+
+class SharedMaze:
+    """A state whose clones share its maze until one of them changes it.
+
+    ``clone`` marks the memo ``_mt`` of both states shared; every change of the maze goes
+    through :meth:`_wmaze`, which copies it first when it is shared.  A new maze (a new
+    round) comes with a new ``Memo()``.
+    """
+
+    maze: Maze
+    _mt: Memo
+
+    def _wmaze(self) -> Maze:
+        """The maze, ready to be changed (copied first when a clone shares it)."""
+        if self._mt.shared:
+            self.maze = self.maze.clone()
+            self._mt.shared = False
+        return self.maze

@@ -28,9 +28,8 @@ from itertools import repeat
 from typing import Any
 
 from ...engine.determinize import blank_state, check_places
-from ...engine.maze import Maze, cell
+from ...engine.maze import Maze, Memo, cell
 from ...engine.rng import Rng
-from .menu import Memo
 from .state import MAIN, ORIENT, STEAL, ClassicGame, ClassicState
 
 _PHASES = {"main": MAIN, "orient": ORIENT, "steal": STEAL}

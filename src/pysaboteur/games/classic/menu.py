@@ -189,28 +189,6 @@ class Tables:
 _TABLES: dict[int, tuple[Catalogue, Tables]] = {}
 
 
-class Memo:
-    """What a state keeps beside the position: the :class:`Board` of its maze, and
-    whether a clone shares that maze (copy-on-write, see ``ClassicState._wmaze``).
-
-    Not part of the position: memos compare equal whatever they hold.
-    """
-
-    __slots__ = ("shared", "value")
-
-    def __init__(self) -> None:
-        self.value: Any = None
-        self.shared = False
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Memo)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Memo:
-        return Memo()
-
-
 def tables(cat: Catalogue) -> Tables:
     entry = _TABLES.get(id(cat))
     if entry is None or entry[0] is not cat:

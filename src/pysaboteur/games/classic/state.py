@@ -36,7 +36,7 @@ from ...engine.errors import (
 )
 from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round
 from ...engine.goals import GoalReveals, goal_orientations
-from ...engine.maze import Maze, cell
+from ...engine.maze import Maze, Memo, SharedMaze, cell
 from ...engine.menu import Entry, MenuState
 from ...engine.moves import Template, hand_template
 from ...engine.rng import Rng
@@ -48,7 +48,6 @@ from .menu import (
     M_LIST,
     M_PASS,
     Board,
-    Memo,
     Tables,
     decode,
     expand,
@@ -109,7 +108,7 @@ class ClassicGame(Game):
         return ClassicState(self, seed, deal)
 
 
-class ClassicState(GoalReveals, MenuState):
+class ClassicState(SharedMaze, GoalReveals, MenuState):
     """A position of a Saboteur match."""
 
     MAIN_PHASE = MAIN
@@ -231,13 +230,6 @@ class ClassicState(GoalReveals, MenuState):
             nd[name] = d[name].copy()
         new.hands = [h.copy() for h in self.hands]
         return new
-
-    def _wmaze(self) -> Maze:
-        """The maze, ready to be changed (copied first when a clone shares it)."""
-        if self._mt.shared:
-            self.maze = self.maze.clone()
-            self._mt.shared = False
-        return self.maze
 
     # ------------------------------------------------------------------ legality
     # Legal actions come from a menu (see ``menu.py``): listing expands it, the

@@ -40,6 +40,8 @@ from ...engine.maze import (
     NO_ENTER,
     NO_LEAVE,
     Maze,
+    Memo,
+    SharedMaze,
     cell,
     cell_actions_of,
     neighbours,
@@ -271,7 +273,7 @@ def choose_payment(gold: list[str], debt: int) -> list[str]:
     return [code for v, n in zip(values, best[2], strict=True) for code in by_value[v][:n]]
 
 
-class DuelState(GoalReveals, MenuState):
+class DuelState(SharedMaze, GoalReveals, MenuState):
     """A position of a Duel (or solo) match."""
 
     MAIN_PHASE = MAIN
@@ -303,6 +305,7 @@ class DuelState(GoalReveals, MenuState):
         self._round += 1
         seats = game.players
         self.maze = maze = Maze(CAT, len(game.colours))
+        self._mt = Memo()  # whether a clone shares the maze (see clone)
         for ctx, colour in enumerate(game.colours):
             x, y = game.starts[colour]
             maze.place(cell(x, y), CAT.otile[f"start-{colour}", False], source_for=(ctx,))
@@ -369,11 +372,14 @@ class DuelState(GoalReveals, MenuState):
     def clone(self) -> DuelState:
         """A copy to play on.  Only what every turn changes is copied; the fields that
         change rarely (markers, keys, gold, results...) are copy-on-write: the code
-        never changes them in place, it replaces them, so clones may share them."""
+        never changes them in place, it replaces them, so clones may share them.  The
+        maze is shared until either state changes it (``_wmaze``)."""
         new = DuelState.__new__(DuelState)
         new.__dict__.update(self.__dict__)
         new.rng = Rng(self.rng.state)
-        new.maze = self.maze.clone()
+        self._mt.shared = True
+        memo = new._mt = Memo()
+        memo.shared = True
         new.history = self.history.copy()
         new.actors = self.actors.copy()
         new.deck = self.deck.copy()
@@ -754,7 +760,7 @@ class DuelState(GoalReveals, MenuState):
         f = CAT.features[otile]
         code = CAT.codes[otile]
         source = (self.game.colours.index(f.ladder),) if self._is_joined_ladder(code) else ()
-        self.maze.place(c, otile, self._blocks(c, otile), source)
+        self._wmaze().place(c, otile, self._blocks(c, otile), source)
         if f.gold:
             self.unclaimed_gold = self.unclaimed_gold | {c}
             self._forbidden = None
@@ -771,13 +777,14 @@ class DuelState(GoalReveals, MenuState):
         return None
 
     def _refresh_blocks(self, c: int) -> None:
-        blocks = self._blocks(c, self.maze.cells[c]) or [0] * len(self.game.colours)
+        maze = self._wmaze()
+        blocks = self._blocks(c, maze.cells[c]) or [0] * len(self.game.colours)
         for ctx, flags in enumerate(blocks):
-            self.maze.set_block(ctx, c, flags)
-        self.maze.recompute()
+            maze.set_block(ctx, c, flags)
+        maze.recompute()
 
     def _rockfall(self, c: int) -> None:
-        otile = self.maze.remove(c)
+        otile = self._wmaze().remove(c)
         self.discards.append(CAT.codes[otile])
         if c in self.keys:  # the key returns to the supply [decision]
             self.keys = {k: s for k, s in self.keys.items() if k != c}
@@ -864,7 +871,6 @@ class DuelState(GoalReveals, MenuState):
         Returns False when the state stopped: the round ended, or a goal's
         orientation waits for the actor's decision.
         """
-        maze = self.maze
         while True:
             if not any(self.pools):
                 self._end_round()
@@ -873,7 +879,7 @@ class DuelState(GoalReveals, MenuState):
             if not any(self.pools):
                 self._end_round()
                 return False
-            reached = maze.reached_hidden()
+            reached = self.maze.reached_hidden()  # a reveal may have copied the maze
             if not reached:
                 break
             g = reached[0]
@@ -884,7 +890,7 @@ class DuelState(GoalReveals, MenuState):
                 self.current = actor
                 return False
             self._reveal(g, options[0])
-        if not maze.hidden:
+        if not self.maze.hidden:
             self._end_round()
             return False
         return True
@@ -893,7 +899,7 @@ class DuelState(GoalReveals, MenuState):
         return goal_orientations(self.maze, g)
 
     def _reveal(self, g: int, rotated: bool) -> None:
-        maze = self.maze
+        maze = self._wmaze()
         code = maze.hidden[g]
         reached_by = 0
         for ctx, reach_in in enumerate(maze.reach_in):
@@ -1032,8 +1038,9 @@ class DuelState(GoalReveals, MenuState):
         cells = [c for c in sorted(new.maze.hidden) if c not in seen and c != pending]
         goals = [new.maze.hidden[c] for c in cells] + new.goals_left
         rng.shuffle(goals)
+        hidden = new._wmaze().hidden
         for c, code in zip(cells, goals, strict=False):
-            new.maze.hidden[c] = code
+            hidden[c] = code
         new.goals_left = goals[len(cells):]
         return new
 
