@@ -1,4 +1,4 @@
-"""Clones share their maze until one of them changes it (Saboteur, Saboteur 2, the Duel):
+"""Clones share their maze until one of them changes it (every game):
 whichever plays on, the other must not see it."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pysaboteur.engine.game import State
 from pysaboteur.engine.rng import Rng
 from pysaboteur.registry import make_game
 
-GAMES = [("duel", None), ("solo", None), ("classic", 4), ("expansion", 7)]
+GAMES = [("duel", None), ("solo", None), ("classic", 4), ("expansion", 7), ("lost-mines", 5)]
 
 
 def snapshot(state: State) -> Any:

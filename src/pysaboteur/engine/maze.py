@@ -187,9 +187,10 @@ class Maze:
         clones it before any other change (a determinization deals the goals this way)."""
         assert hidden.keys() == self.hidden.keys()
         new = Maze.__new__(Maze)
-        for name in Maze.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.hidden = hidden
+        new.cat, new.cells, new.hidden = self.cat, self.cells, hidden
+        new.constraint, new.order = self.constraint, self.order
+        new.sources, new.blocks = self.sources, self.blocks
+        new.reach, new.reach_in, new.version = self.reach, self.reach_in, self.version
         return new
 
     # ------------------------------------------------------------------ queries

@@ -44,7 +44,7 @@ from ...engine.errors import (
     WrongPhase,
 )
 from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round
-from ...engine.maze import DELTA, FITS, Maze, cell, xy
+from ...engine.maze import DELTA, FITS, Maze, Memo, SharedMaze, cell, xy
 from ...engine.menu import Entry, MenuState
 from ...engine.moves import hand_template, nth_template_pass, template_passes
 from ...engine.rng import Rng
@@ -193,7 +193,7 @@ class LostMinesGame(Game):
         return LostMinesState(self, seed, deal)
 
 
-class LostMinesState(MenuState):
+class LostMinesState(SharedMaze, MenuState):
     """A position of a Lost Mines match."""
 
     def __init__(self, game: LostMinesGame, seed: int, deal: Deal | None = None) -> None:
@@ -225,6 +225,7 @@ class LostMinesState(MenuState):
         # index of the round's first move (set up inside the move that ended the last round)
         self.round_start = len(self.history) + (self._round > 1)
         self.maze = maze = Maze(CAT, 0)
+        self._mt = Memo()  # whether a clone shares the maze (see clone)
         for clan, (x, y) in C.STARTS.items():
             maze.place(cell(x, y), CAT.otile[f"start-{clan}", False])
         for (x, y), code in zip(C.MINE_CELLS, self._mine_order(), strict=True):
@@ -284,7 +285,9 @@ class LostMinesState(MenuState):
         nd = new.__dict__
         nd.update(d)
         new.rng = self.rng.clone()
-        new.maze = self.maze.clone()
+        self._mt.shared = True  # the maze is shared until either state changes it (_wmaze)
+        memo = new._mt = Memo()
+        memo.shared = True
         for name in ("history", "actors", "results", "totals", "layout", "treasures_out",
                      "owner", "dwarves", "dwarf_aside", "dwarf_removed", "pawn", "pawn_seg",
                      "deck", "aside", "discards", "voters"):
@@ -662,7 +665,7 @@ class LostMinesState(MenuState):
         a: Any = action
         hand.remove(a.card)
         if isinstance(action, PlacePath):
-            self.maze.place(cell(a.x, a.y), CAT.otile[a.card, a.rotated])
+            self._wmaze().place(cell(a.x, a.y), CAT.otile[a.card, a.rotated])
             return
         effect = CAT[a.card].effect
         if effect == "troll":
@@ -689,7 +692,7 @@ class LostMinesState(MenuState):
             self.seen_dwarves[seat].add(a.target)
 
     def _storm(self, c: int) -> None:
-        otile = self.maze.remove(c)
+        otile = self._wmaze().remove(c)
         self.discards.append(CAT.codes[otile])
         self.overcome.discard(c)  # the forest tile goes back to the supply
         for edge in EDGES:
@@ -731,9 +734,10 @@ class LostMinesState(MenuState):
             self.discards.append(hand.pop(self.rng.below(len(hand))))
 
     def _reveal(self, seat: int, g: int, rotated: bool, entry: int) -> None:
-        code = self.maze.hidden[g]
+        maze = self._wmaze()
+        code = maze.hidden[g]
         otile = CAT.otile[code, rotated]
-        self.maze.place(g, otile)
+        maze.place(g, otile)
         self.pawn[seat], self.pawn_seg[seat] = g, CAT.seg_of_edge[otile][entry]
         if C.MINE_TYPE[code] == C.DRAGON:
             self.dragon = seat
@@ -859,9 +863,9 @@ class LostMinesState(MenuState):
         seen = new.seen_mines[seat] if seat is not None else {}
         pending = new.pending[0] if new.phase == ORIENT else None
         cells = [c for c in sorted(new.maze.hidden) if c not in seen and c != pending]
-        for c, code in zip(cells, redeal(rng, [[new.maze.hidden[c]] for c in cells]),
-                           strict=True):
-            new.maze.hidden[c] = code[0]
+        hidden = new._wmaze().hidden
+        for c, code in zip(cells, redeal(rng, [[hidden[c]] for c in cells]), strict=True):
+            hidden[c] = code[0]
         known = set() if seat is None else self.seen_treasures[seat] | set(self.collected[seat])
         if self.terminal:  # the last round's collected treasures are revealed
             known |= {i for i, o in enumerate(self.owner) if o >= 0}
