@@ -64,6 +64,19 @@ class Deal:
                     tuple(tuple(r) for r in data.get("roles", ())))
 
 
+def deal_round(deck: list[str], hands: list[list[str]], first: int, each: int) -> None:
+    """Deal ``each`` cards to every hand from the top of ``deck`` (its end), one card at a
+    time in seat order from ``first``, while cards last: the same cards to the same hands
+    as drawing them one by one, by slicing."""
+    n = len(hands)
+    k = min(each * n, len(deck))
+    top = deck[len(deck) - k:]
+    del deck[len(deck) - k:]
+    top.reverse()  # in the order they are drawn
+    for i in range(n):
+        hands[(first + i) % n] += top[i::n]
+
+
 def check_same_cards(given: Sequence[str], expected: Sequence[str], what: str) -> None:
     """A fixed deal must hold exactly the cards the rules put there."""
     if Counter(given) != Counter(expected):

@@ -31,6 +31,7 @@ What the maze keeps up to date on every change:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from .actions import PlacePath, PlayOnCell
 from .cards import Catalogue
@@ -64,8 +65,23 @@ def neighbours(c: int) -> Iterator[tuple[int, int]]:
         yield edge, c + delta
 
 
+class TilePlacements(dict[int, PlacePath]):
+    """The ``PlacePath`` actions of one oriented tile, by cell, each made once."""
+
+    def __init__(self, code: str, rotated: bool) -> None:
+        super().__init__()
+        self.code = code
+        self.rotated = rotated
+
+    def __missing__(self, c: int) -> PlacePath:
+        action = self[c] = PlacePath(self.code, (c >> _STRIDE_BITS) - _OFFSET,
+                                     (c & _LOW) - _OFFSET, self.rotated)
+        return action
+
+
 class Placements(dict[int, PlacePath]):
-    """The ``PlacePath`` actions of one catalogue, each made once: ``table[c << 8 | otile]``.
+    """The ``PlacePath`` actions of one catalogue, each made once: ``table[c << 8 | otile]``,
+    or by oriented tile, ``tiles[otile][c]`` (the same objects).
 
     Actions are values; looking one up is several times cheaper than making a
     NamedTuple, and listing legal moves makes thousands per second.
@@ -74,13 +90,11 @@ class Placements(dict[int, PlacePath]):
     def __init__(self, cat: Catalogue) -> None:
         super().__init__()
         assert len(cat.codes) <= 256, "oriented tile ids fit in 8 bits"
-        self.codes = cat.codes
-        self.rotated = [cat.otile[code, True] == t for t, code in enumerate(cat.codes)]
+        self.tiles = [TilePlacements(code, cat.otile[code, True] == t)
+                      for t, code in enumerate(cat.codes)]
 
     def __missing__(self, key: int) -> PlacePath:
-        c, t = key >> 8, key & 255
-        action = self[key] = PlacePath(self.codes[t], (c >> _STRIDE_BITS) - _OFFSET,
-                                       (c & _LOW) - _OFFSET, self.rotated[t])
+        action = self[key] = self.tiles[key & 255][key >> 8]
         return action
 
 
@@ -165,6 +179,18 @@ class Maze:
         new.reach = [d.copy() for d in self.reach]
         new.reach_in = [d.copy() for d in self.reach_in]
         new.version = self.version
+        return new
+
+    def with_hidden(self, hidden: dict[int, str]) -> Maze:
+        """A maze with other face-down cards on the same cells, sharing every other table
+        with this one: only for a state that treats its maze as shared (copy-on-write) and
+        clones it before any other change (a determinization deals the goals this way)."""
+        assert hidden.keys() == self.hidden.keys()
+        new = Maze.__new__(Maze)
+        new.cat, new.cells, new.hidden = self.cat, self.cells, hidden
+        new.constraint, new.order = self.constraint, self.order
+        new.sources, new.blocks = self.sources, self.blocks
+        new.reach, new.reach_in, new.version = self.reach, self.reach_in, self.version
         return new
 
     # ------------------------------------------------------------------ queries
@@ -342,3 +368,44 @@ class Maze:
                     s2 = seg_of_edge[t][opposite]
                     if s2 >= 0 and not reach.get(n, 0) >> s2 & 1:
                         stack.append((n, s2))
+
+
+class Memo:
+    """What a state keeps beside the position: a value derived from its maze (Saboteur's
+    ``Board``), and whether a clone shares that maze (copy-on-write, see :class:`SharedMaze`).
+
+    Not part of the position: memos compare equal whatever they hold.
+    """
+
+    __slots__ = ("shared", "value")
+
+    def __init__(self) -> None:
+        self.value: Any = None
+        self.shared = False
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Memo)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Memo:
+        return Memo()
+
+
+class SharedMaze:
+    """A state whose clones share its maze until one of them changes it.
+
+    ``clone`` marks the memo ``_mt`` of both states shared; every change of the maze goes
+    through :meth:`_wmaze`, which copies it first when it is shared.  A new maze (a new
+    round) comes with a new ``Memo()``.
+    """
+
+    maze: Maze
+    _mt: Memo
+
+    def _wmaze(self) -> Maze:
+        """The maze, ready to be changed (copied first when a clone shares it)."""
+        if self._mt.shared:
+            self.maze = self.maze.clone()
+            self._mt.shared = False
+        return self.maze

@@ -20,29 +20,45 @@ def card_combinations(hand: Sequence[str], n: int) -> list[tuple[str, ...]]:
 _new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
 
 # Pass actions are values: the same combination is the same object every time,
-# which spares building thousands of tuples per second in random play.
-_PASSES: dict[tuple[str, ...], Pass] = {}
+# which spares building thousands of tuples per second in random play.  Passes of
+# one card are also kept by the card itself, so that listing them needs no key tuple.
+
+
+class _Passes(dict[tuple[str, ...], Pass]):
+    """Pass actions by card combination, each made once on first use."""
+
+    def __missing__(self, combo: tuple[str, ...]) -> Pass:
+        action = self[combo] = Pass(combo)
+        return action
+
+
+class _Singles(dict[str, Pass]):
+    """Passes of one card, by the card (the same objects as in ``_PASSES``)."""
+
+    def __missing__(self, code: str) -> Pass:
+        action = self[code] = _PASSES[code,]
+        return action
+
+
+_PASSES = _Passes()
+_SINGLES = _Singles()
 
 
 def _pass(combo: tuple[str, ...]) -> Pass:
-    action = _PASSES.get(combo)
-    if action is None:
-        action = _PASSES[combo] = Pass(combo)
-    return action
+    return _PASSES[combo]
 
 
 def pass_actions(hand: Sequence[str], most: int) -> list[Pass]:
     """Pass by discarding 1 to ``most`` cards (in ``card_combinations`` order)."""
     kinds = sorted(set(hand))
-    get = _PASSES.get
-    out = [get((k,)) or _pass((k,)) for k in kinds]
+    out = [_SINGLES[k] for k in kinds]
     if most >= 2 and len(hand) >= 2:
         last = len(kinds) - 1
         for i, k in enumerate(kinds):
             if hand.count(k) > 1:
                 out.append(_pass((k, k)))
             if i < last:
-                out += [get((k, other)) or _pass((k, other)) for other in kinds[i + 1:]]
+                out += [_PASSES[k, other] for other in kinds[i + 1:]]
     for n in range(3, min(most, len(hand)) + 1):
         out += [_pass(combo) for combo in card_combinations(hand, n)]
     return out
@@ -187,36 +203,52 @@ def template(hand: list[str]) -> Template:
     return tpl
 
 
+def hand_template(h: list[str]) -> Template:
+    """The template of the *sorted* hand ``h``; a hand of all-different cards (the
+    commonest) is recognised without working out its duplicate pattern."""
+    if len(set(h)) == len(h):
+        tpl = _DISTINCT.get(len(h))
+        if tpl is None:
+            tpl = _DISTINCT[len(h)] = template(h)
+        return tpl
+    return TEMPLATES.get(tuple(map(h.index, h))) or template(h)
+
+
+_DISTINCT: dict[int, Template] = {}
+
+
 def nth_template_pass(h: list[str], tpl: Template, i: int) -> Pass:
     """The ``i``-th pass of the sorted hand ``h`` (``pass_actions(h, most)[i]``)."""
     ones = tpl[0]
     if i < len(ones):
-        combo: tuple[str, ...] = (h[ones[i]],)
-    else:
-        i -= len(ones)
-        pairs = tpl[1]
-        if i < len(pairs):
-            a, b = pairs[i]
-            combo = (h[a], h[b])
-        else:
-            a, b, c = tpl[2][i - len(pairs)]
-            return _new(Pass, ((h[a], h[b], h[c]),))
-    return _PASSES.get(combo) or _pass(combo)
+        return _SINGLES[h[ones[i]]]
+    i -= len(ones)
+    pairs = tpl[1]
+    if i < len(pairs):
+        a, b = pairs[i]
+        return _PASSES[h[a], h[b]]
+    a, b, c = tpl[2][i - len(pairs)]
+    return _new(Pass, ((h[a], h[b], h[c]),))
 
 
 def template_passes(h: list[str], tpl: Template, count: int) -> list[Pass]:
     """The first ``count`` passes of the sorted hand ``h`` (``tpl.passes[most]`` for all of
     them).  The card tuples are built by ``map`` and ``zip``; passes of one or two cards
     are looked up (cheaper than making a NamedTuple), the many triples made."""
+    if len(tpl.ones) == len(h):  # all different: the hand's own combinations, in order
+        out: list[Pass] = list(map(_SINGLES.__getitem__, h))
+        if count > len(out):
+            out += map(_PASSES.__getitem__, combinations(h, 2))
+            if count > len(out):
+                out += map(_new, repeat(Pass), zip(combinations(h, 3)))
+        return out
     get = h.__getitem__
-    combos: list[tuple[str, ...]] = list(zip(map(get, tpl.ones)))
-    if count > len(combos):
-        combos += zip(map(get, tpl.pair_a), map(get, tpl.pair_b), strict=True)
-    out = list(map(_PASSES.get, combos))
-    if None in out:  # a combination not seen before
-        out = [p or _pass(c) for p, c in zip(out, combos, strict=True)]
-    if count > len(combos):
-        triples = zip(map(get, tpl.triple_a), map(get, tpl.triple_b), map(get, tpl.triple_c),
-                      strict=True)
-        out += map(_new, repeat(Pass), zip(triples))
-    return out  # type: ignore[return-value]
+    out = list(map(_SINGLES.__getitem__, map(get, tpl.ones)))
+    if count > len(out):
+        out += map(_PASSES.__getitem__,
+                   zip(map(get, tpl.pair_a), map(get, tpl.pair_b), strict=True))
+        if count > len(out):
+            triples = zip(map(get, tpl.triple_a), map(get, tpl.triple_b),
+                          map(get, tpl.triple_c), strict=True)
+            out += map(_new, repeat(Pass), zip(triples))
+    return out

@@ -11,13 +11,35 @@ True
 
 from __future__ import annotations
 
+from itertools import repeat
 from math import factorial
+from operator import mul, rshift
+from struct import unpack
 from typing import TypeVar
 
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
+
+# SplitMix64 for many steps at once (``Rng.next64s``): the states of n consecutive steps
+# packed into one integer, 128 bits apart.  Each operation of the mix is then one
+# operation on the whole pack, done in C: a sum or a product of a 64-bit number by a
+# 64-bit constant stays inside its 128-bit lane, and every shift is followed by keeping
+# each lane's low 64 bits, which drops whatever came over from the neighbouring lane.
+_LANE = 128
+_PACKED_FROM = 16  # shorter lists are shuffled one step at a time
+_PACKS: dict[int, tuple[int, int, int]] = {}
+
+
+def _pack(n: int) -> tuple[int, int, int]:
+    """For n lanes: 1 in every lane, (k + 1) * gamma in lane k, the mask of the low halves."""
+    pack = _PACKS.get(n)
+    if pack is None:
+        ones = sum(1 << (_LANE * k) for k in range(n))
+        steps = sum((k + 1) * _GAMMA << (_LANE * k) for k in range(n))
+        pack = _PACKS[n] = (ones, steps, ones * _MASK)
+    return pack
 
 
 class Rng:
@@ -42,10 +64,35 @@ class Rng:
         s = ((s ^ (s >> 27)) * 0x94D049BB133111EB) & _MASK
         return ((s ^ (s >> 31)) * n) >> 64
 
-    def shuffle(self, items: list[T]) -> None:
-        """Fisher-Yates, in place (``below(i + 1)`` written out: every round deals with it)."""
+    def next64s(self, n: int) -> list[int]:
+        """``[self.next64() for _ in range(n)]``, the n steps computed side by side.
+
+        >>> a, b = Rng(5), Rng(5)
+        >>> a.next64s(40) == [b.next64() for _ in range(40)] and a.state == b.state
+        True
+        """
+        if n <= 0:
+            return []
+        ones, steps, low = _pack(n)
         s = self.state
-        for i in range(len(items) - 1, 0, -1):
+        z = (s * ones + steps) & low  # lane k: the state after k + 1 steps
+        z = ((z ^ (z >> 30)) & low) * 0xBF58476D1CE4E5B9 & low
+        z = ((z ^ (z >> 27)) & low) * 0x94D049BB133111EB & low
+        z = (z ^ (z >> 31)) & low
+        self.state = (s + n * _GAMMA) & _MASK
+        return list(unpack(f"<{2 * n}Q", z.to_bytes(16 * n, "little"))[::2])
+
+    def shuffle(self, items: list[T]) -> None:
+        """Fisher-Yates, in place: ``j = below(i + 1)`` for i from the last index down (every
+        round deals with it, so the numbers are drawn side by side, ``next64s``)."""
+        n = len(items)
+        if n >= _PACKED_FROM:
+            js = map(rshift, map(mul, self.next64s(n - 1), range(n, 1, -1)), repeat(64))
+            for i, j in zip(range(n - 1, 0, -1), js, strict=True):
+                items[i], items[j] = items[j], items[i]
+            return
+        s = self.state
+        for i in range(n - 1, 0, -1):  # below(i + 1) written out
             s = (s + _GAMMA) & _MASK
             z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from itertools import repeat
 from typing import Any
 
 from ...engine.determinize import blank_state, check_places
-from ...engine.maze import Maze, cell
+from ...engine.maze import Maze, Memo, cell
 from ...engine.rng import Rng
-from .menu import Memo
 from .state import MAIN, ORIENT, STEAL, ClassicGame, ClassicState
 
 _PHASES = {"main": MAIN, "orient": ORIENT, "steal": STEAL}
@@ -53,6 +53,7 @@ class Determinizer:
             raise ValueError("the match is over: nothing to determinize")
         self.seat = seat = view.seat
         self.weights = weights
+        self._chance_of: dict[int, dict[str, float]] | None = None  # see _chances
         game = self.game = self.game_type(view.players, **view.options)
         cat = game.catalogue
         n = view.players
@@ -175,16 +176,25 @@ class Determinizer:
             return dict(zip(seats, pool, strict=False)), pool[len(seats):]
         order = rng.permutation(seats)
         dealt: dict[int, str] = {}
+        chance_of = self._chances()
         for s in order:
-            w = self.weights.get(s, {})
-            chances = [max(w.get(r, 1.0), 1e-6) for r in pool]
+            chances = list(map(chance_of[s].__getitem__, pool))
             pick = rng.below(1 << 53) / float(1 << 53) * sum(chances)
-            i = 0
-            while i < len(pool) - 1 and pick >= chances[i]:
+            i, last = 0, len(pool) - 1
+            while i < last and pick >= chances[i]:
                 pick -= chances[i]
                 i += 1
             dealt[s] = pool.pop(i)
         return dealt, pool
+
+    def _chances(self) -> dict[int, dict[str, float]]:
+        """Per unknown seat, each dwarf card's weight as a chance (at least 1e-6)."""
+        if self._chance_of is None:
+            weights = self.weights or {}
+            roles = set(self.role_pool)
+            self._chance_of = {s: {r: max(weights.get(s, {}).get(r, 1.0), 1e-6) for r in roles}
+                               for s in self.unknown_role_seats}
+        return self._chance_of
 
     def sample(self, rng: Rng) -> ClassicState:
         state = self.template.clone()
@@ -194,16 +204,18 @@ class Determinizer:
         passed = state.passed
         for s, hand, npassed in self.sizes:
             state.hands[s] = cards[k:k + hand]
-            passed += [(s, c) for c in cards[k + hand:k + hand + npassed]]
+            passed += zip(repeat(s), cards[k + hand:k + hand + npassed])
             k += hand + npassed
         state.deck = cards[k:k + self.deck_size]
         state.aside = cards[k + self.deck_size:]
         goals = rng.permutation(self.unknown_goals)
-        hidden = state._wmaze().hidden
+        hidden = self.template.maze.hidden.copy()
         for c in self.unseen_cells:
             hidden[c] = goals.pop()
         for c, code in self.template.seen[self.seat].items():
             hidden[c] = code
+        # the clone shares the template's maze copy-on-write: only the goals are new
+        state.maze = state.maze.with_hidden(hidden)
         if self.looked:
             seen = state.seen = [d.copy() for d in state.seen]
             for s, c in self.looked:

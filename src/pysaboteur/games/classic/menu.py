@@ -53,42 +53,42 @@ class Board:
     :class:`Memo`, checked against ``(maze, version)``; clones that share the maze share it.
     """
 
-    __slots__ = ("acts", "cs", "ks", "maze", "targets", "version")
+    __slots__ = ("acts", "cs", "ks", "ladders", "maze", "tables", "targets", "version")
 
-    def __init__(self, maze: Any) -> None:
+    def __init__(self, maze: Any, tables: Tables) -> None:
         self.maze = maze
+        self.tables = tables
         self.version = maze.version
         self.cs = cs = sorted(maze.reach_in[0].keys() - maze.hidden.keys())
         self.ks = list(map(maze.constraint.get, cs, repeat(0)))
         self.acts: dict[str, list[Action]] = {}
         self.targets: dict[str, list[int]] = {}
+        #: where a ladder may go, as ``(cell, constraint)`` pairs (Saboteur 2, on demand)
+        self.ladders: list[tuple[int, int]] | None = None
 
     def nth_placement(self, code: str, i: int) -> Action:
         """``placements(code)[i]`` without building the list (unless it exists already)."""
         done = self.acts.get(code)
         if done is not None:
             return done[i]
-        cat = self.maze.cat
-        for _, otile in cat.orientations[code]:
-            row = FITS_BY_MASK[cat.open_mask[otile]]
+        for otile, row in self.tables.fit_rows[code]:
             for c, k in zip(self.cs, self.ks, strict=True):
                 if row[k]:
                     if not i:
-                        return placements_of(cat)[c << 8 | otile]
+                        return self.tables.place[c << 8 | otile]
                     i -= 1
         raise IndexError("placement index out of range")
 
-    def placements(self, cat: Catalogue, code: str,
-                   cells: list[tuple[int, int]] | None = None) -> list[Action]:
+    def placements(self, code: str, cells: list[tuple[int, int]] | None = None) -> list[Action]:
         """Every placement of path card ``code``: by orientation, then cell (kept in ``acts``).
 
         ``cells``: ``(cell, constraint)`` pairs other than the board's (ladders), sorted.
         """
         out: list[Action] = []
-        place = placements_of(cat).__getitem__
-        for _, otile in cat.orientations[code]:
-            row = FITS_BY_MASK[cat.open_mask[otile]]
-            out += [place(c << 8 | otile) for c, k in
+        tiles = self.tables.place.tiles
+        for otile, row in self.tables.fit_rows[code]:
+            place = tiles[otile].__getitem__
+            out += [place(c) for c, k in
                     (zip(self.cs, self.ks, strict=True) if cells is None else cells) if row[k]]
         self.acts[code] = out
         return out
@@ -122,6 +122,12 @@ class Tables:
         self.code_mask: dict[str, int] = {}  # path cards needing a connection
         self.ladder_mask: dict[str, int] = {}  # ladders: joined to the start by themselves
         self.is_path = [cat[code].category == "path" for code in cat.codes]
+        #: the catalogue's placements (``engine.maze.Placements``)
+        self.place = placements_of(cat)
+        #: path card -> (oriented tile, FITS_BY_MASK row of its open edges) per orientation
+        self.fit_rows: dict[str, tuple[tuple[int, tuple[bool, ...]], ...]] = {
+            code: tuple((otile, FITS_BY_MASK[cat.open_mask[otile]]) for _, otile in variants)
+            for code, variants in cat.orientations.items() if cat[code].category == "path"}
         self.is_goal = [cat[code].category == "goal" for code in cat.codes]
         placeable = 0
         for code, variants in cat.orientations.items():
@@ -162,6 +168,8 @@ class Tables:
         self.break_bit: dict[str, int] = {k.code: self.tool_bit[k.tools[0]] for k in cat.kinds
                                           if k.effect == "break"}
         self.tools_of: dict[str, tuple[str, ...]] = {k.code: k.tools for k in cat.kinds}
+        #: every code -> its value (gold nuggets)
+        self.value: dict[str, int] = {k.code: k.value for k in cat.kinds}
         #: every code -> the tool bit it breaks (0 for cards that break nothing), so a
         #: seat's broken tools are the sum over the cards in front of it (a tool is
         #: broken at most once)
@@ -174,33 +182,11 @@ class Tables:
                       for b in range(1 << len(tools))] for seat in range(MAX_SEATS)]
             for k in cat.kinds if k.effect == "repair"}
         #: action cards aimed at a seat, built once: on_player[code][seat]
-        self.on_player: dict[str, list[PlayOnPlayer]] = {
+        self.on_player: dict[str, list[Action]] = {
             code: [PlayOnPlayer(code, seat) for seat in range(MAX_SEATS)] for code in self.effect}
 
 
 _TABLES: dict[int, tuple[Catalogue, Tables]] = {}
-
-
-class Memo:
-    """What a state keeps beside the position: the :class:`Board` of its maze, and
-    whether a clone shares that maze (copy-on-write, see ``ClassicState._wmaze``).
-
-    Not part of the position: memos compare equal whatever they hold.
-    """
-
-    __slots__ = ("shared", "value")
-
-    def __init__(self) -> None:
-        self.value: Any = None
-        self.shared = False
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Memo)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Memo:
-        return Memo()
 
 
 def tables(cat: Catalogue) -> Tables:
@@ -231,7 +217,7 @@ def expand(menu: list[Entry]) -> list[Action]:
         if tag == M_LIST:
             out += a
         elif tag == M_CODE:
-            out += b.acts.get(a) or b.placements(b.maze.cat, a)
+            out += b.acts.get(a) or b.placements(a)
         elif tag == M_CELL:
             out += b.acts.get(a) or b.on_cells(a)
         elif tag == M_DISCARD:

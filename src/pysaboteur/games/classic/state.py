@@ -34,11 +34,11 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
+from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round
 from ...engine.goals import GoalReveals, goal_orientations
-from ...engine.maze import Maze, cell
+from ...engine.maze import Maze, Memo, SharedMaze, cell
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import TEMPLATES, Template, template
+from ...engine.moves import Template, hand_template
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from . import cards as C
@@ -48,7 +48,6 @@ from .menu import (
     M_LIST,
     M_PASS,
     Board,
-    Memo,
     Tables,
     decode,
     expand,
@@ -109,7 +108,7 @@ class ClassicGame(Game):
         return ClassicState(self, seed, deal)
 
 
-class ClassicState(GoalReveals, MenuState):
+class ClassicState(SharedMaze, GoalReveals, MenuState):
     """A position of a Saboteur match."""
 
     MAIN_PHASE = MAIN
@@ -178,9 +177,7 @@ class ClassicState(GoalReveals, MenuState):
         self.pending_draw = 0
         self.last = self.turn  # who played (or passed) last
         self.finder = -1
-        for _ in range(game.hand_size):
-            for i in range(seats):
-                self._draw((self.turn + i) % seats, 1)
+        deal_round(self.deck, self.hands, self.turn, game.hand_size)
         self.current = self.turn
 
     def _round_goals(self) -> list[str]:
@@ -234,13 +231,6 @@ class ClassicState(GoalReveals, MenuState):
         new.hands = [h.copy() for h in self.hands]
         return new
 
-    def _wmaze(self) -> Maze:
-        """The maze, ready to be changed (copied first when a clone shares it)."""
-        if self._mt.shared:
-            self.maze = self.maze.clone()
-            self._mt.shared = False
-        return self.maze
-
     # ------------------------------------------------------------------ legality
     # Legal actions come from a menu (see ``menu.py``): listing expands it, the
     # rollout path counts it and decodes one action.  Both give the same order.
@@ -251,24 +241,23 @@ class ClassicState(GoalReveals, MenuState):
             return self._choice_menu()
         seat = self.current
         h = sorted(self.hands[seat])
-        tpl = TEMPLATES.get(tuple(map(h.index, h))) or template(h)
+        tpl = hand_template(h)
         T = self.game.tables
         menu: list[Entry] = []
         maze = self.maze
         board = self._mt.value
         if board is None or board.maze is not maze or board.version != maze.version:
-            board = self._mt.value = Board(maze)
+            board = self._mt.value = Board(maze, T)
         nfit, effects = T.nfit, T.effect
         ks = board.ks
         cards = []
         front = self.in_front[seat]
         build = not front or self.can_build(seat)
-        for i in tpl[0]:
-            code = h[i]
+        for code in h if len(tpl.ones) == len(h) else map(h.__getitem__, tpl.ones):
             row = nfit.get(code)
             if row is not None:
                 if build and listing:
-                    lst = board.acts.get(code) or board.placements(self.game.catalogue, code)
+                    lst = board.acts.get(code) or board.placements(code)
                     if lst:
                         menu.append((len(lst), M_LIST, lst, None))
                 elif build:  # counted, not built: the rollout path decodes only the one it picks
@@ -280,7 +269,7 @@ class ClassicState(GoalReveals, MenuState):
             elif build and code in T.ladder_mask:
                 lst = board.acts.get(code)
                 if lst is None:
-                    lst = board.placements(self.game.catalogue, code, self._ladder_cells(board))
+                    lst = board.placements(code, self._ladder_cells(board))
                 if lst:
                     menu.append((len(lst), M_LIST, lst, None))
         brk: list[int] | None = None
@@ -496,7 +485,7 @@ class ClassicState(GoalReveals, MenuState):
 
     def _play_on_cell(self, seat: int, code: str, c: int) -> None:
         self.discards.append(code)
-        if self.game.catalogue[code].effect == "map":
+        if self.game.tables.effect[code] == "map":
             seen = self.seen = self.seen.copy()
             seen[seat] = {**seen[seat], c: self.maze.hidden[c]}
         else:  # rockfall
@@ -504,15 +493,13 @@ class ClassicState(GoalReveals, MenuState):
             self.discards.append(self.game.catalogue.codes[otile])
 
     def _play_on_player(self, seat: int, code: str, target: int, tool: str | None) -> None:
-        cat = self.game.catalogue
-        kind = cat[code]
-        if kind.effect == "break":
+        T = self.game.tables
+        if T.effect[code] == "break":
             self._put_in_front(target, code)
             return
-        # repair: mends one tool, both cards are discarded
-        tool = tool or kind.tools[0]
-        front = self.in_front[target]
-        broken = next(c for c in front if cat[c].effect == "break" and cat[c].tools[0] == tool)
+        # repair: mends one tool (a break card's bit is its tool's), both cards are discarded
+        bit = T.tool_bit[tool or T.tools_of[code][0]]
+        broken = next(c for c in self.in_front[target] if T.front_bit[c] == bit)
         self._take_in_front(target, broken)
         self.discards += (code, broken)
 
@@ -626,21 +613,21 @@ class ClassicState(GoalReveals, MenuState):
         """Hand out the round's gold; returns what each seat earned and the details."""
         n = self.game.players
         earned = [0] * n
-        cat = self.game.catalogue
+        value = self.game.tables.value
         self.nuggets = self.nuggets.copy()  # shared with clones: copied before a change
         self.gold = [g.copy() for g in self.gold]
         if self.finder >= 0:
             order = [(self.finder - i) % n for i in range(n)]  # finder, then counter-clockwise
             takers = [s for s in order if self._digger_paid(s)]
             drawn = [self._draw_nugget() for _ in range(min(n, len(self.nuggets)))]
-            drawn.sort(key=lambda code: -cat[code].value)
+            drawn.sort(key=lambda code: -value[code])
             if not takers:  # nobody may take them: they go back
                 self.nuggets += drawn
                 self.nuggets.sort()
             for i, code in enumerate(drawn if takers else ()):
                 seat = takers[i % len(takers)]
                 self.gold[seat].append(code)
-                earned[seat] += cat[code].value
+                earned[seat] += value[code]
             return earned, {"winners": [s for s in range(n) if self.roles[s] == C.DIGGER],
                             "side": "gold-diggers"}
         saboteurs = [s for s in range(n) if self.roles[s] == C.SABOTEUR]
@@ -648,7 +635,7 @@ class ClassicState(GoalReveals, MenuState):
         for s in saboteurs:
             for code in self._pay_from_nuggets(owed):
                 self.gold[s].append(code)
-                earned[s] += cat[code].value
+                earned[s] += value[code]
         return earned, {"winners": saboteurs, "side": "saboteurs" if saboteurs else "nobody"}
 
     def _digger_paid(self, seat: int) -> bool:
@@ -662,22 +649,22 @@ class ClassicState(GoalReveals, MenuState):
 
     def _pay_from_nuggets(self, owed: int) -> list[str]:
         """Largest nugget card not above what is still owed, first."""
-        cat = self.game.catalogue
+        value = self.game.tables.value
         paid: list[str] = []
         while owed > 0:
-            fitting = [c for c in self.nuggets if cat[c].value <= owed]
+            fitting = [c for c in self.nuggets if value[c] <= owed]
             if not fitting:
                 break
-            code = max(fitting, key=lambda c: cat[c].value)
+            code = max(fitting, key=value.__getitem__)
             self.nuggets.remove(code)
             paid.append(code)
-            owed -= cat[code].value
+            owed -= value[code]
         return paid
 
     # ------------------------------------------------------------------ outcome
     def scores(self) -> list[int]:
-        cat = self.game.catalogue
-        return [sum(cat[c].value for c in g) for g in self.gold]
+        value = self.game.tables.value
+        return [sum(map(value.__getitem__, g)) for g in self.gold]
 
     def winners(self) -> list[int]:
         totals = self.scores()

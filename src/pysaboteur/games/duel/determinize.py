@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...engine.determinize import blank_state, check_places
-from ...engine.maze import Maze, cell
+from ...engine.maze import Maze, Memo, cell
 from ...engine.rng import Rng
 from . import cards as C
 from .state import _ACTIONS, _DECK_PATHS, _GOALS, CAT, PHASE_NAMES, DuelGame, DuelState
@@ -58,6 +58,7 @@ class Determinizer:
         t.deck, t.aside, t.out, t.goals_left = [], [], [], []
         # the maze, placed in the order the cards were laid
         t.maze = maze = Maze(CAT, len(game.colours))
+        t._mt = Memo()
         for p in view.board:
             c = cell(p.x, p.y)
             otile = CAT.otile[p.card, p.rotated]
@@ -127,11 +128,13 @@ class Determinizer:
         state.deck = cards[:self.deck_size]
         state.aside = cards[self.deck_size:]
         goals = rng.permutation(self.unknown_goals)
-        hidden = state.maze.hidden
+        hidden = self.template.maze.hidden.copy()
         for c in self.unseen_cells:
             hidden[c] = goals.pop()
         for c, code in self.template.seen[self.seat].items():
             hidden[c] = code
+        # the clone shares the template's maze copy-on-write: only the goals are new
+        state.maze = state.maze.with_hidden(hidden)
         state.goals_left = goals[:self.goals_left_size]
         state.out = goals[self.goals_left_size:] + self.seen_out
         state.round_goals = self.board_goals + list(hidden.values())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from itertools import product, repeat
+from itertools import chain, product, repeat
 from typing import Any
 
 from ...engine.actions import (
@@ -33,13 +33,15 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
+from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import (
     FITS,
     NO_ENTER,
     NO_LEAVE,
     Maze,
+    Memo,
+    SharedMaze,
     cell,
     cell_actions_of,
     neighbours,
@@ -47,7 +49,7 @@ from ...engine.maze import (
     xy,
 )
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import TEMPLATES, nth_template_pass, template, template_passes
+from ...engine.moves import hand_template, nth_template_pass, template_passes
 from ...engine.rng import Rng
 from . import cards as C
 
@@ -61,6 +63,9 @@ CAT = C.CATALOGUE
 _DECK_PATHS = tuple(CAT.box(["path"]))
 _ACTIONS = tuple(CAT.box(["action"]))
 _GOALS = tuple(CAT.box(["goal"]))
+#: the cards of a round before any gold left the game, sorted (the order they are shuffled in)
+_ROUND_CARDS = tuple(sorted(_ACTIONS + _DECK_PATHS))
+_DECK_PATH_SET = frozenset(_DECK_PATHS)
 
 # menu entry kinds (see DuelState._menu)
 _M_LIST, _M_BRIBE, _M_PLACE, _M_CELL, _M_DISCARD, _M_PASS, _M_FIT = range(7)
@@ -104,6 +109,45 @@ def _on_player(code: str, seat: int, tool: str | None = None) -> PlayOnPlayer:
         action = _ON_PLAYER[code, seat, tool] = PlayOnPlayer(code, seat, tool)
     return action
 
+
+
+
+class _Bits(dict[int, tuple[int, ...]]):
+    """A bit set -> its set bits, ascending (the oriented tiles of a cell's placements)."""
+
+    def __missing__(self, key: int) -> tuple[int, ...]:
+        bits = []
+        m = key
+        while m:
+            low = m & -m
+            bits.append(low.bit_length() - 1)
+            m ^= low
+        out = self[key] = tuple(bits)
+        return out
+
+
+class _OnCell(dict[int, PlacePath]):
+    """The placements on one cell, by oriented tile (the ``_PLACES`` objects)."""
+
+    def __init__(self, c: int) -> None:
+        super().__init__()
+        self.key = c << 8
+
+    def __missing__(self, otile: int) -> PlacePath:
+        action = self[otile] = _PLACES[self.key | otile]
+        return action
+
+
+class _ByCell(dict[int, _OnCell]):
+    def __missing__(self, c: int) -> _OnCell:
+        table = self[c] = _OnCell(c)
+        return table
+
+
+#: listing a cell's placements is one ``map`` over its tiles: _ON_CELL[cell][otile],
+#: the tiles from _BITS[fitting tile set]
+_BITS = _Bits()
+_ON_CELL = _ByCell()
 
 #: bit set of the oriented tiles that fit each fit constraint
 _FITSET = [sum(1 << t for t, om in enumerate(CAT.open_mask) if FITS[con][om]) for con in range(256)]
@@ -229,7 +273,7 @@ def choose_payment(gold: list[str], debt: int) -> list[str]:
     return [code for v, n in zip(values, best[2], strict=True) for code in by_value[v][:n]]
 
 
-class DuelState(GoalReveals, MenuState):
+class DuelState(SharedMaze, GoalReveals, MenuState):
     """A position of a Duel (or solo) match."""
 
     MAIN_PHASE = MAIN
@@ -261,6 +305,7 @@ class DuelState(GoalReveals, MenuState):
         self._round += 1
         seats = game.players
         self.maze = maze = Maze(CAT, len(game.colours))
+        self._mt = Memo()  # whether a clone shares the maze (see clone)
         for ctx, colour in enumerate(game.colours):
             x, y = game.starts[colour]
             maze.place(cell(x, y), CAT.otile[f"start-{colour}", False], source_for=(ctx,))
@@ -268,14 +313,15 @@ class DuelState(GoalReveals, MenuState):
         self.round_goals = [self.goals_left.pop() for _ in range(C.GOALS_PER_ROUND)]
         for (x, y), code in zip(game.goal_cells, self.round_goals, strict=True):
             maze.put_hidden(cell(x, y), code)
-        taken = Counter(c for pile in (*self.gold, self.paid) for c in pile)
-        cards = list(_ACTIONS) + list((Counter(_DECK_PATHS) - taken).elements())
+        cards = list(_ROUND_CARDS)  # sorted
+        for code in chain(*self.gold, self.paid):  # gold taken out of the game stays out
+            if code in _DECK_PATH_SET and code in cards:
+                cards.remove(code)
         fixed = self.deal.deck(self._round) if self.deal is not None else None
         if fixed is not None:
             check_same_cards(fixed, cards, f"deck of round {self._round}")
             self.deck = list(reversed(fixed))  # top of the pile = end of the list
         else:
-            cards.sort()
             self.rng.shuffle(cards)
             self.deck = cards
         self.hands: list[list[str]] = [[] for _ in range(seats)]
@@ -302,9 +348,11 @@ class DuelState(GoalReveals, MenuState):
         self.aside: list[str] = []
         if game.solo:
             self.aside = [self.deck.pop() for _ in range(min(C.SOLO_SET_ASIDE, len(self.deck)))]
-        for _ in range(C.HAND_SIZE):
-            for i in range(seats):
-                self._draw((self.turn + i) % seats, 1)
+        if game.solo:  # solo drawing has its own rules (see _draw)
+            for _ in range(C.HAND_SIZE):
+                self._draw(self.turn, 1)
+        else:
+            deal_round(self.deck, self.hands, self.turn, C.HAND_SIZE)
         self.current = self.turn
 
     # ------------------------------------------------------------------ basics
@@ -324,11 +372,14 @@ class DuelState(GoalReveals, MenuState):
     def clone(self) -> DuelState:
         """A copy to play on.  Only what every turn changes is copied; the fields that
         change rarely (markers, keys, gold, results...) are copy-on-write: the code
-        never changes them in place, it replaces them, so clones may share them."""
+        never changes them in place, it replaces them, so clones may share them.  The
+        maze is shared until either state changes it (``_wmaze``)."""
         new = DuelState.__new__(DuelState)
         new.__dict__.update(self.__dict__)
         new.rng = Rng(self.rng.state)
-        new.maze = self.maze.clone()
+        self._mt.shared = True
+        memo = new._mt = Memo()
+        memo.shared = True
         new.history = self.history.copy()
         new.actors = self.actors.copy()
         new.deck = self.deck.copy()
@@ -360,8 +411,8 @@ class DuelState(GoalReveals, MenuState):
             menu.append((1, _M_LIST, [EndTurn()], None))
             return menu
         h = sorted(self.hands[seat])
-        tpl = TEMPLATES.get(tuple(map(h.index, h))) or template(h)
-        distinct = [h[i] for i in tpl.ones]
+        tpl = hand_template(h)
+        distinct = h if len(tpl.ones) == len(h) else list(map(h.__getitem__, tpl.ones))
         front = self.in_front[seat]
         if not front:
             self._placement_menu(seat, distinct, menu)
@@ -383,13 +434,9 @@ class DuelState(GoalReveals, MenuState):
         out: list[Action] = []
         for count, tag, a, b in menu:
             if tag == _M_FIT:
-                place = _PLACES.__getitem__
+                on_cell, bits = _ON_CELL, _BITS
                 for c, m in b:
-                    c <<= 8
-                    while m:
-                        low = m & -m
-                        out.append(place(c | low.bit_length() - 1))
-                        m ^= low
+                    out += map(on_cell[c].__getitem__, bits[m])
             elif tag == _M_PLACE:
                 code, rotated = a
                 out += [_new(PlacePath, (code, *xy(c), rotated)) for c in b]
@@ -713,7 +760,7 @@ class DuelState(GoalReveals, MenuState):
         f = CAT.features[otile]
         code = CAT.codes[otile]
         source = (self.game.colours.index(f.ladder),) if self._is_joined_ladder(code) else ()
-        self.maze.place(c, otile, self._blocks(c, otile), source)
+        self._wmaze().place(c, otile, self._blocks(c, otile), source)
         if f.gold:
             self.unclaimed_gold = self.unclaimed_gold | {c}
             self._forbidden = None
@@ -730,13 +777,14 @@ class DuelState(GoalReveals, MenuState):
         return None
 
     def _refresh_blocks(self, c: int) -> None:
-        blocks = self._blocks(c, self.maze.cells[c]) or [0] * len(self.game.colours)
+        maze = self._wmaze()
+        blocks = self._blocks(c, maze.cells[c]) or [0] * len(self.game.colours)
         for ctx, flags in enumerate(blocks):
-            self.maze.set_block(ctx, c, flags)
-        self.maze.recompute()
+            maze.set_block(ctx, c, flags)
+        maze.recompute()
 
     def _rockfall(self, c: int) -> None:
-        otile = self.maze.remove(c)
+        otile = self._wmaze().remove(c)
         self.discards.append(CAT.codes[otile])
         if c in self.keys:  # the key returns to the supply [decision]
             self.keys = {k: s for k, s in self.keys.items() if k != c}
@@ -823,7 +871,6 @@ class DuelState(GoalReveals, MenuState):
         Returns False when the state stopped: the round ended, or a goal's
         orientation waits for the actor's decision.
         """
-        maze = self.maze
         while True:
             if not any(self.pools):
                 self._end_round()
@@ -832,7 +879,7 @@ class DuelState(GoalReveals, MenuState):
             if not any(self.pools):
                 self._end_round()
                 return False
-            reached = maze.reached_hidden()
+            reached = self.maze.reached_hidden()  # a reveal may have copied the maze
             if not reached:
                 break
             g = reached[0]
@@ -843,7 +890,7 @@ class DuelState(GoalReveals, MenuState):
                 self.current = actor
                 return False
             self._reveal(g, options[0])
-        if not maze.hidden:
+        if not self.maze.hidden:
             self._end_round()
             return False
         return True
@@ -852,7 +899,7 @@ class DuelState(GoalReveals, MenuState):
         return goal_orientations(self.maze, g)
 
     def _reveal(self, g: int, rotated: bool) -> None:
-        maze = self.maze
+        maze = self._wmaze()
         code = maze.hidden[g]
         reached_by = 0
         for ctx, reach_in in enumerate(maze.reach_in):
@@ -991,8 +1038,9 @@ class DuelState(GoalReveals, MenuState):
         cells = [c for c in sorted(new.maze.hidden) if c not in seen and c != pending]
         goals = [new.maze.hidden[c] for c in cells] + new.goals_left
         rng.shuffle(goals)
+        hidden = new._wmaze().hidden
         for c, code in zip(cells, goals, strict=False):
-            new.maze.hidden[c] = code
+            hidden[c] = code
         new.goals_left = goals[len(cells):]
         return new
 

@@ -109,33 +109,38 @@ class ExpansionState(ClassicState):
 
     # ------------------------------------------------------------------ legality
     def _ladder_cells(self, board: Board) -> list[tuple[int, int]]:
-        """Empty cells next to a face-up card and not next to a goal (face down or not)."""
-        maze = self.maze
-        is_goal = self.game.tables.is_goal
-        goals = [*maze.hidden, *(c for c, o in maze.cells.items() if is_goal[o])]
-        near = {n for g in goals for _, n in neighbours(g)}
-        return [(c, k) for c, k in sorted(maze.constraint.items()) if c not in near]
+        """Empty cells next to a face-up card and not next to a goal (face down or not),
+        kept with the board (every ladder card of every hand uses them until the maze
+        changes)."""
+        cells = board.ladders
+        if cells is None:
+            maze = board.maze
+            is_goal = self.game.tables.is_goal
+            goals = [*maze.hidden, *(c for c, o in maze.cells.items() if is_goal[o])]
+            near = {n for g in goals for _, n in neighbours(g)}
+            cells = board.ladders = [(c, k) for c, k in sorted(maze.constraint.items())
+                                     if c not in near]
+        return cells
 
     def _more_targets(self, seat: int, code: str) -> list[Action]:
         n = self.game.players
         fronts = self.in_front
-        effect = self.game.tables.effect[code]
+        T = self.game.tables
+        effect = T.effect[code]
+        mine = T.on_player[code]  # the card's action on each seat
+        if effect in ("swap-hand", "inspection"):  # every other seat
+            return mine[:seat] + mine[seat + 1:n]
         if effect == "theft":
-            seats = [] if "theft" in fronts[seat] else [seat]
-        elif effect == "hands-off":
-            seats = [s for s in range(n) if "theft" in fronts[s]]
-        elif effect in ("swap-hand", "inspection"):
-            seats = [s for s in range(n) if s != seat]
-        elif effect == "swap-hats":
-            seats = list(range(n)) if self.spare_roles else []
-        elif effect == "trapped":
-            seats = [s for s in range(n) if s != seat and "trapped" not in fronts[s]]
-        elif effect == "free":
-            seats = [s for s in range(n) if "trapped" in fronts[s]]
-        else:
-            raise AssertionError(code)
-        mine = self.game.tables.on_player[code]
-        return [mine[s] for s in seats]
+            return [] if "theft" in fronts[seat] else [mine[seat]]
+        if effect == "hands-off":
+            return [mine[s] for s in range(n) if "theft" in fronts[s]]
+        if effect == "swap-hats":
+            return mine[:n] if self.spare_roles else []
+        if effect == "trapped":
+            return [mine[s] for s in range(n) if s != seat and "trapped" not in fronts[s]]
+        if effect == "free":
+            return [mine[s] for s in range(n) if "trapped" in fronts[s]]
+        raise AssertionError(code)
 
     def _extra_menu(self, seat: int, hand: list[str], tpl: Template,
                     menu: list[Entry]) -> None:
@@ -175,7 +180,7 @@ class ExpansionState(ClassicState):
         self._wmaze().place(c, otile, None, (0,) if ladder else ())
 
     def _play_on_player(self, seat: int, code: str, target: int, tool: str | None) -> None:
-        effect = self.game.catalogue[code].effect
+        effect = self.game.tables.effect[code]
         if effect in ("break", "repair"):
             super()._play_on_player(seat, code, target, tool)
             return

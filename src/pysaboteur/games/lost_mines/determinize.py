@@ -33,7 +33,7 @@ from itertools import product
 
 from ...engine.actions import Pass, PlayOnCell, PlayOnPlayer, PlayOnTreasure
 from ...engine.determinize import blank_state, check_places
-from ...engine.maze import DELTA, Maze, cell
+from ...engine.maze import DELTA, Maze, Memo, cell
 from ...engine.rng import Rng
 from ...engine.tiles import EDGES, OPPOSITE
 from . import cards as C
@@ -90,6 +90,7 @@ class Determinizer:
         t.dragon = view.dragon
         # the board: face-down mines first (they take no constraint), then the cards in order
         t.maze = maze = Maze(CAT, 0)
+        t._mt = Memo()
         for x, y in view.face_down:
             maze.put_hidden(cell(x, y), _MINES[0])  # placeholder until a sample deals the mines
         t.pending = None
@@ -207,11 +208,13 @@ class Determinizer:
         at += self.deck_size
         state.aside = cards[at:at + self.aside_size]
         state.discards += cards[at + self.aside_size:]
-        hidden = state.maze.hidden
+        hidden = self.template.maze.hidden.copy()
         for c, code in zip(self.unseen_cells, rng.permutation(self.unknown_mines), strict=True):
             hidden[c] = code
         for c, code in self.template.seen_mines[self.seat].items():
             hidden[c] = code
+        # the clone shares the template's maze copy-on-write: only the mines are new
+        state.maze = state.maze.with_hidden(hidden)
         for s, c in self.looked_mines:
             state.seen_mines[s][c] = hidden[c] if c in hidden else CAT.codes[state.maze.cells[c]]
         layout, out = state.layout, state.treasures_out

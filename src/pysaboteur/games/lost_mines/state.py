@@ -43,10 +43,10 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards
-from ...engine.maze import DELTA, FITS, Maze, cell, xy
+from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round
+from ...engine.maze import DELTA, FITS, Maze, Memo, SharedMaze, cell, xy
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import nth_pass, pass_count
+from ...engine.moves import hand_template, nth_template_pass, template_passes
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from ...engine.tiles import EDGES, OPPOSITE, E, N, S, W
@@ -126,27 +126,7 @@ _OPEN_JOINTS = {c << 4 | om: frozenset(j for edge, j in _CELL_JOINTS[c] if om & 
 _STAY: tuple[Action, ...] = (NoMove(),)
 _VOTES: tuple[Action, ...] = (Vote(True), Vote(False))
 _PROPOSE: tuple[Action, ...] = (ProposeEnd(),)
-assert C.PASS_MAX == 2  # _passes and _pass_count are written for passes of 1 or 2 cards
-
-
-_SINGLE = {k.code: Pass((k.code,)) for k in CAT.kinds if k.category in ("path", "action")}
-_PAIR = {(a, b): Pass((a, b)) for a in _SINGLE for b in _SINGLE if a <= b}
-
-
-def _passes(hand: list[str]) -> list[Pass]:
-    """``pass_actions(hand, 2)``: singles, then pairs, each in sorted order."""
-    kinds = sorted(set(hand))
-    out = [_SINGLE[k] for k in kinds]
-    if len(hand) > 1:
-        for i, a in enumerate(kinds):
-            if hand.count(a) > 1:
-                out.append(_PAIR[a, a])
-            out += [_PAIR[a, b] for b in kinds[i + 1:]]
-    return out
-
-
-def _pass_count(hand: list[str]) -> int:
-    return pass_count(hand, C.PASS_MAX)
+assert C.PASS_MAX <= 3, "passes come from engine.moves.Template (1 to 3 cards)"
 
 
 def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
@@ -162,7 +142,7 @@ def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
     if tag == _M_LIST:
         return a[i]  # type: ignore[no-any-return]
     if tag == _M_PASS:
-        return nth_pass(a, C.PASS_MAX, i)
+        return nth_template_pass(a, b, i)
     if tag == _M_TREASURE:
         return PlayOnTreasure(a, b[i])
     if tag == _M_PLAYER:
@@ -213,7 +193,7 @@ class LostMinesGame(Game):
         return LostMinesState(self, seed, deal)
 
 
-class LostMinesState(MenuState):
+class LostMinesState(SharedMaze, MenuState):
     """A position of a Lost Mines match."""
 
     def __init__(self, game: LostMinesGame, seed: int, deal: Deal | None = None) -> None:
@@ -245,6 +225,7 @@ class LostMinesState(MenuState):
         # index of the round's first move (set up inside the move that ended the last round)
         self.round_start = len(self.history) + (self._round > 1)
         self.maze = maze = Maze(CAT, 0)
+        self._mt = Memo()  # whether a clone shares the maze (see clone)
         for clan, (x, y) in C.STARTS.items():
             maze.place(cell(x, y), CAT.otile[f"start-{clan}", False])
         for (x, y), code in zip(C.MINE_CELLS, self._mine_order(), strict=True):
@@ -274,9 +255,7 @@ class LostMinesState(MenuState):
             self.deck = cards
         self.aside = [self.deck.pop() for _ in range(C.SET_ASIDE)]
         self.hands: list[list[str]] = [[] for _ in range(n)]
-        for _ in range(C.HAND_SIZE[n]):
-            for i in range(n):
-                self.hands[(self.turn + i) % n].append(self.deck.pop())
+        deal_round(self.deck, self.hands, self.turn, C.HAND_SIZE[n])
         self.discards: list[str] = []
         self.in_front: list[list[str]] = [[] for _ in range(n)]  # troll cards
         self.overcome: set[int] = set()  # obstacle cells with a forest tile
@@ -306,7 +285,9 @@ class LostMinesState(MenuState):
         nd = new.__dict__
         nd.update(d)
         new.rng = self.rng.clone()
-        new.maze = self.maze.clone()
+        self._mt.shared = True  # the maze is shared until either state changes it (_wmaze)
+        memo = new._mt = Memo()
+        memo.shared = True
         for name in ("history", "actors", "results", "totals", "layout", "treasures_out",
                      "owner", "dwarves", "dwarf_aside", "dwarf_removed", "pawn", "pawn_seg",
                      "deck", "aside", "discards", "voters"):
@@ -341,15 +322,16 @@ class LostMinesState(MenuState):
         if phase == VOTE:
             return [(2, _M_LIST, _VOTES, None)]
         seat = self.current
-        hand = self.hands[seat]
-        distinct = sorted(set(hand))
+        h = sorted(self.hands[seat])
+        tpl = hand_template(h)
+        distinct = h if len(tpl.ones) == len(h) else list(map(h.__getitem__, tpl.ones))
         menu: list[Entry] = []
         self._placement_menu(distinct, menu)
         for code in distinct:
             if code in _ACTION_CODES:
                 self._action_menu(seat, code, menu)
-        if hand:
-            menu.append((_pass_count(hand), _M_PASS, hand, None))
+        if h:
+            menu.append((tpl.passes[C.PASS_MAX], _M_PASS, h, tpl))
         if not self.proposed:
             menu.append((1, _M_LIST, _PROPOSE, None))
         return menu
@@ -370,7 +352,7 @@ class LostMinesState(MenuState):
             elif tag == _M_LIST:
                 out += a
             elif tag == _M_PASS:
-                out += _passes(a)
+                out += template_passes(a, b, count)
             else:
                 out += [_decode(tag, a, b, i) for i in range(count)]
         return out
@@ -683,7 +665,7 @@ class LostMinesState(MenuState):
         a: Any = action
         hand.remove(a.card)
         if isinstance(action, PlacePath):
-            self.maze.place(cell(a.x, a.y), CAT.otile[a.card, a.rotated])
+            self._wmaze().place(cell(a.x, a.y), CAT.otile[a.card, a.rotated])
             return
         effect = CAT[a.card].effect
         if effect == "troll":
@@ -710,7 +692,7 @@ class LostMinesState(MenuState):
             self.seen_dwarves[seat].add(a.target)
 
     def _storm(self, c: int) -> None:
-        otile = self.maze.remove(c)
+        otile = self._wmaze().remove(c)
         self.discards.append(CAT.codes[otile])
         self.overcome.discard(c)  # the forest tile goes back to the supply
         for edge in EDGES:
@@ -752,9 +734,10 @@ class LostMinesState(MenuState):
             self.discards.append(hand.pop(self.rng.below(len(hand))))
 
     def _reveal(self, seat: int, g: int, rotated: bool, entry: int) -> None:
-        code = self.maze.hidden[g]
+        maze = self._wmaze()
+        code = maze.hidden[g]
         otile = CAT.otile[code, rotated]
-        self.maze.place(g, otile)
+        maze.place(g, otile)
         self.pawn[seat], self.pawn_seg[seat] = g, CAT.seg_of_edge[otile][entry]
         if C.MINE_TYPE[code] == C.DRAGON:
             self.dragon = seat
@@ -880,9 +863,9 @@ class LostMinesState(MenuState):
         seen = new.seen_mines[seat] if seat is not None else {}
         pending = new.pending[0] if new.phase == ORIENT else None
         cells = [c for c in sorted(new.maze.hidden) if c not in seen and c != pending]
-        for c, code in zip(cells, redeal(rng, [[new.maze.hidden[c]] for c in cells]),
-                           strict=True):
-            new.maze.hidden[c] = code[0]
+        hidden = new._wmaze().hidden
+        for c, code in zip(cells, redeal(rng, [[hidden[c]] for c in cells]), strict=True):
+            hidden[c] = code[0]
         known = set() if seat is None else self.seen_treasures[seat] | set(self.collected[seat])
         if self.terminal:  # the last round's collected treasures are revealed
             known |= {i for i, o in enumerate(self.owner) if o >= 0}

@@ -1,0 +1,54 @@
+"""The workload behind the instruction counts of docs/performance.md.
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+        python3 benchmarks/instructions.py TREE/src GAME MODE PLAYERS MATCHES
+
+Plays MATCHES random matches of GAME (seeds 0, 1, ...) with one chooser, ``Rng(1)``,
+either picking from ``legal_actions()`` every decision (MODE ``list``) or taking
+``random_action`` (``rollout``), and prints the number of decisions on stderr.  Run it
+once with 0 matches and subtract that count (imports, set-up) before dividing by the
+decisions.  MODE ``determinize``: the bots' determinizer of each of ``saboteur bench``'s
+64 positions samples MATCHES times (the count printed is the samples; run 0 and 5).
+``TREE/src`` goes first on the import path, so that an installed copy of the package is
+not what gets measured.  PLAYERS may be empty for the game's default.
+"""
+
+from __future__ import annotations
+
+import sys
+
+sys.path.insert(0, sys.argv[1])
+
+from pysaboteur.engine.rng import Rng
+from pysaboteur.registry import make_game
+
+
+def main() -> None:
+    _, _, name, mode, players, matches = sys.argv
+    game = make_game(name, int(players) if players else None)
+    pick = Rng(1)
+    if mode == "determinize":
+        from pysaboteur.bots.worlds import determinizer
+        from pysaboteur.cli.bench import _positions
+
+        worlds = [determinizer(s.view(s.current_player)) for s in _positions(game, 64, 1)]
+        for _ in range(int(matches)):
+            for world in worlds:
+                world.sample(pick)
+        print(len(worlds) * int(matches), file=sys.stderr)
+        return
+    decisions = 0
+    for seed in range(int(matches)):
+        state = game.new_state(seed)
+        while not state.is_terminal:
+            if mode == "list":
+                legal = state.legal_actions()
+                state.apply(legal[pick.below(len(legal))], check=False)
+            else:
+                state.apply(state.random_action(pick), check=False)
+            decisions += 1
+    print(decisions, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
