@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from pysaboteur import arena
@@ -109,3 +111,18 @@ def test_written_out_generator_steps_agree_with_next64() -> None:
         j = (b.next64() * (i + 1)) >> 64
         expected[i], expected[j] = expected[j], expected[i]
     assert items == expected and a.state == b.state
+
+
+def test_paired_differences_share_each_matchs_luck() -> None:
+    """The paired comparison: per match, one bot's seats minus the other's."""
+    bots = ("a", "b", "a", "b")
+    results = [arena.MatchResult(0, bots, [4, 2, 2, 0], [0.0] * 4),
+               arena.MatchResult(1, bots, [1, 1, 3, 1], [0.0] * 4),
+               arena.MatchResult(2, ("a", "a", "a", "a"), [5, 0, 0, 0], [0.0] * 4)]
+    (pair,) = arena.summarize(results, ["a", "b"])["pairs"]
+    assert pair["bots"] == ["a", "b"] and pair["matches"] == 2  # the all-"a" match is no pair
+    assert pair["score_diff"] == pytest.approx(((3 - 1) + (2 - 1)) / 2)
+    assert pair["win_share_diff"] == pytest.approx(((0.5 - 0) + (0.5 - 0)) / 2)
+    lo, hi = pair["score_diff_ci95"]
+    assert lo < pair["score_diff"] < hi
+    assert arena.mean_interval([1.0]) == (1.0, -math.inf, math.inf)

@@ -7,6 +7,12 @@ arguments always give the same results, however many workers play them.
 Per bot: matches played, win rate (a shared first place counts as 1/k of a
 win) with a Wilson 95% interval, mean score, an OpenSkill (Plackett-Luce)
 rating, and for hidden-role games the rate of rounds won in each role.
+
+Per pair of bots: the paired difference, match by match, of their seats' mean
+win share and mean score, with a 95% interval.  Bots that meet in the same
+matches share the deal's luck, so the paired interval separates them with far
+fewer matches than two independent win rates (in Saboteur the deal and the
+roles decide much of a match).
 """
 
 from __future__ import annotations
@@ -157,7 +163,7 @@ def summarize(results: Iterable[MatchResult], bot_names: Sequence[str]) -> dict[
             new = model.rate([[ratings[b]] for b in present], ranks=ranks)
             for b, team in zip(present, new, strict=True):
                 ratings[b] = team[0]
-    out: dict[str, Any] = {"matches": matches, "bots": {}}
+    out: dict[str, Any] = {"matches": matches, "bots": {}, "pairs": paired(results, bot_names)}
     for name in bot_names:
         n = played[name]
         lo, hi = wilson(wins[name], n)
@@ -174,6 +180,46 @@ def summarize(results: Iterable[MatchResult], bot_names: Sequence[str]) -> dict[
                                        sorted(role_rounds[name].items()) if t},
         }
     return out
+
+
+def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """The mean of ``values`` and its normal 95% interval."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, -math.inf, math.inf
+    half = z * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+    return mean, mean - half, mean + half
+
+
+def paired(results: Iterable[MatchResult], bot_names: Sequence[str]) -> list[dict[str, Any]]:
+    """For each pair of bots, over the matches both played in: the mean, per match, of
+    the first's seats minus the second's, in win share and in score, with 95% intervals."""
+    diffs: dict[tuple[str, str], tuple[list[float], list[float]]] = {}
+    names = list(dict.fromkeys(bot_names))
+    for r in _in_order(results):
+        shares = win_shares(r.scores)
+        per_bot = {b: [s for s, name in enumerate(r.bots) if name == b] for b in set(r.bots)}
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                if a not in per_bot or b not in per_bot:
+                    continue
+                wins, scores = diffs.setdefault((a, b), ([], []))
+                sa, sb = per_bot[a], per_bot[b]
+                wins.append(_seat_mean(shares, sa) - _seat_mean(shares, sb))
+                scores.append(_seat_mean(r.scores, sa) - _seat_mean(r.scores, sb))
+    out = []
+    for (a, b), (wins, scores) in diffs.items():
+        w, wlo, whi = mean_interval(wins)
+        g, glo, ghi = mean_interval(scores)
+        out.append({"bots": [a, b], "matches": len(wins), "win_share_diff": w,
+                    "win_share_diff_ci95": [wlo, whi], "score_diff": g,
+                    "score_diff_ci95": [glo, ghi]})
+    return out
+
+
+def _seat_mean(values: Sequence[float], seats: Sequence[int]) -> float:
+    return sum(values[s] for s in seats) / len(seats)
 
 
 def _in_order(results: Iterable[MatchResult]) -> Iterator[MatchResult]:

@@ -385,6 +385,12 @@ def arena(
                       f"{lo:.3f}-{hi:.3f}", f"{row['mean_score']:.2f}",
                       f"{row['rating_mu']:.1f} +- {row['rating_sigma']:.1f}")
     console.print(table)
+    for pair in summary["pairs"]:
+        a, b = pair["bots"]
+        (wlo, whi), (slo, shi) = pair["win_share_diff_ci95"], pair["score_diff_ci95"]
+        console.print(f"  {a} minus {b}, paired over {pair['matches']} matches: win share "
+                      f"{pair['win_share_diff']:+.3f} ({wlo:+.3f} to {whi:+.3f}), score "
+                      f"{pair['score_diff']:+.2f} ({slo:+.2f} to {shi:+.2f})")
     for name, row in summary["bots"].items():
         if row["round_win_rate_by_role"]:
             roles = ", ".join(f"{r} {w:.2f}" for r, w in row["round_win_rate_by_role"].items())
