@@ -96,7 +96,9 @@ def shortlist(view: Any, legal: Sequence[Action], rng: Rng,
 
 #: Saboteur and Saboteur 2: what one point of the heuristic's move bias (cards passed
 #: away, maps on unseen goals, doors of one's colour...) is worth in ISMCTS values, whose
-#: leaves see the board only: about a fortieth of a step toward the gold
+#: leaves see the board only.  The heuristic counts a step toward the gold as 3 points;
+#: in the leaf model a step is worth about 0.075 (0.6 in log-odds near even chances, on a
+#: 3-gold stake, relative to the others, over GOLD_SCALE), so a point is about 0.025
 BIAS_SCALE = {"classic": 0.025, "expansion": 0.025}
 
 
