@@ -12,8 +12,9 @@ so that the maze never touches a dataclass in its hot loops.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .tiles import EDGES, NO_FEATURES, Features, Tile
 
@@ -125,3 +126,17 @@ class Catalogue:
         """Every physical card of the given categories, as codes, in table order."""
         cats = set(categories)
         return [k.code for k in self.kinds if k.category in cats for _ in range(k.count)]
+
+
+T = TypeVar("T")
+_DERIVED: dict[tuple[int, object], tuple[Catalogue, object]] = {}
+
+
+def derived(cat: Catalogue, build: Callable[[Catalogue], T]) -> T:
+    """``build(cat)``, made once per catalogue and shared (tables derived from the cards)."""
+    key = (id(cat), build)
+    entry = _DERIVED.get(key)
+    if entry is None or entry[0] is not cat:
+        entry = _DERIVED[key] = (cat, build(cat))
+    return entry[1]  # type: ignore[return-value]
+

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .actions import PlacePath, PlayOnCell
-from .cards import Catalogue
+from .cards import Catalogue, derived
 from .tiles import EDGES, OPPOSITE, E, N, S, W
 
 _STRIDE_BITS = 10
@@ -98,15 +98,9 @@ class Placements(dict[int, PlacePath]):
         return action
 
 
-_PLACEMENTS: dict[int, tuple[Catalogue, Placements]] = {}
-
-
 def placements_of(cat: Catalogue) -> Placements:
     """The shared :class:`Placements` table of ``cat``."""
-    entry = _PLACEMENTS.get(id(cat))
-    if entry is None or entry[0] is not cat:
-        entry = _PLACEMENTS[id(cat)] = (cat, Placements(cat))
-    return entry[1]
+    return derived(cat, Placements)
 
 
 class CellActions(dict[int, PlayOnCell]):

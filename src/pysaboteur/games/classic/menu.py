@@ -25,7 +25,7 @@ from itertools import repeat
 from typing import Any
 
 from ...engine.actions import Action, Discard, PlayOnPlayer
-from ...engine.cards import Catalogue
+from ...engine.cards import Catalogue, derived
 from ...engine.maze import FITS, cell_actions_of, placements_of
 from ...engine.menu import Entry
 from ...engine.moves import nth_template_pass, template_passes
@@ -186,14 +186,8 @@ class Tables:
             code: [PlayOnPlayer(code, seat) for seat in range(MAX_SEATS)] for code in self.effect}
 
 
-_TABLES: dict[int, tuple[Catalogue, Tables]] = {}
-
-
 def tables(cat: Catalogue) -> Tables:
-    entry = _TABLES.get(id(cat))
-    if entry is None or entry[0] is not cat:
-        entry = _TABLES[id(cat)] = (cat, Tables(cat))
-    return entry[1]
+    return derived(cat, Tables)
 
 
 def decode(tag: int, a: Any, b: Any, i: int) -> Action:
