@@ -125,37 +125,16 @@ def _classic_payoff(state: Any, p: float) -> list[float]:
 
 
 def _expansion_payoff(state: Any, p: float) -> list[float]:
-    """Saboteur 2: each seat's expected pay-out by the game's own table if the round ended
+    """Saboteur 2: each seat's expected pay-out by the game's own rules if the round ended
     with the gold reached (chance ``p``; either team's route equally likely) or not,
-    with trapped seats paid nothing, plus the geologists' crystals already on the table
-    and a gold piece for each Theft that will be used."""
-    data = state.game.data
-    roles = state.roles
-    n = len(roles)
-    free = [not state.trapped(s) for s in range(n)]
-
-    def pay(winning: set[str]) -> list[float]:
-        winners = [s for s in range(n) if free[s] and roles[s] in winning]
-        share = data.PAYOUT[min(len(winners), len(data.PAYOUT) - 1)]
-        out = [0.0] * n
-        for s in winners:
-            out[s] = float(max(0, share - data.DEDUCTION.get(roles[s], 0)))
-        return out
-
-    backers = {data.BOSS, data.PROFITEER}
-    blue = pay({r for r, team in data.TEAM_OF.items() if team == data.BLUE} | backers)
-    green = pay({r for r, team in data.TEAM_OF.items() if team == data.GREEN} | backers)
-    blocked = pay({data.SABOTEUR, data.PROFITEER})
+    plus a gold piece for each Theft that will be used."""
+    blue, green = (state.earnings(state.paid(state.team_winners([team])))
+                   for team in (state.game.data.BLUE, state.game.data.GREEN))
+    blocked = state.earnings(state.paid(state.saboteur_winners()))
     values = [p * 0.5 * (b + g) + (1.0 - p) * k
               for b, g, k in zip(blue, green, blocked, strict=True)]
-    geologists = [s for s in range(n) if free[s] and roles[s] == data.GEOLOGIST]
-    if geologists:
-        features = state.game.catalogue.features
-        crystals = sum(features[t].crystals for t in state.maze.cells.values())
-        for s in geologists:
-            values[s] += crystals / len(geologists)
     for s in set(state.theft_order):
-        if free[s]:
+        if not state.trapped(s):
             values[s] += THEFT_GOLD
     return values
 

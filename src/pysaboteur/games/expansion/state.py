@@ -257,34 +257,58 @@ class ExpansionState(ClassicState):
             return [other]
         return []
 
-    def _pay_round(self) -> tuple[list[int], dict[str, Any]]:
-        n = self.game.players
+    def team_winners(self, teams: list[str]) -> list[int]:
+        """The seats that win when ``teams`` (colours) win the gold: their diggers and,
+        if any team wins, the boss and the profiteer."""
         roles = self.roles
-        earned = [0] * n
+        winners = [s for s, r in enumerate(roles) if C.TEAM_OF.get(r) in teams]
+        if teams:
+            winners += [s for s, r in enumerate(roles) if r in (C.BOSS, C.PROFITEER)]
+        return winners
+
+    def saboteur_winners(self) -> list[int]:
+        """The seats that win when the gold is not reached."""
+        roles = self.roles
+        if C.SABOTEUR not in roles:  # nobody can win as a saboteur [decision]
+            return []
+        return [s for s, r in enumerate(roles) if r in (C.SABOTEUR, C.PROFITEER)]
+
+    def paid(self, winners: list[int]) -> list[int]:
+        """The winners that are paid: trapped ones are not."""
+        return sorted(s for s in winners if not self.trapped(s))
+
+    def earnings(self, paid: list[int]) -> list[int]:
+        """Each seat's gold when ``paid`` share the round's pay-out, and the geologists
+        their crystals on the table."""
+        roles = self.roles
+        earned = [0] * self.game.players
+        share = C.PAYOUT[min(len(paid), len(C.PAYOUT) - 1)]
+        for s in paid:
+            earned[s] = max(0, share - C.DEDUCTION.get(roles[s], 0))
+        geologists = [s for s, r in enumerate(roles) if r == C.GEOLOGIST and not self.trapped(s)]
+        for s in geologists:
+            earned[s] += self.crystals() // len(geologists)
+        return earned
+
+    def crystals(self) -> int:
+        features = self.game.catalogue.features
+        return sum(features[t].crystals for t in self.maze.cells.values())
+
+    def _pay_round(self) -> tuple[list[int], dict[str, Any]]:
         details: dict[str, Any] = {}
         if self.finder >= 0:
             blue, green = self._routes()
-            teams = self.winning_teams(roles[self.finder], blue, green)
+            teams = self.winning_teams(self.roles[self.finder], blue, green)
             details["routes"] = {"blue": blue, "green": green}
-            winners = [s for s in range(n) if C.TEAM_OF.get(roles[s]) in teams]
-            if teams:
-                winners += [s for s in range(n) if roles[s] in (C.BOSS, C.PROFITEER)]
+            winners = self.team_winners(teams)
             label = "+".join(teams) if teams else "nobody"
-        elif C.SABOTEUR in roles:
-            winners = [s for s in range(n) if roles[s] in (C.SABOTEUR, C.PROFITEER)]
-            label = "saboteurs"
-        else:  # nobody can win as a saboteur [decision]
-            winners, label = [], "nobody"
-        winners = sorted(s for s in winners if not self.trapped(s))
-        share = C.PAYOUT[min(len(winners), len(C.PAYOUT) - 1)]
-        for s in winners:
-            earned[s] = max(0, share - C.DEDUCTION.get(roles[s], 0))
-        crystals = sum(self.game.catalogue.features[t].crystals for t in self.maze.cells.values())
-        geologists = [s for s in range(n) if roles[s] == C.GEOLOGIST and not self.trapped(s)]
-        for s in geologists:
-            earned[s] += crystals // len(geologists)
+        else:
+            winners = self.saboteur_winners()
+            label = "saboteurs" if winners else "nobody"
+        winners = self.paid(winners)
+        earned = self.earnings(winners)
         self.purse = [p + e for p, e in zip(self.purse, earned, strict=True)]
-        details.update(winners=winners, side=label, crystals=crystals,
+        details.update(winners=winners, side=label, crystals=self.crystals(),
                        set_aside_roles=sorted(self.hats_aside), thefts=[])
         return earned, details
 
