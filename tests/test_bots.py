@@ -126,3 +126,26 @@ def test_paired_differences_share_each_matchs_luck() -> None:
     lo, hi = pair["score_diff_ci95"]
     assert lo < pair["score_diff"] < hi
     assert arena.mean_interval([1.0]) == (1.0, -math.inf, math.inf)
+
+
+def test_duplicate_arena_deals_each_deal_to_every_rotation() -> None:
+    """``duplicate``: every rotation of the seats plays the same deal, so each bot gets the
+    same first-round dwarf cards and hands in every seat; the paired comparison then counts
+    a deal, not a match, as one sample."""
+    specs = arena.specs("classic", 5, ["heuristic", "random"], 6, seed=40, duplicate=True)
+    assert [s.seed for s in specs] == [40, 40, 41, 41, 42, 42]
+    assert specs[0].bots != specs[1].bots
+    assert [s.seed for s in arena.specs("classic", 5, ["a", "b"], 3, seed=40)] == [40, 41, 42]
+    results = arena.run_local(specs[:2], workers=1)
+    first, second = (r.rounds[0] for r in results)
+    assert first["roles"] == second["roles"] and results[0].deal == results[1].deal == 40
+    (pair,) = arena.summarize(results, ["heuristic", "random"])["pairs"]
+    assert pair["matches"] == 2 and pair["deals"] == 1
+    # two matches of one deal average into one sample: its difference is their mean
+    bots = ("a", "b", "a", "b")
+    pooled = [arena.MatchResult(0, bots, [4, 2, 2, 0], [0.0] * 4, deal=7),
+              arena.MatchResult(1, bots[::-1], [1, 1, 3, 1], [0.0] * 4, deal=7),
+              arena.MatchResult(2, bots, [0, 2, 0, 0], [0.0] * 4, deal=8)]
+    (pair,) = arena.paired(pooled, ["a", "b"])
+    assert pair["deals"] == 2 and pair["matches"] == 3
+    assert pair["score_diff"] == pytest.approx((((3 - 1) + (1 - 2)) / 2 + (0 - 1)) / 2)

@@ -4,6 +4,11 @@ Match ``i`` uses seed ``seed + i`` and seats bot ``bots[(i + s) % len(bots)]`` i
 seat ``s``, so every bot sits in every seat equally often and the same
 arguments always give the same results, however many workers play them.
 
+In the *duplicate* format (``duplicate=True``) each deal is played once per
+rotation of the seats: match ``i`` uses seed ``seed + i // len(bots)``, so every
+bot is dealt the same first round (cards, dwarf cards, goals) in every seat.
+Later rounds may differ, as the gold drawn depends on the play.
+
 Per bot: matches played, win rate (a shared first place counts as 1/k of a
 win) with a Wilson 95% interval, mean score, an OpenSkill (Plackett-Luce)
 rating, and for hidden-role games the rate of rounds won in each role.
@@ -12,7 +17,8 @@ Per pair of bots: the paired difference, match by match, of their seats' mean
 win share and mean score, with a 95% interval.  Bots that meet in the same
 matches share the deal's luck, so the paired interval separates them with far
 fewer matches than two independent win rates (in Saboteur the deal and the
-roles decide much of a match).
+roles decide much of a match).  Matches of one deal (the duplicate format) are
+averaged first and count as one sample: they are not independent.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ class MatchResult:
     returns: list[float]
     rounds: list[dict[str, Any]] = field(default_factory=list)
     decisions: int = 0
+    deal: int | None = None  # the match's seed: matches of one deal share it (duplicate format)
 
 
 def seating(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]:
@@ -52,9 +59,11 @@ def seating(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]:
 
 
 def specs(game: str, players: int, bots: Sequence[str], games: int, seed: int,
-          options: dict[str, Any] | None = None) -> list[MatchSpec]:
+          options: dict[str, Any] | None = None, duplicate: bool = False) -> list[MatchSpec]:
+    """The matches of an arena; ``duplicate``: each deal once per rotation of the seats."""
     opts = tuple(sorted((options or {}).items()))
-    return [MatchSpec(game, players, seating(bots, players, i), seed + i, i, opts)
+    per_deal = len(bots) if duplicate else 1
+    return [MatchSpec(game, players, seating(bots, players, i), seed + i // per_deal, i, opts)
             for i in range(games)]
 
 
@@ -68,7 +77,7 @@ def play_match(spec: MatchSpec) -> MatchResult:
         state.apply(seats[p].choose(state.view(p), state.legal_actions()))
         decisions += 1
     return MatchResult(spec.index, spec.bots, state.scores(), state.returns(),
-                       [r.to_json() for r in state.results], decisions)
+                       [r.to_json() for r in state.results], decisions, spec.seed)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -194,27 +203,31 @@ def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, floa
 
 def paired(results: Iterable[MatchResult], bot_names: Sequence[str]) -> list[dict[str, Any]]:
     """For each pair of bots, over the matches both played in: the mean, per match, of
-    the first's seats minus the second's, in win share and in score, with 95% intervals."""
-    diffs: dict[tuple[str, str], tuple[list[float], list[float]]] = {}
+    the first's seats minus the second's, in win share and in score, with 95% intervals.
+    Matches of one deal are averaged into one sample first (``deals``: the samples)."""
+    # per pair, per deal: the per-match differences in win share and in score
+    diffs: dict[tuple[str, str], dict[Any, list[tuple[float, float]]]] = {}
     names = list(dict.fromkeys(bot_names))
     for r in _in_order(results):
         shares = win_shares(r.scores)
         per_bot = {b: [s for s, name in enumerate(r.bots) if name == b] for b in set(r.bots)}
+        deal = ("match", r.index) if r.deal is None else r.deal
         for i, a in enumerate(names):
             for b in names[i + 1:]:
                 if a not in per_bot or b not in per_bot:
                     continue
-                wins, scores = diffs.setdefault((a, b), ([], []))
                 sa, sb = per_bot[a], per_bot[b]
-                wins.append(_seat_mean(shares, sa) - _seat_mean(shares, sb))
-                scores.append(_seat_mean(r.scores, sa) - _seat_mean(r.scores, sb))
+                diffs.setdefault((a, b), {}).setdefault(deal, []).append(
+                    (_seat_mean(shares, sa) - _seat_mean(shares, sb),
+                     _seat_mean(r.scores, sa) - _seat_mean(r.scores, sb)))
     out = []
-    for (a, b), (wins, scores) in diffs.items():
-        w, wlo, whi = mean_interval(wins)
-        g, glo, ghi = mean_interval(scores)
-        out.append({"bots": [a, b], "matches": len(wins), "win_share_diff": w,
-                    "win_share_diff_ci95": [wlo, whi], "score_diff": g,
-                    "score_diff_ci95": [glo, ghi]})
+    for (a, b), deals in diffs.items():
+        groups = list(deals.values())
+        w, wlo, whi = mean_interval([sum(d[0] for d in g) / len(g) for g in groups])
+        sc, slo, shi = mean_interval([sum(d[1] for d in g) / len(g) for g in groups])
+        out.append({"bots": [a, b], "matches": sum(map(len, groups)), "deals": len(groups),
+                    "win_share_diff": w, "win_share_diff_ci95": [wlo, whi], "score_diff": sc,
+                    "score_diff_ci95": [slo, shi]})
     return out
 
 

@@ -339,6 +339,10 @@ def arena(
     games: Annotated[int, typer.Option("--games", "-n", help="number of matches")] = 100,
     workers: Annotated[int, typer.Option(help="processes (default: all cores)")] = 0,
     seed: Annotated[int, typer.Option(help="seed of the first match")] = 0,
+    duplicate: Annotated[bool, typer.Option(
+        "--duplicate", help="play each deal once per rotation of the seats, so every bot gets "
+        "the same first-round cards and roles in every seat (compare bots with fewer matches)")]
+    = False,
     ray_address: Annotated[str | None, typer.Option(
         "--ray", help="run on a Ray cluster: an address, 'auto' or 'local'")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
@@ -357,7 +361,7 @@ def arena(
             make_bot(name)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
-    match_specs = arena_mod.specs(game, g.players, names, games, seed)
+    match_specs = arena_mod.specs(game, g.players, names, games, seed, duplicate=duplicate)
     workers = workers or os.cpu_count() or 1
     with Progress(console=console, transient=True, disable=as_json) as bar:
         task = bar.add_task(f"{games} matches", total=games)
@@ -370,13 +374,14 @@ def arena(
         else:
             results = arena_mod.run_local(match_specs, workers, tick)
     summary = arena_mod.summarize(results, names)
-    summary.update(game=game, players=g.players, seed=seed)
+    summary.update(game=game, players=g.players, seed=seed, duplicate=duplicate)
     if as_json:
         print(json.dumps(summary))
         return
     from rich.table import Table
 
-    table = Table(title=f"{g.title}, {g.players} players, {games} matches, seats rotated")
+    form = ", duplicate deals" if duplicate else ""
+    table = Table(title=f"{g.title}, {g.players} players, {games} matches, seats rotated{form}")
     for col in ("bot", "matches", "win rate", "95% interval", "mean score", "rating"):
         table.add_column(col, justify="right" if col != "bot" else "left")
     for name, row in summary["bots"].items():
@@ -388,7 +393,9 @@ def arena(
     for pair in summary["pairs"]:
         a, b = pair["bots"]
         (wlo, whi), (slo, shi) = pair["win_share_diff_ci95"], pair["score_diff_ci95"]
-        console.print(f"  {a} minus {b}, paired over {pair['matches']} matches: win share "
+        over = (f"{pair['deals']} deals" if pair["deals"] != pair["matches"]
+                else f"{pair['matches']} matches")
+        console.print(f"  {a} minus {b}, paired over {over}: win share "
                       f"{pair['win_share_diff']:+.3f} ({wlo:+.3f} to {whi:+.3f}), score "
                       f"{pair['score_diff']:+.2f} ({slo:+.2f} to {shi:+.2f})")
     for name, row in summary["bots"].items():
