@@ -35,7 +35,7 @@ from typing import Any
 
 from pysaboteur.bots import BOTS, make_bot
 from pysaboteur.bots.ismcts import relative
-from pysaboteur.engine.actions import Action
+from pysaboteur.engine.actions import Action, PlayOnCell, PlayOnPlayer
 from pysaboteur.engine.game import State
 from pysaboteur.registry import make_game
 
@@ -77,9 +77,9 @@ def round_value(state: State, action: Action, seat: int, playout: int) -> float:
 
 def kind(action: Action) -> str:
     """A move's kind for the breakdown: path, pass, discard, or the action card's family."""
+    if isinstance(action, PlayOnPlayer | PlayOnCell):
+        return action.card.split("-")[0]
     name = type(action).__name__
-    if name in ("PlayOnPlayer", "PlayOnCell"):
-        return str(action.card).split("-")[0]  # type: ignore[attr-defined]
     return {"PlacePath": "path", "Pass": "pass", "Discard": "discard"}.get(name, name)
 
 
@@ -89,12 +89,12 @@ def judge(job: tuple[State, int, str, dict[str, Any], int]) -> tuple[float, str]
     legal = state.legal_actions()
     view = state.view(seat)
     usual = make_bot("heuristic", key).choose(view, legal)
-    chosen = BOTS[bot](key, **options).choose(view, legal)  # type: ignore[call-arg]
+    chosen = BOTS[bot](key, **options).choose(view, legal)
     if chosen == usual:
         return 0.0, ""
     diff = sum(round_value(state, chosen, seat, r) - round_value(state, usual, seat, r)
                for r in range(playouts)) / playouts
-    role = state.roles[seat] if hasattr(state, "roles") else "-"  # type: ignore[attr-defined]
+    role = getattr(state, "roles", ["-"] * (seat + 1))[seat]
     return diff, f"{role}: heuristic {kind(usual)}, {bot} {kind(chosen)}"
 
 
