@@ -13,7 +13,7 @@ entry's ``i``-th action; everything else is here, once for every game:
   Monte Carlo play-outs are not mostly passes;
 * ``play_out(rng)`` plays either way for many decisions in one loop: the numbers
   drawn side by side (``rng.Batch``), and each decision given first to the game's
-  ``_playout_turn``, which may count, pick and play the common decisions without
+  ``_playout_turns``, which may count, pick and play the common decisions without
   a menu or an ``apply``.
 """
 
@@ -63,8 +63,12 @@ class MenuState(State):
 
     def random_action(self, rng: Rng) -> Action:
         menu = self._menu()
-        return self._nth(menu, rng.below(sum([entry[0] for entry in menu])))  # a list sums
-        # faster than a generator
+        index = rng.below(sum([entry[0] for entry in menu]))  # a list sums faster than a generator
+        for count, tag, a, b in menu:  # _nth written out: this is the bots' rollout path
+            if index < count:
+                return self._decode(tag, a, b, index)
+            index -= count
+        raise AssertionError("no legal action")
 
     def playout_action(self, rng: Rng) -> Action:
         """A kind of move first (a placement, each action card, a pass...), evenly; then
@@ -73,12 +77,15 @@ class MenuState(State):
         count, tag, a, b = menu[rng.below(len(menu))]
         return self._decode(tag, a, b, rng.below(count))
 
-    def _playout_turn(self, below: Callable[[int], int], even: bool) -> bool:
-        """Play the current decision as ``random_action`` (``even``: ``playout_action``)
-        would with ``below`` for ``rng.below``, and return True; or return False, having
-        drawn nothing and changed nothing, to leave it to the menu.  Games override it with
-        the decisions they can count, pick and play faster than the menu and ``apply``."""
-        return False
+    def _playout_turns(self, below: Callable[[int], int],
+                       even: bool) -> Callable[[], bool] | None:
+        """For one play-out: a function that plays the current decision as ``random_action``
+        (``even``: ``playout_action``) would, with ``below`` for ``rng.below``, and returns
+        True; or returns False, having drawn nothing and changed nothing, to leave the
+        decision to the menu.  Games give one for the decisions they can count, pick and
+        play faster than the menu and ``apply`` (it may keep tables and caches for the
+        length of the play-out)."""
+        return None
 
     def play_out(self, rng: Rng, until_round_end: bool = True,
                  policy: Literal["random", "playout"] = "random") -> int:
@@ -87,13 +94,13 @@ class MenuState(State):
         # also the chooser, its numbers must be drawn one at a time, in turn
         batch = Batch(rng) if rng is not self.rng else None
         below = batch.below if batch is not None else rng.below
-        turn = self._playout_turn
+        turn = self._playout_turns(below, even)
         round_no = self._round
         played = 0
         try:
             while not self.terminal and (self._round == round_no or not until_round_end):
                 played += 1
-                if turn(below, even):
+                if turn is not None and turn():
                     continue
                 menu = self._menu()
                 if even:
