@@ -413,15 +413,15 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                 action = lists[e][i]
             else:
                 code = codes[e]
-                effect = effects.get(code)
-                if effect is None:
+                kind = effects.get(code)
+                if kind is None:
                     action = board.nth_placement(code, i)
-                elif effect == "break":
+                elif kind == "break":
                     bit = break_bit[code]
                     action = on_player[code][[s for s, b in enumerate(brk) if not b & bit][i]]
-                elif effect == "repair":
-                    fixes = repairs[code]
-                    action = [act for s, b in enumerate(brk) if b for act in fixes[s][b]][i]
+                elif kind == "repair":
+                    per_seat = repairs[code]
+                    action = [act for s, b in enumerate(brk) if b for act in per_seat[s][b]][i]
                 else:
                     action = cell_actions_of(code)[board.targets[code][i]]
             state._apply(action)
