@@ -342,8 +342,8 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             front = fronts[seat]
             build = not front or state.can_build(seat)
             counts: list[int] = []  # per entry, in the menu's order: how many actions
-            codes: list[str] = []  # per entry: its card ("" for the entries given as lists)
-            lists: list[Any] = []  # per entry given as a list: its actions
+            codes: list[str] = []  # per entry: its card ("" for the entries made whole)
+            made: list[Any] = []  # per entry made whole: its (tag, a, b) for ``decode``
             cards = []
             for code in h if len(tpl.ones) == len(h) else map(h.__getitem__, tpl.ones):
                 row = nfit.get(code)
@@ -353,7 +353,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                         if n:
                             counts.append(n)
                             codes.append(code)
-                            lists.append(None)
+                            made.append(None)
                 elif code in effects:
                     cards.append(code)
                 elif build and code in ladders:
@@ -363,7 +363,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                     if lst:
                         counts.append(len(lst))
                         codes.append("")
-                        lists.append(lst)
+                        made.append((M_LIST, lst, None))
             for code in cards:
                 effect = effects[code]
                 if effect == "map" or effect == "rockfall":
@@ -383,17 +383,19 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                     if lst:
                         counts.append(len(lst))
                         codes.append("")
-                        lists.append(lst)
+                        made.append((M_LIST, lst, None))
                     continue
                 if n:
                     counts.append(n)
                     codes.append(code)
-                    lists.append(None)
+                    made.append(None)
             if front:
                 extra: list[Entry] = []
                 state._extra_menu(seat, h, tpl, extra)
-                if extra:
-                    return False  # rare (Saboteur 2): the menu decodes it
+                for count, tag, a, b in extra:
+                    counts.append(count)
+                    codes.append("")
+                    made.append((tag, a, b))
             passes = tpl.passes[most] if h else 0
             if even:
                 e = below(len(counts) + (passes > 0))
@@ -410,7 +412,8 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             if e == len(counts):
                 action = nth_template_pass(h, tpl, i)
             elif codes[e] == "":
-                action = lists[e][i]
+                tag, a, b = made[e]
+                action = decode(tag, a, b, i)
             else:
                 code = codes[e]
                 kind = effects.get(code)
