@@ -4,8 +4,11 @@
         python3 benchmarks/instructions.py TREE/src GAME MODE PLAYERS MATCHES
 
 Plays MATCHES random matches of GAME (seeds 0, 1, ...) with one chooser, ``Rng(1)``,
-either picking from ``legal_actions()`` every decision (MODE ``list``) or taking
-``random_action`` (``rollout``), and prints the number of decisions on stderr.  Run it
+either picking from ``legal_actions()`` every decision (MODE ``list``), taking
+``random_action`` (``rollout``) or ``playout_action`` (``playout``) and applying it, or
+letting ``State.play_out`` play the whole match (``play_out``; ``play_out_playout``: with
+``policy="playout"``), the same games as ``rollout`` (``playout``); and prints the number of
+decisions on stderr.  Run it
 once with 0 matches and subtract that count (imports, set-up) before dividing by the
 decisions.  MODE ``determinize``: the bots' determinizer of each of ``saboteur bench``'s
 64 positions samples MATCHES times (the count printed is the samples; run 0 and 5).
@@ -40,10 +43,16 @@ def main() -> None:
     decisions = 0
     for seed in range(int(matches)):
         state = game.new_state(seed)
+        if mode.startswith("play_out"):
+            decisions += state.play_out(pick, until_round_end=False,
+                                        policy="playout" if mode.endswith("playout") else "random")
+            continue
         while not state.is_terminal:
             if mode == "list":
                 legal = state.legal_actions()
                 state.apply(legal[pick.below(len(legal))], check=False)
+            elif mode == "playout":
+                state.apply(state.playout_action(pick), check=False)
             else:
                 state.apply(state.random_action(pick), check=False)
             decisions += 1
