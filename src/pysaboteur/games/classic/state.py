@@ -113,6 +113,8 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
     """A position of a Saboteur match."""
 
     MAIN_PHASE = MAIN
+    #: an option besides cards and passing (``_extra_menu``: Saboteur 2's discard 2)
+    EXTRA_OPTION: ClassVar[bool] = False
 
     game: ClassicGame
 
@@ -319,6 +321,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         nfit, effects, break_bit, repairs = T.nfit, T.effect, T.break_bit, T.repairs
         ladders, is_path, on_player = T.ladder_mask, T.is_path, T.on_player
         most = self.game.data.PASS_MAX
+        extra_option = self.EXTRA_OPTION
         history = self.history
         counted_for: list[list[str]] | None = None  # the fronts ``brk`` and ``tools`` are of
         brk: list[int] = []
@@ -329,7 +332,10 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             if state.phase != MAIN:
                 return False
             seat = state.current
-            h = sorted(state.hands[seat])
+            hand = state.hands[seat]
+            # passes of one card and no other option (Saboteur): the distinct cards are all
+            # the menu needs
+            h = sorted(set(hand) if most == 1 and not extra_option else hand)
             tpl = hand_template(h)
             maze = state.maze
             board = state._mt.value
@@ -389,7 +395,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                     counts.append(n)
                     codes.append(code)
                     made.append(None)
-            if front:
+            if front and extra_option:
                 extra: list[Entry] = []
                 state._extra_menu(seat, h, tpl, extra)
                 for count, tag, a, b in extra:
