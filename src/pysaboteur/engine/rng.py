@@ -130,7 +130,9 @@ class Rng:
         return Rng(self.state)
 
 
-_BLOCK = 64  # numbers drawn side by side per refill of a Batch (next64s pays from ~16)
+# numbers made side by side per refill of a Batch: a short first block (short play-outs
+# near a round's end would pay for numbers they give back), then long ones
+_FIRST_BLOCK, _BLOCK = 16, 64
 
 
 class Batch:
@@ -150,17 +152,19 @@ class Batch:
     True
     """
 
-    __slots__ = ("left", "rng")
+    __slots__ = ("block", "left", "rng")
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng
         self.left: list[int] = []  # made, not used yet; the next one last
+        self.block = _FIRST_BLOCK
 
     def below(self, n: int) -> int:
         left = self.left
         if not left:
-            left += self.rng.next64s(_BLOCK)
+            left += self.rng.next64s(self.block)
             left.reverse()
+            self.block = _BLOCK
         return (left.pop() * n) >> 64
 
     def close(self) -> None:
