@@ -60,7 +60,8 @@ class Board:
         self.tables = tables
         self.version = maze.version
         self.cs = cs = sorted(maze.reach_in[0].keys() - maze.hidden.keys())
-        self.ks = list(map(maze.constraint.get, cs, repeat(0)))
+        get = maze.constraint.get
+        self.ks = [get(c, 0) for c in cs]
         self.acts: dict[str, list[Action]] = {}
         self.targets: dict[str, list[int]] = {}
         #: where a ladder may go, as ``(cell, constraint)`` pairs (Saboteur 2, on demand)
