@@ -14,7 +14,8 @@ which depends on the position only:
 
 The rollout path counts a path card's placements without building them: one
 sum over the frontier's fit constraints of how many of the card's orientations
-fit each (:class:`Tables` ``nfit``); the :class:`Board` decodes the one picked.
+fit each (:class:`Tables` ``nfit``, a translation table for the board's constraints as
+bytes); the :class:`Board` decodes the one picked.
 Card combinations come from a template per *duplicate pattern* of the sorted
 hand (``engine.moves.template``), so counting passes costs a dictionary look-up.
 """
@@ -48,12 +49,13 @@ class Board:
     """Actions that depend on the maze only, built on demand and kept until it changes.
 
     ``cs``: empty cells a fitting path card would connect, sorted (x, then y), and
-    ``ks`` their fit constraints; ``acts``: card code -> its placements (or actions on
-    cells); ``targets``: map or rockfall card -> the cells it may aim at.  A state keeps one in a
-    :class:`Memo`, checked against ``(maze, version)``; clones that share the maze share it.
+    ``ks`` their fit constraints (``kb``: the same as bytes, for counting); ``acts``: card
+    code -> its placements (or actions on cells); ``targets``: map or rockfall card -> the
+    cells it may aim at.  A state keeps one in a :class:`Memo`, checked against ``(maze,
+    version)``; clones that share the maze share it.
     """
 
-    __slots__ = ("acts", "cs", "ks", "ladders", "maze", "tables", "targets", "version")
+    __slots__ = ("acts", "cs", "kb", "ks", "ladders", "maze", "tables", "targets", "version")
 
     def __init__(self, maze: Any, tables: Tables) -> None:
         self.maze = maze
@@ -61,7 +63,8 @@ class Board:
         self.version = maze.version
         self.cs = cs = sorted(maze.reach_in[0].keys() - maze.hidden.keys())
         get = maze.constraint.get
-        self.ks = [get(c, 0) for c in cs]
+        self.ks = ks = [get(c, 0) for c in cs]
+        self.kb = bytes(ks)  # constraints are 8 bits
         self.acts: dict[str, list[Action]] = {}
         self.targets: dict[str, list[int]] = {}
         #: where a ladder may go, as ``(cell, constraint)`` pairs (Saboteur 2, on demand)
@@ -72,12 +75,15 @@ class Board:
         done = self.acts.get(code)
         if done is not None:
             return done[i]
-        for otile, row in self.tables.fit_rows[code]:
-            for c, k in zip(self.cs, self.ks, strict=True):
-                if row[k]:
-                    if not i:
-                        return self.tables.place[c << 8 | otile]
-                    i -= 1
+        for otile, row in self.tables.fit_bytes[code]:
+            hits = self.kb.translate(row)  # per cell: 1 where this orientation fits
+            n = hits.count(1)
+            if i < n:
+                at = hits.index(1)
+                for _ in range(i):
+                    at = hits.index(1, at + 1)
+                return self.tables.place[self.cs[at] << 8 | otile]
+            i -= n
         raise IndexError("placement index out of range")
 
     def placements(self, code: str, cells: list[tuple[int, int]] | None = None) -> list[Action]:
@@ -129,6 +135,10 @@ class Tables:
         self.fit_rows: dict[str, tuple[tuple[int, tuple[bool, ...]], ...]] = {
             code: tuple((otile, FITS_BY_MASK[cat.open_mask[otile]]) for _, otile in variants)
             for code, variants in cat.orientations.items() if cat[code].category == "path"}
+        #: the same with each row as a translation table of 0 and 1 (``Board.nth_placement``)
+        self.fit_bytes: dict[str, tuple[tuple[int, bytes], ...]] = {
+            code: tuple((otile, bytes(row)) for otile, row in rows)
+            for code, rows in self.fit_rows.items()}
         self.is_goal = [cat[code].category == "goal" for code in cat.codes]
         placeable = 0
         for code, variants in cat.orientations.items():
@@ -151,10 +161,11 @@ class Tables:
                     m |= 1 << otile
             self.fitmask.append(m)
         #: path cards needing a connection: code -> number of its orientations fitting
-        #: each constraint, so that a card's placements on a board are counted by one sum
-        #: over the board's constraints (the rollout path; ``Board.nth_placement`` decodes)
-        self.nfit: dict[str, list[int]] = {
-            code: [(self.fitmask[k] & mask).bit_count() for k in range(256)]
+        #: each constraint, as a translation table: a card's placements on a board are
+        #: counted in C, ``sum(board.kb.translate(nfit[code]))`` (the rollout path;
+        #: ``Board.nth_placement`` decodes)
+        self.nfit: dict[str, bytes] = {
+            code: bytes((self.fitmask[k] & mask).bit_count() for k in range(256))
             for code, mask in self.code_mask.items()}
         #: action cards: code -> effect
         self.effect: dict[str, str] = {k.code: k.effect for k in cat.kinds
