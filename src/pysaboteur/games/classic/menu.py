@@ -49,13 +49,13 @@ class Board:
     """Actions that depend on the maze only, built on demand and kept until it changes.
 
     ``cs``: empty cells a fitting path card would connect, sorted (x, then y), and
-    ``ks`` their fit constraints (``kb``: the same as bytes, for counting); ``acts``: card
+    ``ks`` their fit constraints (bytes: they are 8 bits, and counted in C); ``acts``: card
     code -> its placements (or actions on cells); ``targets``: map or rockfall card -> the
     cells it may aim at.  A state keeps one in a :class:`Memo`, checked against ``(maze,
     version)``; clones that share the maze share it.
     """
 
-    __slots__ = ("acts", "cs", "kb", "ks", "ladders", "maze", "tables", "targets", "version")
+    __slots__ = ("acts", "cs", "ks", "ladders", "maze", "tables", "targets", "version")
 
     def __init__(self, maze: Any, tables: Tables) -> None:
         self.maze = maze
@@ -63,8 +63,7 @@ class Board:
         self.version = maze.version
         self.cs = cs = sorted(maze.reach_in[0].keys() - maze.hidden.keys())
         get = maze.constraint.get
-        self.ks = ks = [get(c, 0) for c in cs]
-        self.kb = bytes(ks)  # constraints are 8 bits
+        self.ks = bytes([get(c, 0) for c in cs])
         self.acts: dict[str, list[Action]] = {}
         self.targets: dict[str, list[int]] = {}
         #: where a ladder may go, as ``(cell, constraint)`` pairs (Saboteur 2, on demand)
@@ -76,7 +75,7 @@ class Board:
         if done is not None:
             return done[i]
         for otile, row in self.tables.fit_bytes[code]:
-            hits = self.kb.translate(row)  # per cell: 1 where this orientation fits
+            hits = self.ks.translate(row)  # per cell: 1 where this orientation fits
             n = hits.count(1)
             if i < n:
                 at = hits.index(1)
@@ -162,7 +161,7 @@ class Tables:
             self.fitmask.append(m)
         #: path cards needing a connection: code -> number of its orientations fitting
         #: each constraint, as a translation table: a card's placements on a board are
-        #: counted in C, ``sum(board.kb.translate(nfit[code]))`` (the rollout path;
+        #: counted in C, ``sum(board.ks.translate(nfit[code]))`` (the rollout path;
         #: ``Board.nth_placement`` decodes)
         self.nfit: dict[str, bytes] = {
             code: bytes((self.fitmask[k] & mask).bit_count() for k in range(256))

@@ -252,7 +252,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         if board is None or board.maze is not maze or board.version != maze.version:
             board = self._mt.value = Board(maze, T)
         nfit, effects = T.nfit, T.effect
-        kb = board.kb
+        ks = board.ks
         cards = []
         front = self.in_front[seat]
         build = not front or self.can_build(seat)
@@ -264,7 +264,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                     if lst:
                         menu.append((len(lst), M_LIST, lst, None))
                 elif build:  # counted, not built: the rollout path decodes only the one it picks
-                    n = sum(kb.translate(row))  # a loop in C, see Tables.nfit
+                    n = sum(ks.translate(row))  # a loop in C, see Tables.nfit
                     if n:
                         menu.append((n, M_CODE, code, board))
             elif code in effects:
@@ -341,7 +341,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             board = state._mt.value
             if board is None or board.maze is not maze or board.version != maze.version:
                 board = state._mt.value = Board(maze, T)
-            kb = board.kb
+            ks = board.ks
             fronts = state.in_front
             if fronts is not counted_for:
                 counted_for, brk, tools = fronts, state._broken_bits(), {}
@@ -355,7 +355,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                 row = nfit.get(code)
                 if row is not None:
                     if build:
-                        n = sum(kb.translate(row))
+                        n = sum(ks.translate(row))
                         if n:
                             counts.append(n)
                             codes.append(code)
