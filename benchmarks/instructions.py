@@ -4,8 +4,13 @@
         python3 benchmarks/instructions.py TREE/src GAME MODE PLAYERS MATCHES
 
 Plays MATCHES random matches of GAME (seeds 0, 1, ...) with one chooser, ``Rng(1)``,
-either picking from ``legal_actions()`` every decision (MODE ``list``) or taking
-``random_action`` (``rollout``), and prints the number of decisions on stderr.  Run it
+either picking from ``legal_actions()`` every decision (MODE ``list``), taking
+``random_action`` (``rollout``) or ``playout_action`` (``playout``) and applying it, or
+letting ``State.play_out`` play the whole match (``play_out``; ``play_out_playout``: with
+``policy="playout"``), the same games as ``rollout`` (``playout``); and prints the number of
+decisions on stderr.  MODE ``ismcts``: ``IsmctsBot(0, iterations=MATCHES,
+leaf_values=False)`` chooses on 8 of ``saboteur bench``'s positions (seed 0); the count
+printed is the iterations (run 0 and 100).  Run it
 once with 0 matches and subtract that count (imports, set-up) before dividing by the
 decisions.  MODE ``determinize``: the bots' determinizer of each of ``saboteur bench``'s
 64 positions samples MATCHES times (the count printed is the samples; run 0 and 5).
@@ -27,6 +32,19 @@ def main() -> None:
     _, _, name, mode, players, matches = sys.argv
     game = make_game(name, int(players) if players else None)
     pick = Rng(1)
+    if mode == "ismcts":  # MATCHES: iterations per position (play-outs to the round's end)
+        from pysaboteur.bots.ismcts import IsmctsBot
+        from pysaboteur.cli.bench import _positions
+
+        views = [(s.view(s.current_player), s.legal_actions()) for s in _positions(game, 8, 0)]
+        iterations = 0
+        if int(matches):
+            bot = IsmctsBot(0, iterations=int(matches), leaf_values=False)
+            for view, legal in views:
+                bot.choose(view, legal)
+                iterations += bot.last_iterations
+        print(max(iterations, 1), file=sys.stderr)
+        return
     if mode == "determinize":
         from pysaboteur.bots.worlds import determinizer
         from pysaboteur.cli.bench import _positions
@@ -40,10 +58,16 @@ def main() -> None:
     decisions = 0
     for seed in range(int(matches)):
         state = game.new_state(seed)
+        if mode.startswith("play_out"):
+            decisions += state.play_out(pick, until_round_end=False,
+                                        policy="playout" if mode.endswith("playout") else "random")
+            continue
         while not state.is_terminal:
             if mode == "list":
                 legal = state.legal_actions()
                 state.apply(legal[pick.below(len(legal))], check=False)
+            elif mode == "playout":
+                state.apply(state.playout_action(pick), check=False)
             else:
                 state.apply(state.random_action(pick), check=False)
             decisions += 1

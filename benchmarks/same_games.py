@@ -10,6 +10,10 @@ plays ``--games`` matches with one seeded chooser and hashes every action (and, 
 match in ten, every legal list), the final scores and the game's generator state.  Some
 actions are applied with the legality check and some states are cloned mid-match, so
 those paths are covered too.  Run it before every change meant to make the engine faster.
+
+``--play-out``: the ``rollout`` and ``playout`` matches are played by ``State.play_out``
+instead, a round per call, and their history hashed: the lines must equal those of the
+step-by-step loop (of this tree or another).
 """
 
 from __future__ import annotations
@@ -25,12 +29,18 @@ CASES = [("duel", None), ("solo", None), ("classic", 4), ("classic", 10), ("expa
          ("lost-mines", 9)]
 
 
-def fingerprint(name: str, players: int | None, mode: str, games: int) -> str:
+def fingerprint(name: str, players: int | None, mode: str, games: int,
+                play_out: bool = False) -> str:
     game = make_game(name, players)
     digest = hashlib.sha256()
     pick = Rng(12345)
     for seed in range(games):
         state = game.new_state(seed)
+        if play_out and mode != "list":
+            while not state.is_terminal:
+                state.play_out(pick, policy="playout" if mode == "playout" else "random")
+            for action in state.history:
+                digest.update(repr(action).encode())
         while not state.is_terminal:
             if mode == "list":
                 legal = state.legal_actions()
@@ -54,13 +64,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="matches per game and mode")
     parser.add_argument("--game", help="only this game")
+    parser.add_argument("--play-out", action="store_true",
+                        help="rollout and playout matches by State.play_out")
     args = parser.parse_args()
     for name, players in CASES:
         if args.game and name != args.game:
             continue
         for mode in ("list", "rollout", "playout"):
             games = args.games if mode != "playout" else args.games // 3
-            print(name, players, mode, fingerprint(name, players, mode, games), flush=True)
+            digest = fingerprint(name, players, mode, games, args.play_out)
+            print(name, players, mode, digest, flush=True)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ same seed, same games, whatever the path."""
 
 from __future__ import annotations
 
-from pysaboteur.engine.rng import Rng
+from pysaboteur.engine.rng import Batch, Rng
 
 SEEDS = (0, 1, 7, 123456789, 2**63, 2**64 - 1, 2**64 - 5)
 
@@ -39,3 +39,17 @@ def test_below_is_next64_scaled() -> None:
         a, b = Rng(seed), Rng(seed)
         for n in (1, 2, 7, 52, 1 << 40, 1 << 64):
             assert a.below(n) == (b.next64() * n) >> 64
+
+
+def test_a_batch_draws_what_below_draws_and_gives_back_the_rest() -> None:
+    """``Batch.below`` equals ``Rng.below`` number for number, across block refills, and
+    after ``close`` the generator is where the same ``below`` calls leave it."""
+    for seed in SEEDS:
+        for draws in (0, 1, 15, 16, 17, 80, 81, 200):
+            a, b = Rng(seed), Rng(seed)
+            batch = Batch(b)
+            bounds = [(k * 7919) % 1000 + 1 for k in range(draws)]
+            assert [batch.below(n) for n in bounds] == [a.below(n) for n in bounds]
+            batch.close()
+            assert b.state == a.state
+            assert b.below(10**9) == a.below(10**9)

@@ -154,8 +154,8 @@ class IsmctsBot(Bot):
         if self._leaf is not None and not state.is_terminal and state.round_no == round_no:
             outcome = relative(self._leaf(state))
         else:  # simulation: random play to the end of the round
-            while not state.is_terminal and state.round_no == round_no:
-                state.apply(state.playout_action(rng), check=False)
+            if state.round_no == round_no:
+                state.play_out(rng, policy="playout")
             outcome = round_outcome(start, state)
         for n, player in path:
             n.visits += 1

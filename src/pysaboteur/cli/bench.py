@@ -114,7 +114,8 @@ def _median(measure: Any, runs: int) -> float:
 
 
 def costs(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[str, Any]:
-    """Rollout path, legal-move generation alone, apply alone, clone, determinization,
+    """Rollout path (``random_action`` and ``apply`` a move at a time, then ``play_out``),
+    legal-move generation alone, apply alone, clone, determinization,
     ISMCTS iterations and memory: each a median over ``runs`` (CPU time)."""
     import tracemalloc
 
@@ -134,6 +135,11 @@ def costs(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[str, Any
         return n
 
     out["rollout_decisions_per_s"] = _median(lambda: _rate(rollout, seconds), runs)
+
+    def play_out() -> int:  # the same games as rollout(), in the engine's own loop
+        return game.new_state(seed).play_out(Rng(seed), until_round_end=False)
+
+    out["play_out_decisions_per_s"] = _median(lambda: _rate(play_out, seconds), runs)
 
     def legal() -> int:
         for state in positions:

@@ -283,8 +283,9 @@ def bench(
     = False,
 ) -> None:
     """Measure the engine: random play with the full legal list every decision (decisions/s,
-    rounds/s), the rollout path, legal-move generation alone, apply alone, clone,
-    determinization, ISMCTS iterations and memory.  One core; medians of RUNS."""
+    rounds/s), the rollout path (a move at a time, and State.play_out), legal-move
+    generation alone, apply alone, clone, determinization, ISMCTS iterations and memory.
+    One core; medians of RUNS."""
     names = list(GAMES) if game == "all" else [game]
     results = []
     for name in names:
@@ -309,6 +310,7 @@ _BENCH_LINES = (
     ("rounds_per_s", "random play: rounds/s", ",.1f"),
     ("legal_per_decision", "legal moves per decision", ",.1f"),
     ("rollout_decisions_per_s", "rollout path (count, pick, apply): decisions/s", ",.0f"),
+    ("play_out_decisions_per_s", "the same, State.play_out's loop: decisions/s", ",.0f"),
     ("legal_actions_per_s", "legal-move lists alone: /s", ",.0f"),
     ("apply_per_s", "apply alone: /s", ",.0f"),
     ("clones_per_s", "clone: /s", ",.0f"),

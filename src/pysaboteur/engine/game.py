@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from .actions import Action
 from .cards import Catalogue
@@ -202,6 +202,30 @@ class State(ABC):
         so that playouts are not mostly passes.
         """
         return self.random_action(rng)
+
+    def play_out(self, rng: Rng, until_round_end: bool = True,
+                 policy: Literal["random", "playout"] = "random") -> int:
+        """Play on with moves chosen by ``rng`` until the match ends, or with
+        ``until_round_end`` until the round does (its number changes); returns the number
+        of decisions played.
+
+        Exactly the game (same numbers drawn from ``rng``, same state, same history) of::
+
+            while not state.is_terminal and state.round_no == round_no:
+                state.apply(state.random_action(rng), check=False)
+
+        (``policy="playout"``: ``playout_action``, what Monte Carlo play-outs use).  Games
+        may play it faster than one ``apply`` at a time (the rollout path of bots).
+        """
+        pick = self.playout_action if policy == "playout" else self.random_action
+        round_no = self._round
+        played = 0
+        while not self.terminal and (self._round == round_no or not until_round_end):
+            action = pick(rng)
+            self._apply(action)
+            self.history.append(action)
+            played += 1
+        return played
 
     def apply(self, action: Action, check: bool = True) -> None:
         """Play ``action`` for the current player.

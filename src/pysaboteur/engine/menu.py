@@ -10,17 +10,22 @@ entry's ``i``-th action; everything else is here, once for every game:
   entries and decode only the chosen action (the rollout path), in exactly the
   same order as the list;
 * ``playout_action(rng)`` picks an entry evenly, then one of its actions, so
-  Monte Carlo play-outs are not mostly passes.
+  Monte Carlo play-outs are not mostly passes;
+* ``play_out(rng)`` plays either way for many decisions in one loop: the numbers
+  drawn side by side (``rng.Batch``), and each decision given first to the game's
+  ``_playout_turns``, which may count, pick and play the common decisions without
+  a menu or an ``apply``.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Literal
 
 from .actions import Action
 from .game import State
-from .rng import Rng
+from .rng import Batch, Rng
 
 Entry = tuple[int, int, Any, Any]  # (count, tag, a, b)
 
@@ -47,7 +52,10 @@ class MenuState(State):
         return sum(entry[0] for entry in self._menu())
 
     def legal_action(self, index: int) -> Action:
-        for count, tag, a, b in self._menu():
+        return self._nth(self._menu(), index)
+
+    def _nth(self, menu: list[Entry], index: int) -> Action:
+        for count, tag, a, b in menu:
             if index < count:
                 return self._decode(tag, a, b, index)
             index -= count
@@ -56,7 +64,7 @@ class MenuState(State):
     def random_action(self, rng: Rng) -> Action:
         menu = self._menu()
         index = rng.below(sum([entry[0] for entry in menu]))  # a list sums faster than a generator
-        for count, tag, a, b in menu:
+        for count, tag, a, b in menu:  # _nth written out: this is the bots' rollout path
             if index < count:
                 return self._decode(tag, a, b, index)
             index -= count
@@ -68,3 +76,41 @@ class MenuState(State):
         menu = self._menu()
         count, tag, a, b = menu[rng.below(len(menu))]
         return self._decode(tag, a, b, rng.below(count))
+
+    def _playout_turns(self, below: Callable[[int], int],
+                       even: bool) -> Callable[[], bool] | None:
+        """For one play-out: a function that plays the current decision as ``random_action``
+        (``even``: ``playout_action``) would, with ``below`` for ``rng.below``, and returns
+        True; or returns False, having drawn nothing and changed nothing, to leave the
+        decision to the menu.  Games give one for the decisions they can count, pick and
+        play faster than the menu and ``apply`` (it may keep tables and caches for the
+        length of the play-out)."""
+        return None
+
+    def play_out(self, rng: Rng, until_round_end: bool = True,
+                 policy: Literal["random", "playout"] = "random") -> int:
+        even = policy == "playout"
+        # the state's own generator deals rounds in the middle of a play-out: when it is
+        # also the chooser, its numbers must be drawn one at a time, in turn
+        batch = Batch(rng) if rng is not self.rng else None
+        below = batch.below if batch is not None else rng.below
+        turn = self._playout_turns(below, even)
+        round_no = self._round
+        played = 0
+        try:
+            while not self.terminal and (self._round == round_no or not until_round_end):
+                played += 1
+                if turn is not None and turn():
+                    continue
+                menu = self._menu()
+                if even:
+                    count, tag, a, b = menu[below(len(menu))]
+                    action = self._decode(tag, a, b, below(count))
+                else:
+                    action = self._nth(menu, below(sum([entry[0] for entry in menu])))
+                self._apply(action)
+                self.history.append(action)
+        finally:
+            if batch is not None:
+                batch.close()
+        return played

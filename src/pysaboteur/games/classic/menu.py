@@ -14,7 +14,8 @@ which depends on the position only:
 
 The rollout path counts a path card's placements without building them: one
 sum over the frontier's fit constraints of how many of the card's orientations
-fit each (:class:`Tables` ``nfit``); the :class:`Board` decodes the one picked.
+fit each (:class:`Tables` ``nfit``, a translation table for the board's constraints as
+bytes); the :class:`Board` decodes the one picked.
 Card combinations come from a template per *duplicate pattern* of the sorted
 hand (``engine.moves.template``), so counting passes costs a dictionary look-up.
 """
@@ -48,9 +49,10 @@ class Board:
     """Actions that depend on the maze only, built on demand and kept until it changes.
 
     ``cs``: empty cells a fitting path card would connect, sorted (x, then y), and
-    ``ks`` their fit constraints; ``acts``: card code -> its placements (or actions on
-    cells); ``targets``: map or rockfall card -> the cells it may aim at.  A state keeps one in a
-    :class:`Memo`, checked against ``(maze, version)``; clones that share the maze share it.
+    ``ks`` their fit constraints (bytes: they are 8 bits, and counted in C); ``acts``: card
+    code -> its placements (or actions on cells); ``targets``: map or rockfall card -> the
+    cells it may aim at.  A state keeps one in a :class:`Memo`, checked against ``(maze,
+    version)``; clones that share the maze share it.
     """
 
     __slots__ = ("acts", "cs", "ks", "ladders", "maze", "tables", "targets", "version")
@@ -60,7 +62,8 @@ class Board:
         self.tables = tables
         self.version = maze.version
         self.cs = cs = sorted(maze.reach_in[0].keys() - maze.hidden.keys())
-        self.ks = list(map(maze.constraint.get, cs, repeat(0)))
+        get = maze.constraint.get
+        self.ks = bytes([get(c, 0) for c in cs])
         self.acts: dict[str, list[Action]] = {}
         self.targets: dict[str, list[int]] = {}
         #: where a ladder may go, as ``(cell, constraint)`` pairs (Saboteur 2, on demand)
@@ -71,12 +74,15 @@ class Board:
         done = self.acts.get(code)
         if done is not None:
             return done[i]
-        for otile, row in self.tables.fit_rows[code]:
-            for c, k in zip(self.cs, self.ks, strict=True):
-                if row[k]:
-                    if not i:
-                        return self.tables.place[c << 8 | otile]
-                    i -= 1
+        for otile, row in self.tables.fit_bytes[code]:
+            hits = self.ks.translate(row)  # per cell: 1 where this orientation fits
+            n = hits.count(1)
+            if i < n:
+                at = hits.index(1)
+                for _ in range(i):
+                    at = hits.index(1, at + 1)
+                return self.tables.place[self.cs[at] << 8 | otile]
+            i -= n
         raise IndexError("placement index out of range")
 
     def placements(self, code: str, cells: list[tuple[int, int]] | None = None) -> list[Action]:
@@ -128,6 +134,10 @@ class Tables:
         self.fit_rows: dict[str, tuple[tuple[int, tuple[bool, ...]], ...]] = {
             code: tuple((otile, FITS_BY_MASK[cat.open_mask[otile]]) for _, otile in variants)
             for code, variants in cat.orientations.items() if cat[code].category == "path"}
+        #: the same with each row as a translation table of 0 and 1 (``Board.nth_placement``)
+        self.fit_bytes: dict[str, tuple[tuple[int, bytes], ...]] = {
+            code: tuple((otile, bytes(row)) for otile, row in rows)
+            for code, rows in self.fit_rows.items()}
         self.is_goal = [cat[code].category == "goal" for code in cat.codes]
         placeable = 0
         for code, variants in cat.orientations.items():
@@ -150,10 +160,11 @@ class Tables:
                     m |= 1 << otile
             self.fitmask.append(m)
         #: path cards needing a connection: code -> number of its orientations fitting
-        #: each constraint, so that a card's placements on a board are counted by one sum
-        #: over the board's constraints (the rollout path; ``Board.nth_placement`` decodes)
-        self.nfit: dict[str, list[int]] = {
-            code: [(self.fitmask[k] & mask).bit_count() for k in range(256)]
+        #: each constraint, as a translation table: a card's placements on a board are
+        #: counted in C, ``sum(board.ks.translate(nfit[code]))`` (the rollout path;
+        #: ``Board.nth_placement`` decodes)
+        self.nfit: dict[str, bytes] = {
+            code: bytes((self.fitmask[k] & mask).bit_count() for k in range(256))
             for code, mask in self.code_mask.items()}
         #: action cards: code -> effect
         self.effect: dict[str, str] = {k.code: k.effect for k in cat.kinds

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from itertools import chain, product, repeat
+from itertools import chain, product
 from typing import Any
 
 from ...engine.actions import (
@@ -504,8 +504,8 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         if entry is None or entry[0] != version:
             maze = self.maze
             targets = sorted(maze.reach_in[seat].keys() - maze.hidden.keys())
-            fitsets = map(_FITSET.__getitem__, map(maze.constraint.get, targets, repeat(0)))
-            entry = (version, targets, list(zip(targets, fitsets, strict=True)))
+            fitset, constraint = _FITSET, maze.constraint.get
+            entry = (version, targets, [(c, fitset[constraint(c, 0)]) for c in targets])
             front = list(self._front)  # copy-on-write (see clone)
             front[seat] = entry
             self._front = tuple(front)

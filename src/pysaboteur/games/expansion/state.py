@@ -75,6 +75,7 @@ class ExpansionState(ClassicState):
     """A position of a Saboteur 2 match.  ``purse``: each seat's gold, a number."""
 
     game: ExpansionGame
+    EXTRA_OPTION = True
 
     # copy-on-write (replaced, never changed in place): theft_order, hats_aside, thieves,
     # inspected, purse
