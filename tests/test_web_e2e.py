@@ -79,8 +79,13 @@ def page(browser: Any) -> Iterator[Any]:
     assert not errors, errors
 
 
+#: the moves this seat was sent: the page lists only the last 80 of them, so a long round
+#: would stop the list's length from growing
+LOG_LENGTH = "() => window.__state() ? window.__state().view.log.length : 0"
+
+
 def _log_length(page: Any) -> int:
-    return int(page.locator("[data-testid=log] li").count())
+    return int(page.evaluate(LOG_LENGTH))
 
 
 def _my_turn(page: Any) -> bool:
@@ -141,7 +146,7 @@ def test_play_a_whole_duel_round_switch_language_and_reconnect(server: str, page
             _play_one_move(page)
             moves += 1
             page.wait_for_function(
-                "n => document.querySelectorAll('[data-testid=log] li').length > n "
+                "n => window.__state().view.log.length > n "
                 "|| document.querySelector('[data-testid=round-over],[data-testid=match-over]')",
                 arg=n, timeout=60000)
         else:
@@ -149,6 +154,7 @@ def test_play_a_whole_duel_round_switch_language_and_reconnect(server: str, page
     else:
         raise AssertionError("the round did not end in time")
     assert moves > 5 and _log_length(page) > before
+    assert page.locator("[data-testid=log] li").count() == min(_log_length(page), 80)
     banner = page.locator("[data-testid=round-over], [data-testid=match-over]")
     assert "Round 1" in banner.inner_text() or "match" in banner.inner_text().lower()
     assert page.locator("[data-testid=results]").count()
