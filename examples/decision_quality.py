@@ -34,7 +34,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from pysaboteur.bots import BOTS, make_bot
-from pysaboteur.bots.ismcts import relative
+from pysaboteur.bots.ismcts import round_outcome
 from pysaboteur.engine.actions import Action, PlayOnCell, PlayOnPlayer
 from pysaboteur.engine.game import State
 from pysaboteur.registry import make_game
@@ -72,7 +72,7 @@ def round_value(state: State, action: Action, seat: int, playout: int) -> float:
     while not s.is_terminal and s.round_no == round_no:
         p = s.current_player
         s.apply(bots[p].choose(s.view(p), s.legal_actions()))
-    return relative([now - before for now, before in zip(s.scores(), start, strict=True)])[seat]
+    return round_outcome(start, s)[seat]
 
 
 def kind(action: Action) -> str:
