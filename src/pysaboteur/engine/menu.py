@@ -12,15 +12,14 @@ entry's ``i``-th action; everything else is here, once for every game:
 * ``playout_action(rng)`` picks an entry evenly, then one of its actions, so
   Monte Carlo play-outs are not mostly passes;
 * ``play_out(rng)`` plays either way for many decisions in one loop: the numbers
-  drawn side by side (``rng.Batch``), and each decision given first to the game's
-  ``_playout_turns``, which may count, pick and play the common decisions without
-  a menu or an ``apply``.
+  drawn side by side (``rng.Batch``), each action picked from the menu and applied
+  without ``apply``'s checks and layers.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable
+from operator import itemgetter
 from typing import Any, Literal
 
 from .actions import Action
@@ -28,6 +27,7 @@ from .game import State
 from .rng import Batch, Rng
 
 Entry = tuple[int, int, Any, Any]  # (count, tag, a, b)
+_count = itemgetter(0)  # an entry's count (``sum(map(_count, menu))``: no Python-level loop)
 
 
 class MenuState(State):
@@ -49,7 +49,7 @@ class MenuState(State):
         return self._expand(self._menu())
 
     def legal_count(self) -> int:
-        return sum(entry[0] for entry in self._menu())
+        return sum(map(_count, self._menu()))
 
     def legal_action(self, index: int) -> Action:
         return self._nth(self._menu(), index)
@@ -63,7 +63,7 @@ class MenuState(State):
 
     def random_action(self, rng: Rng) -> Action:
         menu = self._menu()
-        index = rng.below(sum([entry[0] for entry in menu]))  # a list sums faster than a generator
+        index = rng.below(sum(map(_count, menu)))
         for count, tag, a, b in menu:  # _nth written out: this is the bots' rollout path
             if index < count:
                 return self._decode(tag, a, b, index)
@@ -77,16 +77,6 @@ class MenuState(State):
         count, tag, a, b = menu[rng.below(len(menu))]
         return self._decode(tag, a, b, rng.below(count))
 
-    def _playout_turns(self, below: Callable[[int], int],
-                       even: bool) -> Callable[[], bool] | None:
-        """For one play-out: a function that plays the current decision as ``random_action``
-        (``even``: ``playout_action``) would, with ``below`` for ``rng.below``, and returns
-        True; or returns False, having drawn nothing and changed nothing, to leave the
-        decision to the menu.  Games give one for the decisions they can count, pick and
-        play faster than the menu and ``apply`` (it may keep tables and caches for the
-        length of the play-out)."""
-        return None
-
     def play_out(self, rng: Rng, until_round_end: bool = True,
                  policy: Literal["random", "playout"] = "random") -> int:
         even = policy == "playout"
@@ -94,20 +84,24 @@ class MenuState(State):
         # also the chooser, its numbers must be drawn one at a time, in turn
         batch = Batch(rng) if rng is not self.rng else None
         below = batch.below if batch is not None else rng.below
-        turn = self._playout_turns(below, even)
+        decode = self._decode
         round_no = self._round
         played = 0
         try:
             while not self.terminal and (self._round == round_no or not until_round_end):
                 played += 1
-                if turn is not None and turn():
-                    continue
                 menu = self._menu()
                 if even:
-                    count, tag, a, b = menu[below(len(menu))]
-                    action = self._decode(tag, a, b, below(count))
+                    entry = menu[below(len(menu))]
+                    i = below(entry[0])
                 else:
-                    action = self._nth(menu, below(sum([entry[0] for entry in menu])))
+                    i = below(sum(map(_count, menu)))
+                    for entry in menu:
+                        if i < entry[0]:
+                            break
+                        i -= entry[0]
+                _, tag, a, b = entry
+                action = decode(tag, a, b, i)
                 self._apply(action)
                 self.history.append(action)
         finally:

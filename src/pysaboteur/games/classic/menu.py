@@ -39,7 +39,11 @@ _STRIDE_BITS, _OFFSET, _LOW = 10, 512, (1 << 10) - 1
 #   M_PASS     the sorted hand, its Template
 #   M_CODE     a path card, the Board (placements counted; built or decoded by the board)
 #   M_CELL     a map or rockfall card, the Board (its targets in ``Board.targets``)
-M_LIST, M_DISCARD, M_PASS, M_CODE, M_CELL = range(5)
+#   M_BREAK    a break card's actions per seat (``Tables.on_player``), (its tool bit, the
+#              seats' broken tools): the seats whose tool is whole
+#   M_REPAIR   a repair card's actions per seat and broken tools (``Tables.repairs``),
+#              the seats' broken tools
+M_LIST, M_DISCARD, M_PASS, M_CODE, M_CELL, M_BREAK, M_REPAIR = range(7)
 _new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
 
 MAX_SEATS = 16
@@ -118,6 +122,31 @@ class Board:
 
 #: FITS_BY_MASK[open_mask][constraint]: FITS turned around, for scanning cells
 FITS_BY_MASK = tuple(tuple(FITS[k][om] for k in range(256)) for om in range(16))
+
+
+class FrontsMemo:
+    """What a state keeps of the cards in front of the players (``ClassicState.in_front``):
+    the list it was worked out from, each seat's broken tools (bits, ``Tables.tool_bit``)
+    and the tool cards' menu entries.  The rules replace that list at every change, never
+    change it in place, so the same list means the same broken tools.
+
+    Not part of the position: memos compare equal whatever they hold.
+    """
+
+    __slots__ = ("broken", "entries", "fronts")
+
+    def __init__(self, fronts: list[list[str]] | None, broken: list[int]) -> None:
+        self.fronts = fronts
+        self.broken = broken
+        self.entries: dict[str, Entry | None] = {}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FrontsMemo)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrontsMemo:
+        return FrontsMemo(None, [])
 
 
 class Tables:
@@ -201,16 +230,30 @@ def tables(cat: Catalogue) -> Tables:
     return derived(cat, Tables)
 
 
+def _whole(bit: int, broken: list[int]) -> list[int]:
+    """The seats whose tool ``bit`` is not broken."""
+    return [s for s, b in enumerate(broken) if not b & bit]
+
+
+def _repairs(fixes: list[list[tuple[Action, ...]]], broken: list[int]) -> list[Action]:
+    """A repair card's actions, seat by seat, on the tools broken (``Tables.repairs``)."""
+    return [act for s, b in enumerate(broken) if b for act in fixes[s][b]]
+
+
 def decode(tag: int, a: Any, b: Any, i: int) -> Action:
     """The ``i``-th action of one menu entry (the commonest picks in random play first)."""
-    if tag == M_PASS:
-        return nth_template_pass(a, b, i)
     if tag == M_CODE:
         return b.nth_placement(a, i)  # type: ignore[no-any-return]
+    if tag == M_PASS:
+        return nth_template_pass(a, b, i)
     if tag == M_LIST:
         return a[i]  # type: ignore[no-any-return]
     if tag == M_CELL:
         return cell_actions_of(a)[b.targets[a][i]]
+    if tag == M_BREAK:
+        return a[_whole(*b)[i]]  # type: ignore[no-any-return]
+    if tag == M_REPAIR:
+        return _repairs(a, b)[i]
     assert tag == M_DISCARD
     return _new(Discard, (a[i % len(a)], b[i // len(a)]))
 
@@ -225,6 +268,10 @@ def expand(menu: list[Entry]) -> list[Action]:
             out += b.acts.get(a) or b.placements(a)
         elif tag == M_CELL:
             out += b.acts.get(a) or b.on_cells(a)
+        elif tag == M_BREAK:
+            out += map(a.__getitem__, _whole(*b))
+        elif tag == M_REPAIR:
+            out += _repairs(a, b)
         elif tag == M_DISCARD:
             for removed in b:
                 out += map(_new, repeat(Discard), zip(a, repeat(removed)))

@@ -11,7 +11,6 @@ cards' targets and effects, the extra option, the pay-out).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar
@@ -37,18 +36,21 @@ from ...engine.errors import (
 )
 from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round
 from ...engine.goals import GoalReveals, goal_orientations
-from ...engine.maze import Maze, Memo, SharedMaze, cell, cell_actions_of
+from ...engine.maze import Maze, Memo, SharedMaze, cell
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import Template, hand_template, nth_template_pass
+from ...engine.moves import Template, hand_template
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from . import cards as C
 from .menu import (
+    M_BREAK,
     M_CELL,
     M_CODE,
     M_LIST,
     M_PASS,
+    M_REPAIR,
     Board,
+    FrontsMemo,
     Tables,
     decode,
     expand,
@@ -113,8 +115,11 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
     """A position of a Saboteur match."""
 
     MAIN_PHASE = MAIN
-    #: an option besides cards and passing (``_extra_menu``: Saboteur 2's discard 2)
-    EXTRA_OPTION: ClassVar[bool] = False
+    #: passes of one card and no option besides cards and passing (``_extra_menu``): a
+    #: hand's distinct cards are all its menu needs, and give it in the same order
+    DISTINCT_HAND: ClassVar[bool] = C.PASS_MAX == 1
+    #: the broken tools and tool cards' entries of ``in_front`` (``_broken_bits``)
+    _fronts_memo = FrontsMemo(None, [])
 
     game: ClassicGame
 
@@ -242,17 +247,21 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         cards' placements are built at once instead of counted first."""
         if self.phase != MAIN or self.terminal:
             return self._choice_menu()
+        return self._main_menu(listing)
+
+    def _main_menu(self, listing: bool) -> list[Entry]:
+        """The menu of a main decision: a card played, another option, or a pass."""
         seat = self.current
-        h = sorted(self.hands[seat])
-        tpl = hand_template(h)
+        hand = self.hands[seat]
         T = self.game.tables
+        h = sorted(set(hand) if self.DISTINCT_HAND else hand)
+        tpl = hand_template(h)
         menu: list[Entry] = []
         maze = self.maze
         board = self._mt.value
         if board is None or board.maze is not maze or board.version != maze.version:
             board = self._mt.value = Board(maze, T)
         nfit, effects = T.nfit, T.effect
-        ks = board.ks
         cards = []
         front = self.in_front[seat]
         build = not front or self.can_build(seat)
@@ -264,7 +273,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                     if lst:
                         menu.append((len(lst), M_LIST, lst, None))
                 elif build:  # counted, not built: the rollout path decodes only the one it picks
-                    n = sum(ks.translate(row))  # a loop in C, see Tables.nfit
+                    n = sum(board.ks.translate(row))  # a loop in C, see Tables.nfit
                     if n:
                         menu.append((n, M_CODE, code, board))
             elif code in effects:
@@ -275,169 +284,28 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                     lst = board.placements(code, self._ladder_cells(board))
                 if lst:
                     menu.append((len(lst), M_LIST, lst, None))
-        brk: list[int] | None = None
+        tools: dict[str, Entry | None] | None = None
         for code in cards:
             effect = effects[code]
-            if effect == "break":
-                if brk is None:
-                    brk = self._broken_bits()
-                mine = T.on_player[code]
-                if any(brk):
-                    bit = T.break_bit[code]
-                    lst = [mine[s] for s, b in enumerate(brk) if not b & bit]
-                else:  # nothing broken anywhere: every seat
-                    lst = mine[:len(brk)]
+            if effect == "break" or effect == "repair":
+                if tools is None:
+                    tools = self._fronts().entries
+                entry = tools[code] if code in tools else self._tool_entry(code)
+                if entry is not None:
+                    menu.append(entry)
             elif effect == "map" or effect == "rockfall":
                 cells = board.cell_targets(code, effect, T.is_path)
                 if cells:
                     menu.append((len(cells), M_CELL, code, board))
-                continue
-            elif effect == "repair":
-                if brk is None:
-                    brk = self._broken_bits()
-                if not any(brk):
-                    continue
-                fixes = T.repairs[code]
-                lst = [act for s, b in enumerate(brk) if b for act in fixes[s][b]]
             else:
                 lst = self._more_targets(seat, code)
-            if lst:
-                menu.append((len(lst), M_LIST, lst, None))
+                if lst:
+                    menu.append((len(lst), M_LIST, lst, None))
         if front:
             self._extra_menu(seat, h, tpl, menu)
         if h:
             menu.append((tpl.passes[self.game.data.PASS_MAX], M_PASS, h, tpl))
         return menu
-
-    def _playout_turns(self, below: Callable[[int], int],
-                       even: bool) -> Callable[[], bool] | None:
-        """Main-phase decisions counted, picked and played in one go (see
-        ``MenuState._playout_turns``).  The menu's entries in the menu's order, but only
-        counted: a path card's placements by one sum per card, a tool card's targets from
-        the broken tools (kept while the cards in front of the players stay the same list:
-        the rules replace it at every change); only the picked action is made."""
-        state = self
-        T = self.game.tables
-        nfit, effects, break_bit, repairs = T.nfit, T.effect, T.break_bit, T.repairs
-        ladders, is_path, on_player = T.ladder_mask, T.is_path, T.on_player
-        most = self.game.data.PASS_MAX
-        extra_option = self.EXTRA_OPTION
-        history = self.history
-        counted_for: list[list[str]] | None = None  # the fronts ``brk`` and ``tools`` are of
-        brk: list[int] = []
-        tools: dict[str, int] = {}  # tool card -> how many targets, for those fronts
-
-        def turn() -> bool:
-            nonlocal counted_for, brk, tools
-            if state.phase != MAIN:
-                return False
-            seat = state.current
-            hand = state.hands[seat]
-            # passes of one card and no other option (Saboteur): the distinct cards are all
-            # the menu needs
-            h = sorted(set(hand) if most == 1 and not extra_option else hand)
-            tpl = hand_template(h)
-            maze = state.maze
-            board = state._mt.value
-            if board is None or board.maze is not maze or board.version != maze.version:
-                board = state._mt.value = Board(maze, T)
-            ks = board.ks
-            fronts = state.in_front
-            if fronts is not counted_for:
-                counted_for, brk, tools = fronts, state._broken_bits(), {}
-            front = fronts[seat]
-            build = not front or state.can_build(seat)
-            counts: list[int] = []  # per entry, in the menu's order: how many actions
-            codes: list[str] = []  # per entry: its card ("" for the entries made whole)
-            made: list[Any] = []  # per entry made whole: its (tag, a, b) for ``decode``
-            cards = []
-            for code in h if len(tpl.ones) == len(h) else map(h.__getitem__, tpl.ones):
-                row = nfit.get(code)
-                if row is not None:
-                    if build:
-                        n = sum(ks.translate(row))
-                        if n:
-                            counts.append(n)
-                            codes.append(code)
-                            made.append(None)
-                elif code in effects:
-                    cards.append(code)
-                elif build and code in ladders:
-                    lst = board.acts.get(code)
-                    if lst is None:
-                        lst = board.placements(code, state._ladder_cells(board))
-                    if lst:
-                        counts.append(len(lst))
-                        codes.append("")
-                        made.append((M_LIST, lst, None))
-            for code in cards:
-                effect = effects[code]
-                if effect == "map" or effect == "rockfall":
-                    n = len(board.cell_targets(code, effect, is_path))
-                elif effect == "break" or effect == "repair":
-                    n = tools.get(code, -1)
-                    if n < 0:
-                        if effect == "break":
-                            bit = break_bit[code]
-                            n = [b & bit for b in brk].count(0)
-                        else:
-                            fixes = repairs[code][0]
-                            n = sum([len(fixes[b]) for b in brk])
-                        tools[code] = n
-                else:
-                    lst = state._more_targets(seat, code)
-                    if lst:
-                        counts.append(len(lst))
-                        codes.append("")
-                        made.append((M_LIST, lst, None))
-                    continue
-                if n:
-                    counts.append(n)
-                    codes.append(code)
-                    made.append(None)
-            if front and extra_option:
-                extra: list[Entry] = []
-                state._extra_menu(seat, h, tpl, extra)
-                for count, tag, a, b in extra:
-                    counts.append(count)
-                    codes.append("")
-                    made.append((tag, a, b))
-            passes = tpl.passes[most] if h else 0
-            if even:
-                e = below(len(counts) + (passes > 0))
-                i = below(counts[e] if e < len(counts) else passes)
-            else:
-                i = below(sum(counts) + passes)
-                e = 0  # ends at len(counts): a pass
-                for n in counts:
-                    if i < n:
-                        break
-                    i -= n
-                    e += 1
-            action: Action
-            if e == len(counts):
-                action = nth_template_pass(h, tpl, i)
-            elif codes[e] == "":
-                tag, a, b = made[e]
-                action = decode(tag, a, b, i)
-            else:
-                code = codes[e]
-                kind = effects.get(code)
-                if kind is None:
-                    action = board.nth_placement(code, i)
-                elif kind == "break":
-                    bit = break_bit[code]
-                    action = on_player[code][[s for s, b in enumerate(brk) if not b & bit][i]]
-                elif kind == "repair":
-                    per_seat = repairs[code]
-                    action = [act for s, b in enumerate(brk) if b for act in per_seat[s][b]][i]
-                else:
-                    action = cell_actions_of(code)[board.targets[code][i]]
-            state._apply(action)
-            history.append(action)
-            return True
-
-        return turn
 
     def _choice_menu(self) -> list[Entry]:
         """Decisions outside the main option: a goal's orientation, a theft's victim."""
@@ -460,11 +328,41 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
 
     def _broken_bits(self) -> list[int]:
         """Per seat, the bits (``Tables.tool_bit``) of the tools broken in front of it."""
+        return self._fronts().broken
+
+    def _fronts(self) -> FrontsMemo:
+        """The memo of the cards in front of the players, worked out again if they changed."""
         fronts = self.in_front
+        memo = self._fronts_memo
+        if memo.fronts is fronts:
+            return memo
         if not any(fronts):
-            return [0] * len(fronts)
-        bit = self.game.tables.front_bit.__getitem__
-        return [sum(map(bit, front)) if front else 0 for front in fronts]
+            bits = [0] * len(fronts)
+        else:
+            bit = self.game.tables.front_bit.__getitem__
+            bits = [sum(map(bit, front)) if front else 0 for front in fronts]
+        memo = self._fronts_memo = FrontsMemo(fronts, bits)
+        return memo
+
+    def _tool_entry(self, code: str) -> Entry | None:
+        """The menu entry of a break or repair card (None: no target), which depends on
+        the broken tools only."""
+        memo = self._fronts()
+        brk, entries = memo.broken, memo.entries
+        if code in entries:
+            return entries[code]
+        T = self.game.tables
+        entry: Entry | None
+        if T.effect[code] == "break":
+            bit = T.break_bit[code]
+            n = [b & bit for b in brk].count(0)
+            entry = (n, M_BREAK, T.on_player[code], (bit, brk)) if n else None
+        else:
+            fixes = T.repairs[code]
+            n = sum([len(fixes[0][b]) for b in brk])  # as many on every seat
+            entry = (n, M_REPAIR, fixes, brk) if n else None
+        entries[code] = entry
+        return entry
 
     def _ladder_cells(self, board: Board) -> list[tuple[int, int]]:
         """Where a ladder may go, as sorted ``(cell, constraint)`` pairs (Saboteur 2)."""

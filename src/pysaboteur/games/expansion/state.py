@@ -75,7 +75,7 @@ class ExpansionState(ClassicState):
     """A position of a Saboteur 2 match.  ``purse``: each seat's gold, a number."""
 
     game: ExpansionGame
-    EXTRA_OPTION = True
+    DISTINCT_HAND = False  # passes of 1 to 3 cards, and the discard-2 option
 
     # copy-on-write (replaced, never changed in place): theft_order, hats_aside, thieves,
     # inspected, purse
