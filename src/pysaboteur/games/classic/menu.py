@@ -39,11 +39,7 @@ _STRIDE_BITS, _OFFSET, _LOW = 10, 512, (1 << 10) - 1
 #   M_PASS     the sorted hand, its Template
 #   M_CODE     a path card, the Board (placements counted; built or decoded by the board)
 #   M_CELL     a map or rockfall card, the Board (its targets in ``Board.targets``)
-#   M_BREAK    a break card's actions per seat (``Tables.on_player``), (its tool bit, the
-#              seats' broken tools): the seats whose tool is whole
-#   M_REPAIR   a repair card's actions per seat and broken tools (``Tables.repairs``),
-#              the seats' broken tools
-M_LIST, M_DISCARD, M_PASS, M_CODE, M_CELL, M_BREAK, M_REPAIR = range(7)
+M_LIST, M_DISCARD, M_PASS, M_CODE, M_CELL = range(5)
 _new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
 
 MAX_SEATS = 16
@@ -230,16 +226,6 @@ def tables(cat: Catalogue) -> Tables:
     return derived(cat, Tables)
 
 
-def _whole(bit: int, broken: list[int]) -> list[int]:
-    """The seats whose tool ``bit`` is not broken."""
-    return [s for s, b in enumerate(broken) if not b & bit]
-
-
-def _repairs(fixes: list[list[tuple[Action, ...]]], broken: list[int]) -> list[Action]:
-    """A repair card's actions, seat by seat, on the tools broken (``Tables.repairs``)."""
-    return [act for s, b in enumerate(broken) if b for act in fixes[s][b]]
-
-
 def decode(tag: int, a: Any, b: Any, i: int) -> Action:
     """The ``i``-th action of one menu entry (the commonest picks in random play first)."""
     if tag == M_CODE:
@@ -250,10 +236,6 @@ def decode(tag: int, a: Any, b: Any, i: int) -> Action:
         return a[i]  # type: ignore[no-any-return]
     if tag == M_CELL:
         return cell_actions_of(a)[b.targets[a][i]]
-    if tag == M_BREAK:
-        return a[_whole(*b)[i]]  # type: ignore[no-any-return]
-    if tag == M_REPAIR:
-        return _repairs(a, b)[i]
     assert tag == M_DISCARD
     return _new(Discard, (a[i % len(a)], b[i // len(a)]))
 
@@ -268,10 +250,6 @@ def expand(menu: list[Entry]) -> list[Action]:
             out += b.acts.get(a) or b.placements(a)
         elif tag == M_CELL:
             out += b.acts.get(a) or b.on_cells(a)
-        elif tag == M_BREAK:
-            out += map(a.__getitem__, _whole(*b))
-        elif tag == M_REPAIR:
-            out += _repairs(a, b)
         elif tag == M_DISCARD:
             for removed in b:
                 out += map(_new, repeat(Discard), zip(a, repeat(removed)))

@@ -43,12 +43,10 @@ from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from . import cards as C
 from .menu import (
-    M_BREAK,
     M_CELL,
     M_CODE,
     M_LIST,
     M_PASS,
-    M_REPAIR,
     Board,
     FrontsMemo,
     Tables,
@@ -345,23 +343,19 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         return memo
 
     def _tool_entry(self, code: str) -> Entry | None:
-        """The menu entry of a break or repair card (None: no target), which depends on
-        the broken tools only."""
+        """The menu entry of a break or repair card (None: no target), kept in the memo of
+        the cards in front (its targets depend on the broken tools only)."""
         memo = self._fronts()
-        brk, entries = memo.broken, memo.entries
-        if code in entries:
-            return entries[code]
+        if code in memo.entries:
+            return memo.entries[code]
         T = self.game.tables
-        entry: Entry | None
         if T.effect[code] == "break":
-            bit = T.break_bit[code]
-            n = [b & bit for b in brk].count(0)
-            entry = (n, M_BREAK, T.on_player[code], (bit, brk)) if n else None
+            bit, mine = T.break_bit[code], T.on_player[code]
+            lst = [mine[s] for s, b in enumerate(memo.broken) if not b & bit]
         else:
             fixes = T.repairs[code]
-            n = sum([len(fixes[0][b]) for b in brk])  # as many on every seat
-            entry = (n, M_REPAIR, fixes, brk) if n else None
-        entries[code] = entry
+            lst = [act for s, b in enumerate(memo.broken) if b for act in fixes[s][b]]
+        entry = memo.entries[code] = (len(lst), M_LIST, lst, None) if lst else None
         return entry
 
     def _ladder_cells(self, board: Board) -> list[tuple[int, int]]:
