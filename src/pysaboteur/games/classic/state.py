@@ -245,10 +245,6 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         cards' placements are built at once instead of counted first."""
         if self.phase != MAIN or self.terminal:
             return self._choice_menu()
-        return self._main_menu(listing)
-
-    def _main_menu(self, listing: bool) -> list[Entry]:
-        """The menu of a main decision: a card played, another option, or a pass."""
         seat = self.current
         hand = self.hands[seat]
         T = self.game.tables
