@@ -47,3 +47,10 @@ def corridor(state: ClassicState, upto: int = 6, code: str = "EW") -> None:
     """A straight tunnel from the start to (upto, 0)."""
     for x in range(1, upto + 1):
         lay(state, code, x, 0)
+
+
+def put_in_front(state: ClassicState, seat: int, *codes: str) -> None:
+    """Lay ``codes`` in front of ``seat`` as a set-up (the state's cards in front are
+    immutable: replaced, never changed in place)."""
+    fronts = state.in_front
+    state.in_front = (*fronts[:seat], (*fronts[seat], *codes), *fronts[seat + 1:])

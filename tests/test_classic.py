@@ -12,7 +12,7 @@ from pysaboteur.engine.maze import cell
 from pysaboteur.games.classic import cards as C
 from pysaboteur.games.classic.state import ORIENT, ClassicGame, ClassicState
 from pysaboteur.registry import make_game
-from saboteur_helpers import corridor, fixed_deal, lay
+from saboteur_helpers import corridor, fixed_deal, lay, put_in_front
 
 CAT = C.CATALOGUE
 D, S = C.DIGGER, C.SABOTEUR
@@ -99,7 +99,7 @@ def test_path_must_fit_and_connect() -> None:
 def test_broken_tool_blocks_building() -> None:
     state = new(hands={0: ["break-cart", "EW"]})
     state.apply(PlayOnPlayer("break-cart", 0))  # oneself included
-    assert state.in_front[0] == ["break-cart"]
+    assert state.in_front[0] == ("break-cart",)
     for _ in range(3):
         state.apply(state.legal_actions()[-1])
     assert state.current_player == 0
@@ -110,7 +110,7 @@ def test_broken_tool_blocks_building() -> None:
 
 def test_break_only_without_that_broken_tool() -> None:
     state = new(hands={0: ["break-cart", "break-pickaxe"]})
-    state.in_front[2].append("break-cart")
+    put_in_front(state, 2, "break-cart")
     legal = state.legal_actions()
     assert PlayOnPlayer("break-cart", 2) not in legal
     assert PlayOnPlayer("break-pickaxe", 2) in legal
@@ -122,21 +122,21 @@ def test_break_only_without_that_broken_tool() -> None:
 
 def test_two_tool_repair_mends_one() -> None:
     state = new(hands={0: ["repair-pickaxe-lantern", "repair-cart"]})
-    state.in_front[0] += ["break-pickaxe", "break-lantern"]
+    put_in_front(state, 0, "break-pickaxe", "break-lantern")
     legal = state.legal_actions()
     assert PlayOnPlayer("repair-pickaxe-lantern", 0, "pickaxe") in legal
     assert PlayOnPlayer("repair-cart", 0) not in legal  # nothing to mend
     state.apply(PlayOnPlayer("repair-pickaxe-lantern", 0, "lantern"))
-    assert state.in_front[0] == ["break-pickaxe"]
+    assert state.in_front[0] == ("break-pickaxe",)
     assert Counter(state.discards) == {"repair-pickaxe-lantern": 1, "break-lantern": 1}
 
 
 def test_repair_on_another_player() -> None:
     state = new(hands={0: ["repair-cart"]})
-    state.in_front[3].append("break-cart")
+    put_in_front(state, 3, "break-cart")
     assert state.legal_actions().count(PlayOnPlayer("repair-cart", 3)) == 1
     state.apply(PlayOnPlayer("repair-cart", 3))
-    assert state.in_front[3] == []
+    assert state.in_front[3] == ()
 
 
 def test_rockfall_removes_a_path_card_not_start_or_goal() -> None:
@@ -210,7 +210,7 @@ def test_sabotaged_diggers_get_nothing_option() -> None:
     for option, expected in ((False, [2, 4, 0, 1]), (True, [0, 4, 0, 3])):
         state = new(hands={1: ["EW"]}, roles=(D, D, S, D), sabotaged_diggers_get_nothing=option)
         state.apply(state.legal_actions()[-1])
-        state.in_front[0].append("break-lantern")
+        put_in_front(state, 0, "break-lantern")
         corridor(state, 6)
         state.nuggets = ["nugget1", "nugget1", "nugget2", "nugget3"]
         state.apply(PlacePath("EW", 7, 0))

@@ -176,7 +176,7 @@ def test_saboteur2_leaves_pay_by_the_games_table() -> None:
     the geologists' crystals on the table, a Theft worth a piece."""
     from pysaboteur.bots import card_leaf
     from pysaboteur.games.expansion import cards as C
-    from saboteur_helpers import corridor, fixed_deal, lay
+    from saboteur_helpers import corridor, fixed_deal, lay, put_in_front
 
     game = make_game("expansion", 6)
     roles = ("digger-blue", "digger-green", C.SABOTEUR, C.GEOLOGIST, C.BOSS, C.PROFITEER)
@@ -193,7 +193,7 @@ def test_saboteur2_leaves_pay_by_the_games_table() -> None:
     assert v_near[2] == pytest.approx((1 - p) * C.PAYOUT[2])
     assert v_near[3] == 0.0  # no crystals yet
     lay(near, "crystal:NESW", 0, 1)  # type: ignore[arg-type]
-    near.in_front[0].append("trapped")
+    put_in_front(near, 0, "trapped")
     near.theft_order = [1]
     values = card_leaf.leaf_values(near)
     assert values[3] == pytest.approx(1.0)

@@ -12,7 +12,7 @@ from pysaboteur.engine.maze import cell, neighbours
 from pysaboteur.games.expansion import cards as C
 from pysaboteur.games.expansion.state import STEAL, ExpansionGame, ExpansionState
 from pysaboteur.registry import make_game
-from saboteur_helpers import corridor, fixed_deal, lay
+from saboteur_helpers import corridor, fixed_deal, lay, put_in_front
 
 CAT = C.CATALOGUE
 BLUE, GREEN = "digger-blue", "digger-green"
@@ -109,7 +109,7 @@ def test_trapped_blocks_building_and_goes_on_another_player() -> None:
     assert targets == {1, 2}
     with pytest.raises(InvalidTarget):
         state.apply(PlayOnPlayer("trapped", 0))
-    state.in_front[0].append("trapped")
+    put_in_front(state, 0, "trapped")
     assert not any(isinstance(a, PlacePath) for a in state.legal_actions())
     with pytest.raises(Blocked):
         state.apply(PlacePath("EW", 1, 0))
@@ -117,17 +117,17 @@ def test_trapped_blocks_building_and_goes_on_another_player() -> None:
 
 def test_free_at_last_on_anyone_including_oneself() -> None:
     state = new((BLUE, GREEN, SAB), {0: ["free"]})
-    state.in_front[0].append("trapped")
-    state.in_front[2].append("trapped")
+    put_in_front(state, 0, "trapped")
+    put_in_front(state, 2, "trapped")
     assert {a.target for a in state.legal_actions() if isinstance(a, PlayOnPlayer)} >= {0, 2}
     state.apply(PlayOnPlayer("free", 0))
-    assert state.in_front[0] == [] and Counter(state.discards) == {"free": 1, "trapped": 1}
+    assert state.in_front[0] == () and Counter(state.discards) == {"free": 1, "trapped": 1}
 
 
 def test_one_card_of_each_kind_in_front() -> None:
     state = new((BLUE, GREEN, SAB), {0: ["theft", "trapped"]})
-    state.in_front[0].append("theft")
-    state.in_front[1].append("trapped")
+    put_in_front(state, 0, "theft")
+    put_in_front(state, 1, "trapped")
     legal = state.legal_actions()
     assert PlayOnPlayer("theft", 0) not in legal and PlayOnPlayer("trapped", 1) not in legal
 
@@ -139,7 +139,7 @@ def test_theft_only_in_front_of_oneself_and_hands_off_removes_it() -> None:
     state.apply(PlayOnPlayer("theft", 0))
     assert state.theft_order == [0]
     state.apply(PlayOnPlayer("hands-off", 0))
-    assert state.in_front[0] == [] and state.theft_order == []
+    assert state.in_front[0] == () and state.theft_order == []
 
 
 def test_swap_your_hand_the_other_draws() -> None:
@@ -171,12 +171,12 @@ def test_swap_your_hats() -> None:
 
 def test_discard_two_to_remove_a_card_in_front() -> None:
     state = new((BLUE, GREEN, SAB), {0: ["EW", "NS"]})
-    state.in_front[0].append("break-cart")
+    put_in_front(state, 0, "break-cart")
     assert Discard(("EW", "NS"), "break-cart") in state.legal_actions()
     with pytest.raises(IllegalAction):
         state.apply(Discard(("EW",), "break-cart"))
     state.apply(Discard(("EW", "NS"), "break-cart"))
-    assert state.in_front[0] == [] and len(state.hands[0]) == 5
+    assert state.in_front[0] == () and len(state.hands[0]) == 5
 
 
 def test_pass_one_to_three_draw_as_many() -> None:
@@ -245,7 +245,7 @@ def test_payout_table_with_deductions(roles: tuple[str, ...], gold: list[int]) -
 
 def test_trapped_winner_neither_paid_nor_counted() -> None:
     state = new((BLUE, BLUE, SAB), {0: ["EW"]})
-    state.in_front[1].append("trapped")
+    put_in_front(state, 1, "trapped")
     corridor(state, 6)
     state.apply(PlacePath("EW", 7, 0))
     assert state.results[0].gold == [5, 0, 0]
@@ -264,7 +264,7 @@ def test_trapped_geologist_gets_nothing_and_no_split() -> None:
     state = new((GEO, GEO, SAB))
     for x in (1, 2, 3):
         lay(state, "crystal:NESW", x, 0)
-    state.in_front[1].append("trapped")
+    put_in_front(state, 1, "trapped")
     exhaust(state)
     assert state.results[0].gold == [3, 0, 5]
 
@@ -273,9 +273,9 @@ def test_theft_order_last_played_first_then_clockwise_trapped_skipped() -> None:
     state = new((BLUE, SAB, GREEN, SAB, GEO))
     state.purse = [2, 0, 3, 0, 1]
     for seat in (3, 4, 1):  # played in this order: seat 1 last
-        state.in_front[seat].append("theft")
+        put_in_front(state, seat, "theft")
         state.theft_order.append(seat)
-    state.in_front[4].append("trapped")
+    put_in_front(state, 4, "trapped")
     exhaust(state)  # saboteurs 1 and 3 win 4 each
     assert state.phase == STEAL and state.current_player == 1
     assert set(state.legal_actions()) == {Steal(0), Steal(2), Steal(3), Steal(4)}
@@ -290,7 +290,7 @@ def test_theft_order_last_played_first_then_clockwise_trapped_skipped() -> None:
 
 def test_thief_without_victims_steals_nothing() -> None:
     state = new((BLUE, GREEN, GEO))
-    state.in_front[0].append("theft")
+    put_in_front(state, 0, "theft")
     state.theft_order.append(0)
     exhaust(state)
     assert state.round_no == 2 and state.scores() == [0, 0, 0]
@@ -307,9 +307,9 @@ def test_rulebook_worked_example() -> None:
         state.maze.remove(cell(4, 0))
         lay(state, "door-blue:EW", 4, 0)
         for seat in (5, 6):
-            state.in_front[seat].append("theft")
+            put_in_front(state, seat, "theft")
             state.theft_order.append(seat)
-        state.in_front[6].append("trapped")
+        put_in_front(state, 6, "trapped")
         state.apply(PlacePath("EW", 7, 0))
         return state
 

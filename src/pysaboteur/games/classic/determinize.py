@@ -72,7 +72,7 @@ class Determinizer:
         t._mt = Memo()
         t.hands = [[] for _ in range(n)]
         t.hands[seat] = list(view.hand or ())
-        t.in_front = [list(f) for f in view.in_front]
+        t.in_front = tuple(map(tuple, view.in_front))
         t.discards = list(view.discards)
         t.passed = [(seat, c) for c in view.my_passes]
         t.seen = [{} for _ in range(n)]

@@ -122,16 +122,17 @@ FITS_BY_MASK = tuple(tuple(FITS[k][om] for k in range(256)) for om in range(16))
 
 class FrontsMemo:
     """What a state keeps of the cards in front of the players (``ClassicState.in_front``):
-    the list it was worked out from, each seat's broken tools (bits, ``Tables.tool_bit``)
-    and the tool cards' menu entries.  The rules replace that list at every change, never
-    change it in place, so the same list means the same broken tools.
+    the cards it was worked out from, each seat's broken tools (bits, ``Tables.tool_bit``)
+    and the tool cards' menu entries (their targets depend on the broken tools only).
+    The cards are an immutable tuple, replaced at every change, so the same object means
+    the same cards.
 
     Not part of the position: memos compare equal whatever they hold.
     """
 
     __slots__ = ("broken", "entries", "fronts")
 
-    def __init__(self, fronts: list[list[str]] | None, broken: list[int]) -> None:
+    def __init__(self, fronts: tuple[tuple[str, ...], ...] | None, broken: list[int]) -> None:
         self.fronts = fronts
         self.broken = broken
         self.entries: dict[str, Entry | None] = {}

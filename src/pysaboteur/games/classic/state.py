@@ -176,7 +176,9 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         # where this round's moves begin in the log; a later round is set up while the
         # action that ended the last one is applied, before it joins the history
         self.round_start = len(self.history) + (self._round > 1)
-        self.in_front: list[list[str]] = [[] for _ in range(seats)]
+        #: the cards lying in front of each seat; immutable, replaced at every change (so
+        #: the same object means the same cards: see ``FrontsMemo``)
+        self.in_front: tuple[tuple[str, ...], ...] = ((),) * seats
         self.seen: list[dict[int, str]] = [{} for _ in range(seats)]  # map looks
         self.phase = MAIN
         self.pending: tuple[int, tuple[bool, ...]] | None = None
@@ -525,13 +527,13 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         self.discards += (code, broken)
 
     def _put_in_front(self, seat: int, code: str) -> None:
-        fronts = self.in_front = self.in_front.copy()
-        fronts[seat] = [*fronts[seat], code]
+        fronts = self.in_front
+        self.in_front = (*fronts[:seat], (*fronts[seat], code), *fronts[seat + 1:])
 
     def _take_in_front(self, seat: int, code: str) -> None:
-        fronts = self.in_front = self.in_front.copy()
-        front = fronts[seat] = fronts[seat].copy()
+        fronts, front = self.in_front, list(self.in_front[seat])
         front.remove(code)
+        self.in_front = (*fronts[:seat], tuple(front), *fronts[seat + 1:])
 
     def _play_other(self, seat: int, action: Action) -> None:
         raise AssertionError(action)

@@ -103,7 +103,7 @@ class ExpansionState(ClassicState):
 
     def can_build(self, seat: int) -> bool:
         front = self.in_front[seat]
-        return not front or front == ["theft"]  # at most one card of a kind lies there
+        return not front or front == ("theft",)  # at most one card of a kind lies there
 
     def has_gold(self) -> list[bool]:
         return [g > 0 for g in self.purse]
