@@ -120,6 +120,36 @@ def test_break_only_without_that_broken_tool() -> None:
         state.apply(PlayOnPlayer("break-cart", 2))
 
 
+def test_tool_targets_follow_every_change_of_the_cards_in_front(monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    """The tool cards' targets are kept per set of cards in front (``FrontsMemo``) and shared
+    per pattern of broken tools (``Tables.entries_for``): neither may outlive a change."""
+    from pysaboteur.games.classic import menu
+
+    state = new(hands={0: ["break-cart", "repair-cart"]})
+    assert PlayOnPlayer("break-cart", 2) in state.legal_actions()
+    assert not any(a.card == "repair-cart" for a in state.legal_actions()
+                   if isinstance(a, PlayOnPlayer))
+    before = state.in_front
+    put_in_front(state, 2, "break-cart")
+    assert before == ((),) * 4  # replaced, not changed
+    legal = state.legal_actions()
+    assert PlayOnPlayer("break-cart", 2) not in legal
+    assert [a for a in legal if isinstance(a, PlayOnPlayer) and a.card == "repair-cart"] \
+        == [PlayOnPlayer("repair-cart", 2)]
+    # a clone keeps the memo while nothing changes, and goes its own way after
+    copy = state.clone()
+    copy.apply(PlayOnPlayer("repair-cart", 2))
+    assert PlayOnPlayer("break-cart", 2) not in state.legal_actions()
+    # past the bound the shared entries are forgotten, not wrong
+    monkeypatch.setattr(menu, "MAX_BROKEN_PATTERNS", 1)
+    fresh = new(hands={0: ["break-cart", "repair-cart"]})
+    put_in_front(fresh, 1, "break-cart")
+    assert PlayOnPlayer("repair-cart", 1) in fresh.legal_actions()
+    assert PlayOnPlayer("break-cart", 1) not in fresh.legal_actions()
+    assert PlayOnPlayer("break-cart", 2) in fresh.legal_actions()
+
+
 def test_two_tool_repair_mends_one() -> None:
     state = new(hands={0: ["repair-pickaxe-lantern", "repair-cart"]})
     put_in_front(state, 0, "break-pickaxe", "break-lantern")

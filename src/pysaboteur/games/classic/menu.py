@@ -43,6 +43,7 @@ M_LIST, M_DISCARD, M_PASS, M_CODE, M_CELL = range(5)
 _new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
 
 MAX_SEATS = 16
+MAX_BROKEN_PATTERNS = 4096  # patterns of broken tools whose menu entries are kept
 
 
 class Board:
@@ -132,10 +133,13 @@ class FrontsMemo:
 
     __slots__ = ("broken", "entries", "fronts")
 
-    def __init__(self, fronts: tuple[tuple[str, ...], ...] | None, broken: list[int]) -> None:
+    def __init__(self, fronts: tuple[tuple[str, ...], ...] | None, broken: list[int],
+                 entries: dict[str, Entry | None] | None = None) -> None:
         self.fronts = fronts
         self.broken = broken
-        self.entries: dict[str, Entry | None] = {}
+        #: tool card -> its entry (None: no target); shared by every memo of the same
+        #: broken tools (``Tables.entries_for``)
+        self.entries: dict[str, Entry | None] = {} if entries is None else entries
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FrontsMemo)
@@ -221,6 +225,21 @@ class Tables:
         #: action cards aimed at a seat, built once: on_player[code][seat]
         self.on_player: dict[str, list[Action]] = {
             code: [PlayOnPlayer(code, seat) for seat in range(MAX_SEATS)] for code in self.effect}
+        #: per pattern of broken tools (seat by seat), the tool cards' menu entries
+        self._entries_by_broken: dict[tuple[int, ...], dict[str, Entry | None]] = {}
+
+    def entries_for(self, broken: list[int]) -> dict[str, Entry | None]:
+        """The tool cards' menu entries for these broken tools (filled by the states that
+        need them), shared by every state of the catalogue: the same few patterns of broken
+        tools come back match after match.  Forgotten, all at once, past
+        ``MAX_BROKEN_PATTERNS`` patterns."""
+        key = tuple(broken)
+        entries = self._entries_by_broken.get(key)
+        if entries is None:
+            if len(self._entries_by_broken) >= MAX_BROKEN_PATTERNS:
+                self._entries_by_broken.clear()
+            entries = self._entries_by_broken[key] = {}
+        return entries
 
 
 def tables(cat: Catalogue) -> Tables:

@@ -332,17 +332,18 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         memo = self._fronts_memo
         if memo.fronts is fronts:
             return memo
+        T = self.game.tables
         if not any(fronts):
             bits = [0] * len(fronts)
         else:
-            bit = self.game.tables.front_bit.__getitem__
+            bit = T.front_bit.__getitem__
             bits = [sum(map(bit, front)) if front else 0 for front in fronts]
-        memo = self._fronts_memo = FrontsMemo(fronts, bits)
+        memo = self._fronts_memo = FrontsMemo(fronts, bits, T.entries_for(bits))
         return memo
 
     def _tool_entry(self, code: str) -> Entry | None:
-        """The menu entry of a break or repair card (None: no target), kept in the memo of
-        the cards in front (its targets depend on the broken tools only)."""
+        """The menu entry of a break or repair card (None: no target), kept for the broken
+        tools it depends on (``Tables.entries_for``)."""
         memo = self._fronts()
         if code in memo.entries:
             return memo.entries[code]
