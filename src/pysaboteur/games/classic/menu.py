@@ -22,7 +22,7 @@ hand (``engine.moves.template``), so counting passes costs a dictionary look-up.
 
 from __future__ import annotations
 
-from itertools import repeat
+from itertools import compress, repeat
 from typing import Any
 
 from ...engine.actions import Action, Discard, PlayOnPlayer
@@ -93,10 +93,14 @@ class Board:
         """
         out: list[Action] = []
         tiles = self.tables.place.tiles
-        for otile, row in self.tables.fit_rows[code]:
-            place = tiles[otile].__getitem__
-            out += [place(c) for c, k in
-                    (zip(self.cs, self.ks, strict=True) if cells is None else cells) if row[k]]
+        if cells is None:  # per orientation, the cells it fits picked in C (``compress``)
+            cs, ks = self.cs, self.ks
+            for otile, hit in self.tables.fit_bytes[code]:
+                out += map(tiles[otile].__getitem__, compress(cs, ks.translate(hit)))
+        else:
+            for otile, row in self.tables.fit_rows[code]:
+                place = tiles[otile].__getitem__
+                out += [place(c) for c, k in cells if row[k]]
         self.acts[code] = out
         return out
 
