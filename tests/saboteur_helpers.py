@@ -52,5 +52,5 @@ def corridor(state: ClassicState, upto: int = 6, code: str = "EW") -> None:
 def put_in_front(state: ClassicState, seat: int, *codes: str) -> None:
     """Lay ``codes`` in front of ``seat`` as a set-up (the state's cards in front are
     immutable: replaced, never changed in place)."""
-    fronts = state.in_front
-    state.in_front = (*fronts[:seat], (*fronts[seat], *codes), *fronts[seat + 1:])
+    for code in codes:
+        state._put_in_front(seat, code)

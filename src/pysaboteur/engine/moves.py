@@ -44,11 +44,6 @@ _PASSES = _Passes()
 _SINGLES = _Singles()
 
 
-def single_pass(code: str) -> Pass:
-    """The pass of the one card ``code`` (the same object every time)."""
-    return _SINGLES[code]
-
-
 def _pass(combo: tuple[str, ...]) -> Pass:
     return _PASSES[combo]
 

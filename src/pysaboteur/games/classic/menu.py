@@ -67,8 +67,9 @@ class Board:
         self.ks = bytes([get(c, 0) for c in cs])
         self.acts: dict[str, list[Action]] = {}
         self.targets: dict[str, list[int]] = {}
-        #: where a ladder may go, as ``(cell, constraint)`` pairs (Saboteur 2, on demand)
-        self.ladders: list[tuple[int, int]] | None = None
+        #: where a ladder may go, as cells and their constraints like ``cs`` and ``ks``
+        #: (Saboteur 2, on demand)
+        self.ladders: tuple[list[int], bytes] | None = None
 
     def nth_placement(self, code: str, i: int) -> Action:
         """``placements(code)[i]`` without building the list (unless it exists already)."""
@@ -86,21 +87,17 @@ class Board:
             i -= n
         raise IndexError("placement index out of range")
 
-    def placements(self, code: str, cells: list[tuple[int, int]] | None = None) -> list[Action]:
+    def placements(self, code: str, cells: tuple[list[int], bytes] | None = None
+                   ) -> list[Action]:
         """Every placement of path card ``code``: by orientation, then cell (kept in ``acts``).
 
-        ``cells``: ``(cell, constraint)`` pairs other than the board's (ladders), sorted.
+        ``cells``: sorted cells and their constraints other than the board's (ladders).
         """
         out: list[Action] = []
         tiles = self.tables.place.tiles
-        if cells is None:  # per orientation, the cells it fits picked in C (``compress``)
-            cs, ks = self.cs, self.ks
-            for otile, hit in self.tables.fit_bytes[code]:
-                out += map(tiles[otile].__getitem__, compress(cs, ks.translate(hit)))
-        else:
-            for otile, row in self.tables.fit_rows[code]:
-                place = tiles[otile].__getitem__
-                out += [place(c) for c, k in cells if row[k]]
+        cs, ks = (self.cs, self.ks) if cells is None else cells
+        for otile, hit in self.tables.fit_bytes[code]:  # the cells it fits picked in C
+            out += map(tiles[otile].__getitem__, compress(cs, ks.translate(hit)))
         self.acts[code] = out
         return out
 
@@ -138,12 +135,12 @@ class FrontsMemo:
     __slots__ = ("broken", "entries", "fronts")
 
     def __init__(self, fronts: tuple[tuple[str, ...], ...] | None, broken: list[int],
-                 entries: dict[str, Entry | None] | None = None) -> None:
+                 entries: dict[str, Entry | None]) -> None:
         self.fronts = fronts
         self.broken = broken
         #: tool card -> its entry (None: no target); shared by every memo of the same
         #: broken tools (``Tables.entries_for``)
-        self.entries: dict[str, Entry | None] = {} if entries is None else entries
+        self.entries = entries
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FrontsMemo)
@@ -151,7 +148,7 @@ class FrontsMemo:
     __hash__ = None  # type: ignore[assignment]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> FrontsMemo:
-        return FrontsMemo(None, [])
+        return FrontsMemo(None, [], {})
 
 
 class Tables:
@@ -164,14 +161,11 @@ class Tables:
         self.is_path = [cat[code].category == "path" for code in cat.codes]
         #: the catalogue's placements (``engine.maze.Placements``)
         self.place = placements_of(cat)
-        #: path card -> (oriented tile, FITS_BY_MASK row of its open edges) per orientation
-        self.fit_rows: dict[str, tuple[tuple[int, tuple[bool, ...]], ...]] = {
-            code: tuple((otile, FITS_BY_MASK[cat.open_mask[otile]]) for _, otile in variants)
-            for code, variants in cat.orientations.items() if cat[code].category == "path"}
-        #: the same with each row as a translation table of 0 and 1 (``Board.nth_placement``)
+        #: path card -> per orientation, (oriented tile, a translation table of the fit
+        #: constraints: 1 where it fits); ``Board.placements`` and ``Board.nth_placement``
         self.fit_bytes: dict[str, tuple[tuple[int, bytes], ...]] = {
-            code: tuple((otile, bytes(row)) for otile, row in rows)
-            for code, rows in self.fit_rows.items()}
+            code: tuple((otile, bytes(FITS_BY_MASK[cat.open_mask[otile]])) for _, otile in variants)
+            for code, variants in cat.orientations.items() if cat[code].category == "path"}
         self.is_goal = [cat[code].category == "goal" for code in cat.codes]
         placeable = 0
         for code, variants in cat.orientations.items():

@@ -117,7 +117,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
     #: hand's distinct cards are all its menu needs, and give it in the same order
     DISTINCT_HAND: ClassVar[bool] = C.PASS_MAX == 1
     #: the broken tools and tool cards' entries of ``in_front`` (``_broken_bits``)
-    _fronts_memo = FrontsMemo(None, [])
+    _fronts_memo = FrontsMemo(None, [], {})
 
     game: ClassicGame
 
@@ -280,13 +280,14 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                     lst = board.placements(code, self._ladder_cells(board))
                 if lst:
                     menu.append((len(lst), M_LIST, lst, None))
-        tools: dict[str, Entry | None] | None = None
+        fronts: FrontsMemo | None = None
         for code in cards:
             effect = effects[code]
             if effect == "break" or effect == "repair":
-                if tools is None:
-                    tools = self._fronts().entries
-                entry = tools[code] if code in tools else self._tool_entry(code)
+                if fronts is None:
+                    fronts = self._fronts()
+                entries = fronts.entries
+                entry = entries[code] if code in entries else self._tool_entry(fronts, code)
                 if entry is not None:
                     menu.append(entry)
             elif effect == "map" or effect == "rockfall":
@@ -341,12 +342,9 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         memo = self._fronts_memo = FrontsMemo(fronts, bits, T.entries_for(bits))
         return memo
 
-    def _tool_entry(self, code: str) -> Entry | None:
-        """The menu entry of a break or repair card (None: no target), kept for the broken
-        tools it depends on (``Tables.entries_for``)."""
-        memo = self._fronts()
-        if code in memo.entries:
-            return memo.entries[code]
+    def _tool_entry(self, memo: FrontsMemo, code: str) -> Entry | None:
+        """The menu entry of a break or repair card (None: no target), worked out from the
+        broken tools and kept with them (``Tables.entries_for``)."""
         T = self.game.tables
         if T.effect[code] == "break":
             bit, mine = T.break_bit[code], T.on_player[code]
@@ -357,9 +355,9 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         entry = memo.entries[code] = (len(lst), M_LIST, lst, None) if lst else None
         return entry
 
-    def _ladder_cells(self, board: Board) -> list[tuple[int, int]]:
-        """Where a ladder may go, as sorted ``(cell, constraint)`` pairs (Saboteur 2)."""
-        return []
+    def _ladder_cells(self, board: Board) -> tuple[list[int], bytes]:
+        """Where a ladder may go: sorted cells and their fit constraints (Saboteur 2)."""
+        return [], b""
 
     def _more_targets(self, seat: int, code: str) -> list[Action]:
         """Targets of the action cards only Saboteur 2 has."""
@@ -528,13 +526,17 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         self.discards += (code, broken)
 
     def _put_in_front(self, seat: int, code: str) -> None:
-        fronts = self.in_front
-        self.in_front = (*fronts[:seat], (*fronts[seat], code), *fronts[seat + 1:])
+        self._set_front(seat, (*self.in_front[seat], code))
 
     def _take_in_front(self, seat: int, code: str) -> None:
-        fronts, front = self.in_front, list(self.in_front[seat])
+        front = list(self.in_front[seat])
         front.remove(code)
-        self.in_front = (*fronts[:seat], tuple(front), *fronts[seat + 1:])
+        self._set_front(seat, tuple(front))
+
+    def _set_front(self, seat: int, cards: tuple[str, ...]) -> None:
+        """Replace the cards in front of ``seat`` (a new ``in_front``, never a change in place)."""
+        fronts = self.in_front
+        self.in_front = (*fronts[:seat], cards, *fronts[seat + 1:])
 
     def _play_other(self, seat: int, action: Action) -> None:
         raise AssertionError(action)

@@ -109,7 +109,7 @@ class ExpansionState(ClassicState):
         return [g > 0 for g in self.purse]
 
     # ------------------------------------------------------------------ legality
-    def _ladder_cells(self, board: Board) -> list[tuple[int, int]]:
+    def _ladder_cells(self, board: Board) -> tuple[list[int], bytes]:
         """Empty cells next to a face-up card and not next to a goal (face down or not),
         kept with the board (every ladder card of every hand uses them until the maze
         changes)."""
@@ -119,8 +119,8 @@ class ExpansionState(ClassicState):
             is_goal = self.game.tables.is_goal
             goals = [*maze.hidden, *(c for c, o in maze.cells.items() if is_goal[o])]
             near = {n for g in goals for _, n in neighbours(g)}
-            cells = board.ladders = [(c, k) for c, k in sorted(maze.constraint.items())
-                                     if c not in near]
+            cs = sorted(maze.constraint.keys() - near)
+            cells = board.ladders = (cs, bytes(map(maze.constraint.__getitem__, cs)))
         return cells
 
     def _more_targets(self, seat: int, code: str) -> list[Action]:
