@@ -115,6 +115,21 @@ def test_trapped_blocks_building_and_goes_on_another_player() -> None:
         state.apply(PlacePath("EW", 1, 0))
 
 
+def test_a_theft_in_front_does_not_stop_building() -> None:
+    """Only a broken tool or a Trapped! stops path cards (expansion.md, option 1): a Theft
+    lying in front of the player does not, alone or beside another card."""
+    state = new((BLUE, GREEN, SAB), {0: ["EW", "theft"]})
+    state.apply(PlayOnPlayer("theft", 0))
+    for _ in range(2):
+        state.apply(state.legal_actions()[-1])
+    assert state.current_player == 0 and state.in_front[0] == ("theft",)
+    assert PlacePath("EW", 1, 0) in state.legal_actions()
+    put_in_front(state, 0, "break-cart")
+    assert not any(isinstance(a, PlacePath) for a in state.legal_actions())
+    with pytest.raises(Blocked):
+        state.apply(PlacePath("EW", 1, 0))
+
+
 def test_free_at_last_on_anyone_including_oneself() -> None:
     state = new((BLUE, GREEN, SAB), {0: ["free"]})
     put_in_front(state, 0, "trapped")
