@@ -207,14 +207,20 @@ def hand_template(h: list[str]) -> Template:
     """The template of the *sorted* hand ``h``; a hand of all-different cards (the
     commonest) is recognised without working out its duplicate pattern."""
     if len(set(h)) == len(h):
-        tpl = _DISTINCT.get(len(h))
-        if tpl is None:
-            tpl = _DISTINCT[len(h)] = template(h)
-        return tpl
+        return _DISTINCT[len(h)]
     return TEMPLATES.get(tuple(map(h.index, h))) or template(h)
 
 
-_DISTINCT: dict[int, Template] = {}
+class _Distinct(dict[int, Template]):
+    """The template of a hand of ``n`` all-different cards, by ``n``."""
+
+    def __missing__(self, n: int) -> Template:
+        tpl = self[n] = template(sorted(map(str, range(n))))
+        return tpl
+
+
+#: ``DISTINCT[n]``: the template of any sorted hand of ``n`` different cards
+DISTINCT = _DISTINCT = _Distinct()
 
 
 def nth_template_pass(h: list[str], tpl: Template, i: int) -> Pass:

@@ -63,8 +63,7 @@ class Board:
         self.tables = tables
         self.version = maze.version
         self.cs = cs = sorted(maze.reach_in[0].keys() - maze.hidden.keys())
-        get = maze.constraint.get
-        self.ks = bytes([get(c, 0) for c in cs])
+        self.ks = bytes(map(maze.constraint.get, cs, repeat(0)))
         self.acts: dict[str, list[Action]] = {}
         self.targets: dict[str, list[int]] = {}
         #: where a ladder may go, as cells and their constraints like ``cs`` and ``ks``
@@ -135,7 +134,7 @@ class FrontsMemo:
     __slots__ = ("broken", "entries", "fronts")
 
     def __init__(self, fronts: tuple[tuple[str, ...], ...] | None, broken: list[int],
-                 entries: dict[str, Entry | None]) -> None:
+                 entries: ToolEntries) -> None:
         self.fronts = fronts
         self.broken = broken
         #: tool card -> its entry (None: no target); shared by every memo of the same
@@ -148,7 +147,28 @@ class FrontsMemo:
     __hash__ = None  # type: ignore[assignment]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> FrontsMemo:
-        return FrontsMemo(None, [], {})
+        return FrontsMemo(None, [], self.entries)  # a cache of the catalogue: shared
+
+
+class ToolEntries(dict[str, "Entry | None"]):
+    """The break and repair cards' menu entries for one pattern of broken tools (``broken``:
+    per seat, bits of ``Tables.tool_bit``), each worked out on first use; None: no target."""
+
+    def __init__(self, tables: Tables, broken: tuple[int, ...]) -> None:
+        super().__init__()
+        self.tables = tables
+        self.broken = broken
+
+    def __missing__(self, code: str) -> Entry | None:
+        T = self.tables
+        if T.effect[code] == "break":
+            bit, mine = T.break_bit[code], T.on_player[code]
+            lst = [mine[s] for s, b in enumerate(self.broken) if not b & bit]
+        else:
+            fixes = T.repairs[code]
+            lst = [act for s, b in enumerate(self.broken) if b for act in fixes[s][b]]
+        entry = self[code] = (len(lst), M_LIST, lst, None) if lst else None
+        return entry
 
 
 class Tables:
@@ -224,19 +244,19 @@ class Tables:
         self.on_player: dict[str, list[Action]] = {
             code: [PlayOnPlayer(code, seat) for seat in range(MAX_SEATS)] for code in self.effect}
         #: per pattern of broken tools (seat by seat), the tool cards' menu entries
-        self._entries_by_broken: dict[tuple[int, ...], dict[str, Entry | None]] = {}
+        self._entries_by_broken: dict[tuple[int, ...], ToolEntries] = {}
 
-    def entries_for(self, broken: list[int]) -> dict[str, Entry | None]:
-        """The tool cards' menu entries for these broken tools (filled by the states that
-        need them), shared by every state of the catalogue: the same few patterns of broken
-        tools come back match after match.  Forgotten, all at once, past
+    def entries_for(self, broken: list[int]) -> ToolEntries:
+        """The tool cards' menu entries for these broken tools (each worked out when a state
+        first needs it), shared by every state of the catalogue: the same few patterns of
+        broken tools come back match after match.  Forgotten, all at once, past
         ``MAX_BROKEN_PATTERNS`` patterns."""
         key = tuple(broken)
         entries = self._entries_by_broken.get(key)
         if entries is None:
             if len(self._entries_by_broken) >= MAX_BROKEN_PATTERNS:
                 self._entries_by_broken.clear()
-            entries = self._entries_by_broken[key] = {}
+            entries = self._entries_by_broken[key] = ToolEntries(self, key)
         return entries
 
 

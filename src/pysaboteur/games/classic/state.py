@@ -38,7 +38,7 @@ from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, d
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, Memo, SharedMaze, cell
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import Template, hand_template
+from ...engine.moves import DISTINCT, Template, hand_template
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from . import cards as C
@@ -116,8 +116,8 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
     #: passes of one card and no option besides cards and passing (``_extra_menu``): a
     #: hand's distinct cards are all its menu needs, and give it in the same order
     DISTINCT_HAND: ClassVar[bool] = C.PASS_MAX == 1
-    #: the broken tools and tool cards' entries of ``in_front`` (``_broken_bits``)
-    _fronts_memo = FrontsMemo(None, [], {})
+    #: the broken tools and tool cards' entries of ``in_front`` (``_fronts``)
+    _fronts_memo: FrontsMemo | None = None
 
     game: ClassicGame
 
@@ -250,8 +250,12 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         seat = self.current
         hand = self.hands[seat]
         T = self.game.tables
-        h = sorted(set(hand) if self.DISTINCT_HAND else hand)
-        tpl = hand_template(h)
+        if self.DISTINCT_HAND:
+            h = sorted(set(hand))
+            tpl = DISTINCT[len(h)]
+        else:
+            h = sorted(hand)
+            tpl = hand_template(h)
         menu: list[Entry] = []
         maze = self.maze
         board = self._mt.value
@@ -280,14 +284,16 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                     lst = board.placements(code, self._ladder_cells(board))
                 if lst:
                     menu.append((len(lst), M_LIST, lst, None))
-        fronts: FrontsMemo | None = None
+        tools = None
         for code in cards:
             effect = effects[code]
             if effect == "break" or effect == "repair":
-                if fronts is None:
-                    fronts = self._fronts()
-                entries = fronts.entries
-                entry = entries[code] if code in entries else self._tool_entry(fronts, code)
+                if tools is None:
+                    fronts = self._fronts_memo
+                    if fronts is None or fronts.fronts is not self.in_front:
+                        fronts = self._fronts()
+                    tools = fronts.entries
+                entry = tools[code]
                 if entry is not None:
                     menu.append(entry)
             elif effect == "map" or effect == "rockfall":
@@ -331,7 +337,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         """The memo of the cards in front of the players, worked out again if they changed."""
         fronts = self.in_front
         memo = self._fronts_memo
-        if memo.fronts is fronts:
+        if memo is not None and memo.fronts is fronts:
             return memo
         T = self.game.tables
         if not any(fronts):
@@ -341,19 +347,6 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             bits = [sum(map(bit, front)) if front else 0 for front in fronts]
         memo = self._fronts_memo = FrontsMemo(fronts, bits, T.entries_for(bits))
         return memo
-
-    def _tool_entry(self, memo: FrontsMemo, code: str) -> Entry | None:
-        """The menu entry of a break or repair card (None: no target), worked out from the
-        broken tools and kept with them (``Tables.entries_for``)."""
-        T = self.game.tables
-        if T.effect[code] == "break":
-            bit, mine = T.break_bit[code], T.on_player[code]
-            lst = [mine[s] for s, b in enumerate(memo.broken) if not b & bit]
-        else:
-            fixes = T.repairs[code]
-            lst = [act for s, b in enumerate(memo.broken) if b for act in fixes[s][b]]
-        entry = memo.entries[code] = (len(lst), M_LIST, lst, None) if lst else None
-        return entry
 
     def _ladder_cells(self, board: Board) -> tuple[list[int], bytes]:
         """Where a ladder may go: sorted cells and their fit constraints (Saboteur 2)."""
