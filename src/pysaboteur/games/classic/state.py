@@ -496,7 +496,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         return False
 
     def _place(self, c: int, otile: int) -> None:
-        self._wmaze().place(c, otile)
+        (self._wmaze() if self._mt.shared else self.maze).place(c, otile)
 
     def _play_on_cell(self, seat: int, code: str, c: int) -> None:
         self.discards.append(code)
