@@ -278,6 +278,14 @@ def decode(tag: int, a: Any, b: Any, i: int) -> Action:
     return _new(Discard, (a[i % len(a)], b[i // len(a)]))
 
 
+def discards(combos: list[tuple[str, str]], removable: list[str]) -> list[Action]:
+    """Discard each card pair to remove each removable card: by removed card, then pair."""
+    out: list[Action] = []
+    for removed in removable:
+        out += map(_new, repeat(Discard), zip(combos, repeat(removed)))
+    return out
+
+
 def expand(menu: list[Entry]) -> list[Action]:
     """Every action of the menu, in order (tuples built by ``map`` and ``zip`` where it pays)."""
     out: list[Action] = []
@@ -289,8 +297,7 @@ def expand(menu: list[Entry]) -> list[Action]:
         elif tag == M_CELL:
             out += b.acts.get(a) or b.on_cells(a)
         elif tag == M_DISCARD:
-            for removed in b:
-                out += map(_new, repeat(Discard), zip(a, repeat(removed)))
+            out += discards(a, b)
         else:
             out += template_passes(a, b, count)
     return out
