@@ -40,6 +40,10 @@ _STRIDE_BITS, _OFFSET, _LOW = 10, 512, (1 << 10) - 1
 #   M_CODE     a path card, the Board (placements counted; built or decoded by the board)
 #   M_CELL     a map or rockfall card, the Board (its targets in ``Board.targets``)
 M_LIST, M_DISCARD, M_PASS, M_CODE, M_CELL = range(5)
+# what a card in hand offers (``Tables.kind``): placements (a path card that must connect,
+# or a ladder), actions on seats worked out from the broken tools (break, repair), actions
+# on cells of the maze (map, rockfall), actions on seats per position (Saboteur 2's others)
+K_PATH, K_LADDER, K_TOOL, K_CELL, K_SEAT = range(5)
 _new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
 
 MAX_SEATS = 16
@@ -217,6 +221,12 @@ class Tables:
         #: action cards: code -> effect
         self.effect: dict[str, str] = {k.code: k.effect for k in cat.kinds
                                        if k.category == "action" and k.effect is not None}
+        #: deck cards: code -> what it offers in a menu (K_PATH...)
+        self.kind: dict[str, int] = {
+            **dict.fromkeys(self.code_mask, K_PATH), **dict.fromkeys(self.ladder_mask, K_LADDER),
+            **{code: K_TOOL if effect in ("break", "repair") else
+               K_CELL if effect in ("map", "rockfall") else K_SEAT
+               for code, effect in self.effect.items()}}
         #: break cards: code -> tool bit; tool name -> bit
         tools: list[str] = []
         for k in cat.kinds:

@@ -43,6 +43,10 @@ from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from . import cards as C
 from .menu import (
+    K_CELL,
+    K_LADDER,
+    K_PATH,
+    K_TOOL,
     M_CELL,
     M_CODE,
     M_LIST,
@@ -262,33 +266,37 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         board = self._mt.value
         if board is None or board.maze is not maze or board.version != maze.version:
             board = self._mt.value = Board(maze, T)
-        nfit, effects = T.nfit, T.effect
+        kinds = T.kind
         cards = []
         front = self.in_front[seat]
         build = not front or self.can_build(seat)
         for code in h if len(tpl.ones) == len(h) else map(h.__getitem__, tpl.ones):
-            row = nfit.get(code)
-            if row is not None:
-                if build and listing:
+            kind = kinds[code]
+            if kind == K_PATH:
+                if not build:
+                    continue
+                if listing:
                     lst = board.acts.get(code) or board.placements(code)
                     if lst:
                         menu.append((len(lst), M_LIST, lst, None))
-                elif build:  # counted, not built: the rollout path decodes only the one it picks
-                    n = sum(board.ks.translate(row))  # a loop in C, see Tables.nfit
+                else:  # counted, not built: the rollout path decodes only the one it picks
+                    n = sum(board.ks.translate(T.nfit[code]))  # a loop in C, see Tables.nfit
                     if n:
                         menu.append((n, M_CODE, code, board))
-            elif code in effects:
-                cards.append(code)
-            elif build and code in T.ladder_mask:
+            elif kind == K_LADDER:
+                if not build:
+                    continue
                 lst = board.acts.get(code)
                 if lst is None:
                     lst = board.placements(code, self._ladder_cells(board))
                 if lst:
                     menu.append((len(lst), M_LIST, lst, None))
+            else:  # action cards come after every path card (codes of both may interleave)
+                cards.append(code)
         tools = None
         for code in cards:
-            effect = effects[code]
-            if effect == "break" or effect == "repair":
+            kind = kinds[code]
+            if kind == K_TOOL:
                 if tools is None:
                     fronts = self._fronts_memo
                     if fronts is None or fronts.fronts is not self.in_front:
@@ -297,8 +305,8 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                 entry = tools[code]
                 if entry is not None:
                     menu.append(entry)
-            elif effect == "map" or effect == "rockfall":
-                cells = board.cell_targets(code, effect, T.is_path)
+            elif kind == K_CELL:
+                cells = board.cell_targets(code, T.effect[code], T.is_path)
                 if cells:
                     menu.append((len(cells), M_LIST, board.acts.get(code) or board.on_cells(code),
                                  None) if listing else (len(cells), M_CELL, code, board))
