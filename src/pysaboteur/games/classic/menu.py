@@ -2,10 +2,12 @@
 
 A menu is a list of entries ``(count, tag, a, b)``; each entry stands for
 ``count`` consecutive legal actions and holds only what tells them apart
-(cells, seats, card combinations).  ``legal_actions()`` expands every entry;
-the rollout path (``legal_count``, ``legal_action(i)``, ``random_action``)
-counts entries and decodes one action.  Both give the same canonical order,
-which depends on the position only:
+(cells, seats, card combinations).  ``legal_actions()`` asks for a *listing*
+menu, whose entries hold their actions (``M_LIST``: built at once, most of them
+kept with the board or the broken tools), and joins them; the rollout path
+(``legal_count``, ``legal_action(i)``, ``random_action``, ``play_out``) counts
+entries and decodes one action.  Both give the same canonical order, which
+depends on the position only:
 
 1. path cards by card code, each by orientation, then by cell (x, then y);
 2. action cards by card code, each with its targets (seats ascending, cells by x then y);
