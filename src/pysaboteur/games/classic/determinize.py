@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 from ...engine.determinize import blank_state, check_places
@@ -124,6 +124,19 @@ class Determinizer:
         self.deck_size, self.aside_size = view.deck_size, view.set_aside
         check_places(len(self.unknown_cards),
                      sum(h + p for _, h, p in self.sizes) + self.deck_size + self.aside_size)
+        # where a sample's shuffled unknown cards go: seat by seat, the hand then the
+        # face-down passes; then the draw pile, then the set-aside cards
+        hands: list[slice] = []
+        self.pass_seats: list[int] = []
+        self.pass_at: list[int] = []
+        k = 0
+        for s, hand, npassed in self.sizes:
+            hands.append(slice(k, k + hand))
+            self.pass_seats += [s] * npassed
+            self.pass_at += range(k + hand, k + hand + npassed)
+            k += hand + npassed
+        deck = slice(k, k + self.deck_size)
+        self._cut = itemgetter(*hands, deck, slice(deck.stop, None))  # 4 or more: a tuple
         # dwarf cards
         known_roles = self._known_roles(view)
         pool = Counter(game.role_deck())
@@ -200,14 +213,13 @@ class Determinizer:
         state = self.template.clone()
         state.rng = Rng(rng.next64())
         cards = rng.permutation(self.unknown_cards)
-        k = 0
-        passed = state.passed
-        for s, hand, npassed in self.sizes:
-            state.hands[s] = cards[k:k + hand]
-            passed += zip(repeat(s), cards[k + hand:k + hand + npassed])
-            k += hand + npassed
-        state.deck = cards[k:k + self.deck_size]
-        state.aside = cards[k + self.deck_size:]
+        parts = self._cut(cards)  # the other seats' hands, the pile, the set-aside cards
+        seat, hands = self.seat, state.hands
+        hands[:seat] = parts[:seat]
+        hands[seat + 1:] = parts[seat:-2]
+        state.deck, state.aside = parts[-2:]
+        state.passed += zip(self.pass_seats, map(cards.__getitem__, self.pass_at),
+                            strict=True)
         goals = rng.permutation(self.unknown_goals)
         hidden = self.template.maze.hidden.copy()
         for c in self.unseen_cells:
