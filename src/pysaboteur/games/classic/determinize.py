@@ -23,7 +23,7 @@ A sample's ``view(seat)`` equals the view it came from, except for the log.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from operator import itemgetter
 from typing import Any
 
@@ -34,6 +34,7 @@ from .state import MAIN, ORIENT, STEAL, ClassicGame, ClassicState
 
 _PHASES = {"main": MAIN, "orient": ORIENT, "steal": STEAL}
 Weights = Mapping[int, Mapping[str, float]]
+_TWO_53 = float(1 << 53)  # a draw of 53 bits over this: a float in [0, 1)
 
 
 def round_log(view: Any) -> list[tuple[int, str]]:
@@ -53,7 +54,6 @@ class Determinizer:
             raise ValueError("the match is over: nothing to determinize")
         self.seat = seat = view.seat
         self.weights = weights
-        self._chance_of: dict[int, dict[str, float]] | None = None  # see _chances
         game = self.game = self.game_type(view.players, **view.options)
         cat = game.catalogue
         n = view.players
@@ -147,6 +147,13 @@ class Determinizer:
         t.roles[seat] = view.role
         self.role_pool = sorted(pool.elements())
         self.unknown_role_seats = [s for s in self.others if s not in known_roles]
+        # per unknown seat, each dwarf card's weight as a chance (at least 1e-6), looked up
+        self._weigh: dict[int, Callable[[str], float]] | None = None
+        if weights is not None:
+            roles = set(self.role_pool)
+            self._weigh = {s: {r: max(weights.get(s, {}).get(r, 1.0), 1e-6)
+                               for r in roles}.__getitem__
+                           for s in self.unknown_role_seats}
         self.role_places = self._role_places(view)
 
     # -- game-specific pieces (Saboteur 2 overrides) -------------------------------------------
@@ -185,29 +192,19 @@ class Determinizer:
     def _deal_roles(self, rng: Rng) -> tuple[dict[int, str], list[str]]:
         pool = rng.permutation(self.role_pool)
         seats = self.unknown_role_seats
-        if self.weights is None:
+        weigh = self._weigh
+        if weigh is None:
             return dict(zip(seats, pool, strict=False)), pool[len(seats):]
-        order = rng.permutation(seats)
         dealt: dict[int, str] = {}
-        chance_of = self._chances()
-        for s in order:
-            chances = list(map(chance_of[s].__getitem__, pool))
-            pick = rng.below(1 << 53) / float(1 << 53) * sum(chances)
+        for s in rng.permutation(seats):
+            chances = list(map(weigh[s], pool))
+            pick = rng.below(1 << 53) / _TWO_53 * sum(chances)
             i, last = 0, len(pool) - 1
             while i < last and pick >= chances[i]:
                 pick -= chances[i]
                 i += 1
             dealt[s] = pool.pop(i)
         return dealt, pool
-
-    def _chances(self) -> dict[int, dict[str, float]]:
-        """Per unknown seat, each dwarf card's weight as a chance (at least 1e-6)."""
-        if self._chance_of is None:
-            weights = self.weights or {}
-            roles = set(self.role_pool)
-            self._chance_of = {s: {r: max(weights.get(s, {}).get(r, 1.0), 1e-6) for r in roles}
-                               for s in self.unknown_role_seats}
-        return self._chance_of
 
     def sample(self, rng: Rng) -> ClassicState:
         state = self.template.clone()
