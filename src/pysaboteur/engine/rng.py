@@ -89,6 +89,27 @@ def _orders(n: int) -> list[itemgetter[tuple[int, ...]]]:
     return orders
 
 
+def reorder(number: int, items: Sequence[T]) -> list[T]:
+    """:func:`lehmer` (``number`` below ``len(items)!``), the short cases looked up.
+
+    >>> reorder(4, "abc") == lehmer(4, "abc") and reorder(0, "a") == ["a"]
+    True
+    """
+    n = len(items)
+    if n <= _TABLED:
+        if n < 2:
+            return list(items)
+        return list((_ORDERS.get(n) or _orders(n))[number](items))
+    pool = list(items)
+    out = []
+    for i in range(n, _TABLED, -1):
+        number, j = divmod(number, i)
+        out.append(pool.pop(j))
+    # ``number`` is now below 7!: the rest of the decoding is looked up
+    out += (_ORDERS.get(_TABLED) or _orders(_TABLED))[number](pool)
+    return out
+
+
 class Rng:
     __slots__ = ("state",)
 
@@ -168,10 +189,22 @@ class Rng:
             items[i], items[j] = items[j], items[i]
         self.state = s
 
+    def lehmer_code(self, n: int) -> int:
+        """A uniformly random number below n! (0, drawing nothing, for n below 2): the
+        Lehmer code :meth:`permutation` reorders n items by, from the same numbers.
+
+        >>> a, b = Rng(8), Rng(8)
+        >>> a.permutation(range(30)) == reorder(b.lehmer_code(30), range(30))
+        True
+        """
+        if n < 2:
+            return 0
+        bound, words = _PLANS.get(n) or _plan(n)
+        return self._big(words) % bound
+
     def permutation(self, items: Sequence[T]) -> list[T]:
         """A uniformly random reordering of ``items`` (a new list), several times faster
-        than :meth:`shuffle` for long lists: one big random number read as a Lehmer code
-        (:func:`lehmer`, which this equals: the same numbers drawn, the same list out).
+        than :meth:`shuffle` for long lists: one big random number read as a Lehmer code.
 
         >>> sorted(Rng(3).permutation(list("abcde")))
         ['a', 'b', 'c', 'd', 'e']
@@ -182,21 +215,8 @@ class Rng:
         n = len(items)
         if n < 2:
             return list(items)
-        plan = _PLANS.get(n)
-        if plan is None:
-            plan = _plan(n)
-        bound, words = plan
-        number = self._big(words) % bound
-        if n <= _TABLED:
-            return list(_orders(n)[number](items))
-        pool = list(items)
-        out = []
-        for i in range(n, _TABLED, -1):
-            number, j = divmod(number, i)
-            out.append(pool.pop(j))
-        # ``number`` is now below 7!: the rest of the decoding is looked up
-        out += _orders(_TABLED)[number](pool)
-        return out
+        bound, words = _PLANS.get(n) or _plan(n)  # lehmer_code written out
+        return reorder(self._big(words) % bound, items)
 
     def choice(self, items: list[T]) -> T:
         return items[self.below(len(items))]
