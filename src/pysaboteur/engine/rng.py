@@ -85,8 +85,22 @@ def _orders(n: int) -> list[itemgetter[tuple[int, ...]]]:
     """
     orders = _ORDERS.get(n)
     if orders is None:
-        orders = _ORDERS[n] = [itemgetter(*lehmer(x, range(n))) for x in range(factorial(n))]
+        orders = _ORDERS[n] = [itemgetter(*order) for order in _lehmer_orders(n)]
     return orders
+
+
+def _lehmer_orders(n: int) -> list[tuple[int, ...]]:
+    """``[tuple(lehmer(x, range(n))) for x in range(factorial(n))]``, n from 2, made from
+    the getters for n - 1 (a fraction of the work): code x = d + n * y takes d first, then
+    the other n - 1 in the order code y gives them.
+
+    >>> _lehmer_orders(4) == [tuple(lehmer(x, range(4))) for x in range(24)]
+    True
+    """
+    if n == 2:
+        return [(0, 1), (1, 0)]
+    others = [tuple(i for i in range(n) if i != d) for d in range(n)]
+    return [(d, *get(rest)) for get in _orders(n - 1) for d, rest in enumerate(others)]
 
 
 def reorder(number: int, items: Sequence[T]) -> list[T]:

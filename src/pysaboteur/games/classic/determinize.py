@@ -198,9 +198,11 @@ class Determinizer:
         if weigh is None:
             return dict(zip(seats, pool, strict=False)), pool[len(seats):]
         dealt: dict[int, str] = {}
-        for s in rng.permutation(seats):
+        order = rng.permutation(seats)
+        # one number per seat, drawn side by side: ``rng.below(1 << 53)`` is its top 53 bits
+        for s, x in zip(order, rng.next64s(len(order)), strict=True):
             chances = list(map(weigh[s], pool))
-            pick = rng.below(1 << 53) / _TWO_53 * sum(chances)
+            pick = (x >> 11) / _TWO_53 * sum(chances)
             i, last = 0, len(pool) - 1
             while i < last and pick >= chances[i]:
                 pick -= chances[i]
