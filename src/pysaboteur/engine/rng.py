@@ -73,7 +73,7 @@ def _plan(n: int) -> tuple[int, int]:
 # Short reorderings (goals, dwarf cards, seats) and the end of long ones are looked up:
 # per n from 2 to _TABLED, for each Lehmer code x below n!, a getter of the items in the
 # order ``lehmer(x, ...)`` puts them (a tuple out: a getter of 2 or more indices)
-_TABLED = 7
+_TABLED = 6  # 6! = 720 getters: quick to make on first use (7! would take ~5 ms)
 _ORDERS: dict[int, list[itemgetter[tuple[int, ...]]]] = {}
 
 
@@ -119,7 +119,7 @@ def reorder(number: int, items: Sequence[T]) -> list[T]:
     for i in range(n, _TABLED, -1):
         number, j = divmod(number, i)
         out.append(pool.pop(j))
-    # ``number`` is now below 7!: the rest of the decoding is looked up
+    # ``number`` is now below _TABLED!: the rest of the decoding is looked up
     out += (_ORDERS.get(_TABLED) or _orders(_TABLED))[number](pool)
     return out
 
