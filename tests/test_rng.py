@@ -3,7 +3,9 @@ same seed, same games, whatever the path."""
 
 from __future__ import annotations
 
-from pysaboteur.engine.rng import Batch, Rng
+from math import factorial
+
+from pysaboteur.engine.rng import _TABLED, Batch, Rng, _orders, lehmer
 
 SEEDS = (0, 1, 7, 123456789, 2**63, 2**64 - 1, 2**64 - 5)
 
@@ -13,6 +15,24 @@ def reference_shuffle(rng: Rng, items: list[int]) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = (rng.next64() * (i + 1)) >> 64
         items[i], items[j] = items[j], items[i]
+
+
+def reference_permutation(rng: Rng, items: list[int]) -> list[int]:
+    """A Lehmer code from ``next64`` one at a time, decoded one digit at a time: what
+    ``Rng.permutation`` must equal (determinizations sampled before its fast paths)."""
+    n = len(items)
+    if n < 2:
+        return list(items)
+    bound = factorial(n)
+    number = 0
+    for _ in range(bound.bit_length() // 64 + 2):
+        number = number << 64 | rng.next64()
+    number %= bound
+    pool, out = list(items), []
+    for i in range(n, 0, -1):
+        number, j = divmod(number, i)
+        out.append(pool.pop(j))
+    return out
 
 
 def test_next64s_is_next64_side_by_side() -> None:
@@ -53,3 +73,32 @@ def test_a_batch_draws_what_below_draws_and_gives_back_the_rest() -> None:
             batch.close()
             assert b.state == a.state
             assert b.below(10**9) == a.below(10**9)
+
+
+def test_permutation_draws_and_orders_as_the_reference_for_every_length() -> None:
+    """Short lists are looked up, long ones decoded to their last few items, the big
+    number drawn side by side: the same list and the same generator state as the reference."""
+    for seed in SEEDS:
+        for n in range(0, 140):
+            for k in range(3 if n <= 2 * _TABLED else 1):
+                a, b = Rng(seed + 1000 * k + n), Rng(seed + 1000 * k + n)
+                items = [10 * i for i in range(n)]
+                assert a.permutation(items) == reference_permutation(b, items)
+                assert a.state == b.state
+
+
+def test_the_lookup_tables_are_the_lehmer_decoding_of_every_code() -> None:
+    """Every table entry, for every length looked up (and the long lists' tails)."""
+    for n in range(2, _TABLED + 1):
+        items = [chr(ord("a") + i) for i in range(n)]
+        orders = _orders(n)
+        assert len(orders) == factorial(n)
+        assert [list(get(items)) for get in orders] == [lehmer(x, items)
+                                                        for x in range(factorial(n))]
+        assert len({get(items) for get in orders}) == factorial(n)  # all distinct
+
+
+def test_permutation_of_duplicates_and_tuples() -> None:
+    a, b = Rng(11), Rng(11)
+    items = ["x", "y", "x", "z", "y", "x", "w", "x", "y", "z"]
+    assert a.permutation(tuple(items)) == reference_permutation(b, items)

@@ -11,9 +11,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from itertools import repeat
 from math import factorial
-from operator import mul, rshift
+from operator import itemgetter, mul, rshift
 from struct import unpack
 from typing import TypeVar
 
@@ -33,13 +34,94 @@ _PACKS: dict[int, tuple[int, int, int]] = {}
 
 
 def _pack(n: int) -> tuple[int, int, int]:
-    """For n lanes: 1 in every lane, (k + 1) * gamma in lane k, the mask of the low halves."""
-    pack = _PACKS.get(n)
-    if pack is None:
-        ones = sum(1 << (_LANE * k) for k in range(n))
-        steps = sum((k + 1) * _GAMMA << (_LANE * k) for k in range(n))
-        pack = _PACKS[n] = (ones, steps, ones * _MASK)
+    """For n lanes: 1 in every lane, (k + 1) * gamma in lane k, the mask of the low halves
+    (made once per n, then looked up in _PACKS)."""
+    ones = sum(1 << (_LANE * k) for k in range(n))
+    steps = sum((k + 1) * _GAMMA << (_LANE * k) for k in range(n))
+    pack = _PACKS[n] = (ones, steps, ones * _MASK)
     return pack
+
+
+def lehmer(number: int, items: Iterable[T]) -> list[T]:
+    """``items`` reordered by the Lehmer code ``number`` (below ``len(items)!``): the
+    digits of ``number`` in the mixed radix n, n - 1, ..., 1, the lowest first, each the
+    index of the next item among those left.  The reference :meth:`Rng.permutation`
+    follows (its samples must stay the same from version to version).
+
+    >>> lehmer(0, "abc"), lehmer(1, "abc"), lehmer(5, "abc")
+    (['a', 'b', 'c'], ['b', 'a', 'c'], ['c', 'b', 'a'])
+    """
+    pool = list(items)
+    out = []
+    for i in range(len(pool), 0, -1):
+        number, j = divmod(number, i)
+        out.append(pool.pop(j))
+    return out
+
+
+# Rng.permutation per length n: n! and how many 64-bit numbers to draw for a number below
+# it (64 spare bits: the bias is below 2**-64); n! is slow to recompute for long lists
+_PLANS: dict[int, tuple[int, int]] = {}
+
+
+def _plan(n: int) -> tuple[int, int]:
+    bound = factorial(n)
+    plan = _PLANS[n] = (bound, bound.bit_length() // 64 + 2)
+    return plan
+
+
+# Short reorderings (goals, dwarf cards, seats) and the end of long ones are looked up:
+# per n from 2 to _TABLED, for each Lehmer code x below n!, a getter of the items in the
+# order ``lehmer(x, ...)`` puts them (a tuple out: a getter of 2 or more indices)
+_TABLED = 6  # 6! = 720 getters: quick to make on first use (7! would take ~5 ms)
+_ORDERS: dict[int, list[itemgetter[tuple[int, ...]]]] = {}
+
+
+def _orders(n: int) -> list[itemgetter[tuple[int, ...]]]:
+    """The getters of the n! reorderings of n items, by Lehmer code (made on first use).
+
+    >>> [getter("abc") for getter in _orders(3)] == [tuple(lehmer(x, "abc")) for x in range(6)]
+    True
+    """
+    orders = _ORDERS.get(n)
+    if orders is None:
+        orders = _ORDERS[n] = [itemgetter(*order) for order in _lehmer_orders(n)]
+    return orders
+
+
+def _lehmer_orders(n: int) -> list[tuple[int, ...]]:
+    """``[tuple(lehmer(x, range(n))) for x in range(factorial(n))]``, n from 2, made from
+    the getters for n - 1 (a fraction of the work): code x = d + n * y takes d first, then
+    the other n - 1 in the order code y gives them.
+
+    >>> _lehmer_orders(4) == [tuple(lehmer(x, range(4))) for x in range(24)]
+    True
+    """
+    if n == 2:
+        return [(0, 1), (1, 0)]
+    others = [tuple(i for i in range(n) if i != d) for d in range(n)]
+    return [(d, *get(rest)) for get in _orders(n - 1) for d, rest in enumerate(others)]
+
+
+def reorder(number: int, items: Sequence[T]) -> list[T]:
+    """:func:`lehmer` (``number`` below ``len(items)!``), the short cases looked up.
+
+    >>> reorder(4, "abc") == lehmer(4, "abc") and reorder(0, "a") == ["a"]
+    True
+    """
+    n = len(items)
+    if n <= _TABLED:
+        if n < 2:
+            return list(items)
+        return list((_ORDERS.get(n) or _orders(n))[number](items))
+    pool = list(items)
+    out = []
+    for i in range(n, _TABLED, -1):
+        number, j = divmod(number, i)
+        out.append(pool.pop(j))
+    # ``number`` is now below _TABLED!: the rest of the decoding is looked up
+    out += (_ORDERS.get(_TABLED) or _orders(_TABLED))[number](pool)
+    return out
 
 
 class Rng:
@@ -73,14 +155,35 @@ class Rng:
         """
         if n <= 0:
             return []
-        ones, steps, low = _pack(n)
+        return list(unpack(f"<{2 * n}Q", self._lanes(n).to_bytes(16 * n, "little"))[::2])
+
+    def _lanes(self, n: int) -> int:
+        """The next n numbers packed into one integer, number k in lane k (``_pack``)."""
+        ones, steps, low = _PACKS.get(n) or _pack(n)
         s = self.state
         z = (s * ones + steps) & low  # lane k: the state after k + 1 steps
         z = ((z ^ (z >> 30)) & low) * 0xBF58476D1CE4E5B9 & low
         z = ((z ^ (z >> 27)) & low) * 0x94D049BB133111EB & low
-        z = (z ^ (z >> 31)) & low
         self.state = (s + n * _GAMMA) & _MASK
-        return list(unpack(f"<{2 * n}Q", z.to_bytes(16 * n, "little"))[::2])
+        return (z ^ (z >> 31)) & low
+
+    def _big(self, words: int) -> int:
+        """``words`` numbers read as the 64-bit digits of one integer, the first the most
+        significant: what ``number = number << 64 | self.next64()`` gives, ``words`` times.
+
+        >>> a, b = Rng(4), Rng(4)
+        >>> x = 0
+        >>> for _ in range(5):
+        ...     x = x << 64 | a.next64()
+        >>> b._big(5) == x and b._big(2) == a.next64() << 64 | a.next64()
+        True
+        """
+        z = self._lanes(words)
+        if words == 2:
+            return (z & _MASK) << 64 | z >> _LANE
+        # the lanes' low halves (every other 8 bytes), the last lane first
+        low_halves = memoryview(z.to_bytes(16 * words, "little")).cast("Q")[-2::-2]
+        return int.from_bytes(low_halves.tobytes(), "little")
 
     def shuffle(self, items: list[T]) -> None:
         """Fisher-Yates, in place: ``j = below(i + 1)`` for i from the last index down (every
@@ -100,28 +203,34 @@ class Rng:
             items[i], items[j] = items[j], items[i]
         self.state = s
 
-    def permutation(self, items: list[T]) -> list[T]:
+    def lehmer_code(self, n: int) -> int:
+        """A uniformly random number below n! (0, drawing nothing, for n below 2): the
+        Lehmer code :meth:`permutation` reorders n items by, from the same numbers.
+
+        >>> a, b = Rng(8), Rng(8)
+        >>> a.permutation(range(30)) == reorder(b.lehmer_code(30), range(30))
+        True
+        """
+        if n < 2:
+            return 0
+        bound, words = _PLANS.get(n) or _plan(n)
+        return self._big(words) % bound
+
+    def permutation(self, items: Sequence[T]) -> list[T]:
         """A uniformly random reordering of ``items`` (a new list), several times faster
         than :meth:`shuffle` for long lists: one big random number read as a Lehmer code.
 
         >>> sorted(Rng(3).permutation(list("abcde")))
         ['a', 'b', 'c', 'd', 'e']
+        >>> a, b = Rng(8), Rng(8)  # 30! < 2**108: two 64-bit numbers and 64 spare bits
+        >>> a.permutation(range(30)) == lehmer(b._big(3) % factorial(30), range(30))
+        True
         """
         n = len(items)
         if n < 2:
             return list(items)
-        bound = factorial(n)
-        words = bound.bit_length() // 64 + 2  # 64 spare bits: the bias is below 2**-64
-        number = 0
-        for _ in range(words):
-            number = number << 64 | self.next64()
-        number %= bound
-        pool = list(items)
-        out = []
-        for i in range(n, 0, -1):
-            number, j = divmod(number, i)
-            out.append(pool.pop(j))
-        return out
+        bound, words = _PLANS.get(n) or _plan(n)  # lehmer_code written out
+        return reorder(self._big(words) % bound, items)
 
     def choice(self, items: list[T]) -> T:
         return items[self.below(len(items))]

@@ -23,17 +23,19 @@ A sample's ``view(seat)`` equals the view it came from, except for the log.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from itertools import repeat
+from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import Any
 
 from ...engine.determinize import blank_state, check_places
 from ...engine.maze import Maze, Memo, cell
-from ...engine.rng import Rng
+from ...engine.rng import Rng, reorder
 from .state import MAIN, ORIENT, STEAL, ClassicGame, ClassicState
 
 _PHASES = {"main": MAIN, "orient": ORIENT, "steal": STEAL}
 Weights = Mapping[int, Mapping[str, float]]
+_KEPT_GOALS = 5  # at most 5! mazes with the goals dealt kept per determinizer
+_TWO_53 = float(1 << 53)  # a draw of 53 bits over this: a float in [0, 1)
 
 
 def round_log(view: Any) -> list[tuple[int, str]]:
@@ -53,7 +55,6 @@ class Determinizer:
             raise ValueError("the match is over: nothing to determinize")
         self.seat = seat = view.seat
         self.weights = weights
-        self._chance_of: dict[int, dict[str, float]] | None = None  # see _chances
         game = self.game = self.game_type(view.players, **view.options)
         cat = game.catalogue
         n = view.players
@@ -103,6 +104,7 @@ class Determinizer:
                            if cat[cat.codes[o]].category == "goal")
         self.unknown_goals = sorted((Counter(game.goal_cards) - on_board - known_goals).elements())
         self.unseen_cells = [c for c in self.hidden_cells if c not in t.seen[seat]]
+        self._mazes: dict[int, Maze] = {}  # by Lehmer code of the goals (_goal_maze)
         # other seats' map looks this round, at goals still face down
         self.looked = []
         for actor, move in log:
@@ -124,6 +126,19 @@ class Determinizer:
         self.deck_size, self.aside_size = view.deck_size, view.set_aside
         check_places(len(self.unknown_cards),
                      sum(h + p for _, h, p in self.sizes) + self.deck_size + self.aside_size)
+        # where a sample's shuffled unknown cards go: seat by seat, the hand then the
+        # face-down passes; then the draw pile, then the set-aside cards
+        hands: list[slice] = []
+        self.pass_seats: list[int] = []
+        self.pass_at: list[int] = []
+        k = 0
+        for s, hand, npassed in self.sizes:
+            hands.append(slice(k, k + hand))
+            self.pass_seats += [s] * npassed
+            self.pass_at += range(k + hand, k + hand + npassed)
+            k += hand + npassed
+        deck = slice(k, k + self.deck_size)
+        self._cut = itemgetter(*hands, deck, slice(deck.stop, None))  # 4 or more: a tuple
         # dwarf cards
         known_roles = self._known_roles(view)
         pool = Counter(game.role_deck())
@@ -134,6 +149,13 @@ class Determinizer:
         t.roles[seat] = view.role
         self.role_pool = sorted(pool.elements())
         self.unknown_role_seats = [s for s in self.others if s not in known_roles]
+        # per unknown seat, each dwarf card's weight as a chance (at least 1e-6), looked up
+        self._weigh: dict[int, Callable[[str], float]] | None = None
+        if weights is not None:
+            roles = set(self.role_pool)
+            self._weigh = {s: {r: max(weights.get(s, {}).get(r, 1.0), 1e-6)
+                               for r in roles}.__getitem__
+                           for s in self.unknown_role_seats}
         self.role_places = self._role_places(view)
 
     # -- game-specific pieces (Saboteur 2 overrides) -------------------------------------------
@@ -172,14 +194,15 @@ class Determinizer:
     def _deal_roles(self, rng: Rng) -> tuple[dict[int, str], list[str]]:
         pool = rng.permutation(self.role_pool)
         seats = self.unknown_role_seats
-        if self.weights is None:
+        weigh = self._weigh
+        if weigh is None:
             return dict(zip(seats, pool, strict=False)), pool[len(seats):]
-        order = rng.permutation(seats)
         dealt: dict[int, str] = {}
-        chance_of = self._chances()
-        for s in order:
-            chances = list(map(chance_of[s].__getitem__, pool))
-            pick = rng.below(1 << 53) / float(1 << 53) * sum(chances)
+        order = rng.permutation(seats)
+        # one number per seat, drawn side by side: ``rng.below(1 << 53)`` is its top 53 bits
+        for s, x in zip(order, rng.next64s(len(order)), strict=True):
+            chances = list(map(weigh[s], pool))
+            pick = (x >> 11) / _TWO_53 * sum(chances)
             i, last = 0, len(pool) - 1
             while i < last and pick >= chances[i]:
                 pick -= chances[i]
@@ -187,35 +210,37 @@ class Determinizer:
             dealt[s] = pool.pop(i)
         return dealt, pool
 
-    def _chances(self) -> dict[int, dict[str, float]]:
-        """Per unknown seat, each dwarf card's weight as a chance (at least 1e-6)."""
-        if self._chance_of is None:
-            weights = self.weights or {}
-            roles = set(self.role_pool)
-            self._chance_of = {s: {r: max(weights.get(s, {}).get(r, 1.0), 1e-6) for r in roles}
-                               for s in self.unknown_role_seats}
-        return self._chance_of
+    def _goal_maze(self, code: int) -> Maze:
+        """The template's maze with the unknown goals dealt by the Lehmer code ``code``.
+
+        The clones share the template's maze copy-on-write, so they may share this one
+        too: kept for the next samples unless there are many codes (goal cards).
+        """
+        goals = reorder(code, self.unknown_goals)
+        hidden = self.template.maze.hidden.copy()
+        for c in self.unseen_cells:
+            hidden[c] = goals.pop()
+        for c, code_ in self.template.seen[self.seat].items():
+            hidden[c] = code_
+        maze = self.template.maze.with_hidden(hidden)
+        if len(self.unknown_goals) <= _KEPT_GOALS:
+            self._mazes[code] = maze
+        return maze
 
     def sample(self, rng: Rng) -> ClassicState:
         state = self.template.clone()
         state.rng = Rng(rng.next64())
         cards = rng.permutation(self.unknown_cards)
-        k = 0
-        passed = state.passed
-        for s, hand, npassed in self.sizes:
-            state.hands[s] = cards[k:k + hand]
-            passed += zip(repeat(s), cards[k + hand:k + hand + npassed])
-            k += hand + npassed
-        state.deck = cards[k:k + self.deck_size]
-        state.aside = cards[k + self.deck_size:]
-        goals = rng.permutation(self.unknown_goals)
-        hidden = self.template.maze.hidden.copy()
-        for c in self.unseen_cells:
-            hidden[c] = goals.pop()
-        for c, code in self.template.seen[self.seat].items():
-            hidden[c] = code
-        # the clone shares the template's maze copy-on-write: only the goals are new
-        state.maze = state.maze.with_hidden(hidden)
+        parts = self._cut(cards)  # the other seats' hands, the pile, the set-aside cards
+        seat, hands = self.seat, state.hands
+        hands[:seat] = parts[:seat]
+        hands[seat + 1:] = parts[seat:-2]
+        state.deck, state.aside = parts[-2:]
+        state.passed += zip(self.pass_seats, map(cards.__getitem__, self.pass_at),
+                            strict=True)
+        code = rng.lehmer_code(len(self.unknown_goals))
+        state.maze = self._mazes.get(code) or self._goal_maze(code)
+        hidden = state.maze.hidden
         if self.looked:
             seen = state.seen = [d.copy() for d in state.seen]
             for s, c in self.looked:

@@ -27,6 +27,7 @@ trap took from its own hand (the view does not show it; it is dealt as unknown).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import product
@@ -34,7 +35,7 @@ from itertools import product
 from ...engine.actions import Pass, PlayOnCell, PlayOnPlayer, PlayOnTreasure
 from ...engine.determinize import blank_state, check_places
 from ...engine.maze import DELTA, Maze, Memo, cell
-from ...engine.rng import Rng
+from ...engine.rng import Rng, reorder
 from ...engine.tiles import EDGES, OPPOSITE
 from . import cards as C
 from .state import (
@@ -53,6 +54,7 @@ from .state import TAKE as _TAKE
 from .view import LostMinesView
 
 IDENTITIES = (C.LOYAL, C.SELFISH, C.SABOTEUR)
+_KEPT_MINES = 5  # at most 5! mazes with the mines dealt kept per determinizer
 _NO_CARDS = ("move", "stay", "take", "orient", "propose", "accept", "decline")
 
 
@@ -164,6 +166,7 @@ class Determinizer:
         self.unseen_cells = [c for c in self.mine_cells if c not in t.seen_mines[me]]
         if len(self.unknown_mines) != len(self.unseen_cells):
             raise ValueError("view is inconsistent: face-down mines do not add up")
+        self._mazes: dict[int, Maze] = {}  # by Lehmer code of the mines (_mine_maze)
         # which path and action cards of this round the seat cannot place
         board_paths = Counter(p.card for p in view.board if CAT[p.card].category == "path")
         in_front = Counter(c for f in view.in_front for c in f)
@@ -196,6 +199,22 @@ class Determinizer:
         t.dwarf_aside = []
         t.deck, t.aside = [], []
 
+    def _mine_maze(self, code: int) -> Maze:
+        """The template's maze with the unknown mines dealt by the Lehmer code ``code``.
+
+        The clones share the template's maze copy-on-write, so they may share this one
+        too: kept for the next samples unless there are many codes.
+        """
+        hidden = self.template.maze.hidden.copy()
+        for c, mine in zip(self.unseen_cells, reorder(code, self.unknown_mines), strict=True):
+            hidden[c] = mine
+        for c, mine in self.template.seen_mines[self.seat].items():
+            hidden[c] = mine
+        maze = self.template.maze.with_hidden(hidden)
+        if len(self.unknown_mines) <= _KEPT_MINES:
+            self._mazes[code] = maze
+        return maze
+
     def sample(self, rng: Rng) -> LostMinesState:
         state = self.template.clone()
         state.rng = Rng(rng.next64())
@@ -208,13 +227,9 @@ class Determinizer:
         at += self.deck_size
         state.aside = cards[at:at + self.aside_size]
         state.discards += cards[at + self.aside_size:]
-        hidden = self.template.maze.hidden.copy()
-        for c, code in zip(self.unseen_cells, rng.permutation(self.unknown_mines), strict=True):
-            hidden[c] = code
-        for c, code in self.template.seen_mines[self.seat].items():
-            hidden[c] = code
-        # the clone shares the template's maze copy-on-write: only the mines are new
-        state.maze = state.maze.with_hidden(hidden)
+        mines = rng.lehmer_code(len(self.unknown_mines))
+        state.maze = self._mazes.get(mines) or self._mine_maze(mines)
+        hidden = state.maze.hidden
         for s, c in self.looked_mines:
             state.seen_mines[s][c] = hidden[c] if c in hidden else CAT.codes[state.maze.cells[c]]
         layout, out = state.layout, state.treasures_out
@@ -269,16 +284,15 @@ def _assignments(clan: str, seats: list[int], pool: Counter[str],
 
 
 def _pick(rng: Rng, cumulative: list[float]) -> int:
-    """An index drawn with probability proportional to its weight (cumulative sums)."""
+    """An index drawn with probability proportional to its weight (cumulative sums): the
+    first whose sum exceeds the draw, the last if none does (the draw can round up to the
+    total).
+
+    >>> _pick(Rng(1), [1.0, 1.0, 3.0]) in (0, 2)
+    True
+    """
     x = rng.next64() / 2.0**64 * cumulative[-1]
-    lo, hi = 0, len(cumulative) - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if cumulative[mid] > x:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return min(bisect_right(cumulative, x), len(cumulative) - 1)
 
 
 def determinize(view: LostMinesView, rng: Rng,
