@@ -6,7 +6,7 @@ Moves are generated per distinct combination of card kinds, never per hand slot.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import combinations
+from itertools import combinations, repeat
 from typing import NamedTuple
 
 from .actions import Discard, Pass
@@ -17,12 +17,11 @@ def card_combinations(hand: Sequence[str], n: int) -> list[tuple[str, ...]]:
     return sorted(set(combinations(sorted(hand), n)))
 
 
+_new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
+
 # Pass actions are values: the same combination is the same object every time,
-# which spares building thousands of tuples per second in random play (looking a
-# triple up costs less than half of making its NamedTuple).  The table is bounded by
-# the card kinds: Saboteur 2's 54 make at most about 27,000 passes of 1-3 cards.
-# Passes of one card are also kept by the card itself, so that listing them needs no
-# key tuple.
+# which spares building thousands of tuples per second in random play.  Passes of
+# one card are also kept by the card itself, so that listing them needs no key tuple.
 
 
 class _Passes(dict[tuple[str, ...], Pass]):
@@ -235,19 +234,19 @@ def nth_template_pass(h: list[str], tpl: Template, i: int) -> Pass:
         a, b = pairs[i]
         return _PASSES[h[a], h[b]]
     a, b, c = tpl[2][i - len(pairs)]
-    return _PASSES[h[a], h[b], h[c]]
+    return _new(Pass, ((h[a], h[b], h[c]),))
 
 
 def template_passes(h: list[str], tpl: Template, count: int) -> list[Pass]:
     """The first ``count`` passes of the sorted hand ``h`` (``tpl.passes[most]`` for all of
-    them).  The card tuples are built by ``map`` and ``zip``, and each pass looked up by
-    them (cheaper than making a NamedTuple)."""
+    them).  The card tuples are built by ``map`` and ``zip``; passes of one or two cards
+    are looked up (cheaper than making a NamedTuple), the many triples made."""
     if len(tpl.ones) == len(h):  # all different: the hand's own combinations, in order
         out: list[Pass] = list(map(_SINGLES.__getitem__, h))
         if count > len(out):
             out += map(_PASSES.__getitem__, combinations(h, 2))
             if count > len(out):
-                out += map(_PASSES.__getitem__, combinations(h, 3))
+                out += map(_new, repeat(Pass), zip(combinations(h, 3)))
         return out
     get = h.__getitem__
     out = list(map(_SINGLES.__getitem__, map(get, tpl.ones)))
@@ -257,5 +256,5 @@ def template_passes(h: list[str], tpl: Template, count: int) -> list[Pass]:
         if count > len(out):
             triples = zip(map(get, tpl.triple_a), map(get, tpl.triple_b),
                           map(get, tpl.triple_c), strict=True)
-            out += map(_PASSES.__getitem__, triples)
+            out += map(_new, repeat(Pass), zip(triples))
     return out
