@@ -24,6 +24,7 @@ hand (``engine.moves.template``), so counting passes costs a dictionary look-up.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import compress, repeat
 from typing import Any
 
@@ -98,11 +99,10 @@ class Board:
 
         ``cells``: sorted cells and their constraints other than the board's (ladders).
         """
-        out: list[Action] = []
-        tiles = self.tables.place.tiles
         cs, ks = (self.cs, self.ks) if cells is None else cells
-        for otile, hit in self.tables.fit_bytes[code]:  # the cells it fits picked in C
-            out += map(tiles[otile].__getitem__, compress(cs, ks.translate(hit)))
+        out: list[Action] = []
+        for get, hit in self.tables.fit_gets[code]:  # per orientation; the cells picked in C
+            out += map(get, compress(cs, ks.translate(hit)))
         self.acts[code] = out
         return out
 
@@ -192,6 +192,11 @@ class Tables:
         self.fit_bytes: dict[str, tuple[tuple[int, bytes], ...]] = {
             code: tuple((otile, bytes(FITS_BY_MASK[cat.open_mask[otile]])) for _, otile in variants)
             for code, variants in cat.orientations.items() if cat[code].category == "path"}
+        #: the same with, instead of the oriented tile, the look-up of its placement by cell
+        #: (``Board.placements``: nothing to build but the list)
+        self.fit_gets: dict[str, tuple[tuple[Callable[[int], Action], bytes], ...]] = {
+            code: tuple((self.place.tiles[otile].__getitem__, hit) for otile, hit in rows)
+            for code, rows in self.fit_bytes.items()}
         self.is_goal = [cat[code].category == "goal" for code in cat.codes]
         placeable = 0
         for code, variants in cat.orientations.items():
