@@ -174,7 +174,7 @@ class State(ABC):
 
     @property
     def is_terminal(self) -> bool:
-        return self.current_player == TERMINAL
+        return self.terminal  # what current_player says with TERMINAL, one call fewer
 
     @abstractmethod
     def legal_actions(self) -> list[Action]: ...
