@@ -207,7 +207,7 @@ def hand_template(h: list[str]) -> Template:
     """The template of the *sorted* hand ``h``; a hand of all-different cards (the
     commonest) is recognised without working out its duplicate pattern."""
     if len(set(h)) == len(h):
-        return _DISTINCT[len(h)]
+        return DISTINCT[len(h)]
     return TEMPLATES.get(tuple(map(h.index, h))) or template(h)
 
 
@@ -220,7 +220,7 @@ class _Distinct(dict[int, Template]):
 
 
 #: ``DISTINCT[n]``: the template of any sorted hand of ``n`` different cards
-DISTINCT = _DISTINCT = _Distinct()
+DISTINCT = _Distinct()
 
 
 def nth_template_pass(h: list[str], tpl: Template, i: int) -> Pass:

@@ -129,22 +129,20 @@ FITS_BY_MASK = tuple(tuple(FITS[k][om] for k in range(256)) for om in range(16))
 
 class FrontsMemo:
     """What a state keeps of the cards in front of the players (``ClassicState.in_front``):
-    the cards it was worked out from, each seat's broken tools (bits, ``Tables.tool_bit``)
-    and the tool cards' menu entries (their targets depend on the broken tools only).
-    The cards are an immutable tuple, replaced at every change, so the same object means
-    the same cards.
+    the cards it was worked out from and the tool cards' menu entries for the tools broken
+    there (their targets depend on the broken tools only).  The cards are an immutable
+    tuple, replaced at every change, so the same object means the same cards.
 
     Not part of the position: memos compare equal whatever they hold.
     """
 
-    __slots__ = ("broken", "entries", "fronts")
+    __slots__ = ("entries", "fronts")
 
-    def __init__(self, fronts: tuple[tuple[str, ...], ...] | None, broken: list[int],
-                 entries: ToolEntries) -> None:
+    def __init__(self, fronts: tuple[tuple[str, ...], ...] | None, entries: ToolEntries) -> None:
         self.fronts = fronts
-        self.broken = broken
-        #: tool card -> its entry (None: no target); shared by every memo of the same
-        #: broken tools (``Tables.entries_for``)
+        #: tool card -> its entry (None: no target), for each seat's broken tools
+        #: (``entries.broken``); shared by every memo of the same broken tools
+        #: (``Tables.entries_for``)
         self.entries = entries
 
     def __eq__(self, other: object) -> bool:
@@ -153,7 +151,7 @@ class FrontsMemo:
     __hash__ = None  # type: ignore[assignment]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> FrontsMemo:
-        return FrontsMemo(None, [], self.entries)  # a cache of the catalogue: shared
+        return FrontsMemo(None, self.entries)  # a cache of the catalogue: shared
 
 
 class ToolEntries(dict[str, "Entry | None"]):

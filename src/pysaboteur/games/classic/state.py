@@ -344,10 +344,6 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             out += entry[2]
         return out
 
-    def _broken_bits(self) -> list[int]:
-        """Per seat, the bits (``Tables.tool_bit``) of the tools broken in front of it."""
-        return self._fronts().broken
-
     def _fronts(self) -> FrontsMemo:
         """The memo of the cards in front of the players, worked out again if they changed."""
         fronts = self.in_front
@@ -360,7 +356,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         else:
             bit = T.front_bit.__getitem__
             bits = [sum(map(bit, front)) if front else 0 for front in fronts]
-        memo = self._fronts_memo = FrontsMemo(fronts, bits, T.entries_for(bits))
+        memo = self._fronts_memo = FrontsMemo(fronts, T.entries_for(bits))
         return memo
 
     def _ladder_cells(self, board: Board) -> tuple[list[int], bytes]:
