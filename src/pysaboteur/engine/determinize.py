@@ -8,10 +8,12 @@ from one seat's view, then deals what the seat cannot know; see
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from .game import TERMINAL, Game, RoundResult, State
-from .rng import Rng
+from .maze import Maze
+from .rng import Rng, reorder
 
 S = TypeVar("S", bound=State)
 
@@ -41,3 +43,29 @@ def check_places(unknown: int, places: int) -> None:
     if unknown != places:
         raise ValueError(f"view is inconsistent: {unknown} unknown cards for {places} "
                          "hidden places")
+
+
+class DealtMazes(dict[int, Maze]):
+    """A template's maze with its unknown face-down cards (goals, mines) dealt, by the
+    Lehmer code of the deal (``Rng.lehmer_code(len(cards))``): ``mazes[code]``.
+
+    ``cells[i]`` gets the ``i``-th card of ``reorder(code, cards)``, the cells in ``seen``
+    their known cards.  Samples share the template's maze copy-on-write (``Maze.with_hidden``),
+    so they may share these too: kept for the next samples when there are at most ``keep``
+    cards (``keep``! mazes).
+    """
+
+    def __init__(self, maze: Maze, cells: list[int], cards: list[str],
+                 seen: Mapping[int, str], keep: int) -> None:
+        super().__init__()
+        self.maze, self.cells, self.cards, self.seen = maze, cells, cards, seen
+        self.keep = keep
+
+    def __missing__(self, code: int) -> Maze:
+        hidden = self.maze.hidden.copy()
+        hidden.update(zip(self.cells, reorder(code, self.cards), strict=True))
+        hidden.update(self.seen)
+        maze = self.maze.with_hidden(hidden)
+        if len(self.cards) <= self.keep:
+            self[code] = maze
+        return maze

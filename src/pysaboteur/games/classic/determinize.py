@@ -27,9 +27,9 @@ from collections.abc import Callable, Mapping
 from operator import itemgetter
 from typing import Any
 
-from ...engine.determinize import blank_state, check_places
+from ...engine.determinize import DealtMazes, blank_state, check_places
 from ...engine.maze import Maze, Memo, cell
-from ...engine.rng import Rng, reorder
+from ...engine.rng import Rng
 from .state import MAIN, ORIENT, STEAL, ClassicGame, ClassicState
 
 _PHASES = {"main": MAIN, "orient": ORIENT, "steal": STEAL}
@@ -104,7 +104,10 @@ class Determinizer:
                            if cat[cat.codes[o]].category == "goal")
         self.unknown_goals = sorted((Counter(game.goal_cards) - on_board - known_goals).elements())
         self.unseen_cells = [c for c in self.hidden_cells if c not in t.seen[seat]]
-        self._mazes: dict[int, Maze] = {}  # by Lehmer code of the goals (_goal_maze)
+        # the maze with the goals dealt, by their Lehmer code (``goals.pop()`` dealt the
+        # last goal to the first cell: the same deal, the cells taken the other way round)
+        self._mazes = DealtMazes(maze, self.unseen_cells[::-1], self.unknown_goals,
+                                 t.seen[seat], _KEPT_GOALS)
         # other seats' map looks this round, at goals still face down
         self.looked = []
         for actor, move in log:
@@ -210,23 +213,6 @@ class Determinizer:
             dealt[s] = pool.pop(i)
         return dealt, pool
 
-    def _goal_maze(self, code: int) -> Maze:
-        """The template's maze with the unknown goals dealt by the Lehmer code ``code``.
-
-        The clones share the template's maze copy-on-write, so they may share this one
-        too: kept for the next samples unless there are many codes (goal cards).
-        """
-        goals = reorder(code, self.unknown_goals)
-        hidden = self.template.maze.hidden.copy()
-        for c in self.unseen_cells:
-            hidden[c] = goals.pop()
-        for c, code_ in self.template.seen[self.seat].items():
-            hidden[c] = code_
-        maze = self.template.maze.with_hidden(hidden)
-        if len(self.unknown_goals) <= _KEPT_GOALS:
-            self._mazes[code] = maze
-        return maze
-
     def sample(self, rng: Rng) -> ClassicState:
         state = self.template.clone()
         state.rng = Rng(rng.next64())
@@ -239,7 +225,7 @@ class Determinizer:
         state.passed += zip(self.pass_seats, map(cards.__getitem__, self.pass_at),
                             strict=True)
         code = rng.lehmer_code(len(self.unknown_goals))
-        state.maze = self._mazes.get(code) or self._goal_maze(code)
+        state.maze = self._mazes[code]
         hidden = state.maze.hidden
         if self.looked:
             seen = state.seen = [d.copy() for d in state.seen]

@@ -33,9 +33,9 @@ from collections.abc import Mapping, Sequence
 from itertools import product
 
 from ...engine.actions import Pass, PlayOnCell, PlayOnPlayer, PlayOnTreasure
-from ...engine.determinize import blank_state, check_places
+from ...engine.determinize import DealtMazes, blank_state, check_places
 from ...engine.maze import DELTA, Maze, Memo, cell
-from ...engine.rng import Rng, reorder
+from ...engine.rng import Rng
 from ...engine.tiles import EDGES, OPPOSITE
 from . import cards as C
 from .state import (
@@ -166,7 +166,8 @@ class Determinizer:
         self.unseen_cells = [c for c in self.mine_cells if c not in t.seen_mines[me]]
         if len(self.unknown_mines) != len(self.unseen_cells):
             raise ValueError("view is inconsistent: face-down mines do not add up")
-        self._mazes: dict[int, Maze] = {}  # by Lehmer code of the mines (_mine_maze)
+        self._mazes = DealtMazes(t.maze, self.unseen_cells, self.unknown_mines,
+                                 t.seen_mines[me], _KEPT_MINES)  # by the mines' Lehmer code
         # which path and action cards of this round the seat cannot place
         board_paths = Counter(p.card for p in view.board if CAT[p.card].category == "path")
         in_front = Counter(c for f in view.in_front for c in f)
@@ -199,22 +200,6 @@ class Determinizer:
         t.dwarf_aside = []
         t.deck, t.aside = [], []
 
-    def _mine_maze(self, code: int) -> Maze:
-        """The template's maze with the unknown mines dealt by the Lehmer code ``code``.
-
-        The clones share the template's maze copy-on-write, so they may share this one
-        too: kept for the next samples unless there are many codes.
-        """
-        hidden = self.template.maze.hidden.copy()
-        for c, mine in zip(self.unseen_cells, reorder(code, self.unknown_mines), strict=True):
-            hidden[c] = mine
-        for c, mine in self.template.seen_mines[self.seat].items():
-            hidden[c] = mine
-        maze = self.template.maze.with_hidden(hidden)
-        if len(self.unknown_mines) <= _KEPT_MINES:
-            self._mazes[code] = maze
-        return maze
-
     def sample(self, rng: Rng) -> LostMinesState:
         state = self.template.clone()
         state.rng = Rng(rng.next64())
@@ -228,7 +213,7 @@ class Determinizer:
         state.aside = cards[at:at + self.aside_size]
         state.discards += cards[at + self.aside_size:]
         mines = rng.lehmer_code(len(self.unknown_mines))
-        state.maze = self._mazes.get(mines) or self._mine_maze(mines)
+        state.maze = self._mazes[mines]
         hidden = state.maze.hidden
         for s, c in self.looked_mines:
             state.seen_mines[s][c] = hidden[c] if c in hidden else CAT.codes[state.maze.cells[c]]
