@@ -247,9 +247,9 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
     # Legal actions come from a menu (see ``menu.py``): listing expands it, the
     # rollout path counts it and decodes one action.  Both give the same order.
     def _menu(self, listing: bool = False) -> list[Entry]:
-        """The menu; ``listing``: every action will be built (``legal_actions``), so every
-        entry holds its actions (``M_LIST``): placements are built at once instead of
-        counted first, and the list is the entries' lists joined."""
+        """The menu.  ``listing``: every action will be built (``legal_actions``), so the
+        menu is one entry (``M_LIST``) holding them all, joined as they are found, and path
+        cards' placements are built at once instead of counted first."""
         if self.phase != MAIN or self.terminal:
             return self._choice_menu()
         seat = self.current
@@ -262,6 +262,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             h = sorted(hand)
             tpl = hand_template(h)
         menu: list[Entry] = []
+        listed: list[Action] = []  # listing: the actions, in the menu's order
         maze = self.maze
         board = self._mt.value
         if board is None or board.maze is not maze or board.version != maze.version:
@@ -276,9 +277,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                 if not build:
                     continue
                 if listing:
-                    lst = board.acts.get(code) or board.placements(code)
-                    if lst:
-                        menu.append((len(lst), M_LIST, lst, None))
+                    listed += board.acts.get(code) or board.placements(code)
                 else:  # counted, not built: the rollout path decodes only the one it picks
                     n = sum(board.ks.translate(T.nfit[code]))  # a loop in C, see Tables.nfit
                     if n:
@@ -289,7 +288,9 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                 lst = board.acts.get(code)
                 if lst is None:
                     lst = board.placements(code, self._ladder_cells(board))
-                if lst:
+                if listing:
+                    listed += lst
+                elif lst:
                     menu.append((len(lst), M_LIST, lst, None))
             else:  # action cards come after every path card (codes of both may interleave)
                 cards.append(code)
@@ -303,24 +304,35 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                         fronts = self._fronts()
                     tools = fronts.entries
                 entry = tools[code]
-                if entry is not None:
+                if entry is None:
+                    continue
+                if listing:
+                    listed += entry[2]
+                else:
                     menu.append(entry)
             elif kind == K_CELL:
                 cells = board.cell_targets(code, T.effect[code], T.is_path)
-                if cells:
-                    menu.append((len(cells), M_LIST, board.acts.get(code) or board.on_cells(code),
-                                 None) if listing else (len(cells), M_CELL, code, board))
+                if not cells:
+                    continue
+                if listing:
+                    listed += board.acts.get(code) or board.on_cells(code)
+                else:
+                    menu.append((len(cells), M_CELL, code, board))
             else:
                 lst = self._more_targets(seat, code)
-                if lst:
+                if listing:
+                    listed += lst
+                elif lst:
                     menu.append((len(lst), M_LIST, lst, None))
         if front:
-            self._extra_menu(seat, h, tpl, menu, listing)
+            self._extra_menu(seat, h, tpl, menu, listed if listing else None)
         if h:
             count = tpl.passes[self.game.data.PASS_MAX]
-            menu.append((count, M_LIST, template_passes(h, tpl, count), None) if listing
-                        else (count, M_PASS, h, tpl))
-        return menu
+            if listing:
+                listed += template_passes(h, tpl, count)
+            else:
+                menu.append((count, M_PASS, h, tpl))
+        return [(len(listed), M_LIST, listed, None)] if listing else menu
 
     def _choice_menu(self) -> list[Entry]:
         """Decisions outside the main option: a goal's orientation, a theft's victim."""
@@ -339,10 +351,8 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         return expand(menu)
 
     def legal_actions(self) -> list[Action]:
-        out: list[Action] = []
-        for entry in self._menu(listing=True):  # faster than chain() for a few short lists
-            out += entry[2]
-        return out
+        menu = self._menu(listing=True)  # one entry of every action (none when terminal)
+        return menu[0][2] if menu else []
 
     def _fronts(self) -> FrontsMemo:
         """The memo of the cards in front of the players, worked out again if they changed."""
@@ -368,8 +378,9 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         raise AssertionError(code)
 
     def _extra_menu(self, seat: int, hand: list[str], tpl: Template, menu: list[Entry],
-                    listing: bool) -> None:
-        """Options besides cards and passing (Saboteur 2: discard 2 to remove a card)."""
+                    listed: list[Action] | None) -> None:
+        """Options besides cards and passing (Saboteur 2: discard 2 to remove a card): their
+        actions added to ``listed`` when listing, else their entries to ``menu``."""
 
     def _victims(self, thief: int) -> list[int]:
         return []

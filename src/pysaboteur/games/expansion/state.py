@@ -27,7 +27,7 @@ from ...engine.menu import Entry
 from ...engine.moves import Template
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
-from ..classic.menu import M_DISCARD, M_LIST, Board, discards
+from ..classic.menu import M_DISCARD, Board, discards
 from ..classic.state import MAIN, STEAL, ClassicGame, ClassicState
 from . import cards as C
 
@@ -144,15 +144,16 @@ class ExpansionState(ClassicState):
         raise AssertionError(code)
 
     def _extra_menu(self, seat: int, hand: list[str], tpl: Template, menu: list[Entry],
-                    listing: bool) -> None:
+                    listed: list[Action] | None) -> None:
         """Discard 2 cards to remove one card lying in front of oneself."""
         front = self.in_front[seat]
         if front and len(hand) >= C.DISCARD_TO_REMOVE:
             combos = [(hand[i], hand[j]) for i, j in tpl[1]]
             targets = sorted(set(front))
-            count = len(combos) * len(targets)
-            menu.append((count, M_LIST, discards(combos, targets), None) if listing
-                        else (count, M_DISCARD, combos, targets))
+            if listed is not None:
+                listed += discards(combos, targets)
+            else:
+                menu.append((len(combos) * len(targets), M_DISCARD, combos, targets))
 
     def _victims(self, thief: int) -> list[int]:
         return [s for s in range(self.game.players) if s != thief and self.purse[s] > 0]
