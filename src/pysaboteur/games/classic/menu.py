@@ -3,8 +3,8 @@
 A menu is a list of entries ``(count, tag, a, b)``; each entry stands for
 ``count`` consecutive legal actions and holds only what tells them apart
 (cells, seats, card combinations).  ``legal_actions()`` asks for a *listing*
-menu, whose entries hold their actions (``M_LIST``: built at once, most of them
-kept with the board or the broken tools), and joins them; the rollout path
+menu: one entry (``M_LIST``) of every action, joined as the menu finds them
+(most kept with the board or the broken tools); the rollout path
 (``legal_count``, ``legal_action(i)``, ``random_action``, ``play_out``) counts
 entries and decodes one action.  Both give the same canonical order, which
 depends on the position only:
