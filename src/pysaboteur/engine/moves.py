@@ -41,7 +41,8 @@ class _Singles(dict[str, Pass]):
 
 
 _PASSES = _Passes()
-_SINGLES = _Singles()
+#: passes of one card, by the card: ``SINGLES[code]``
+SINGLES = _Singles()
 
 
 def _pass(combo: tuple[str, ...]) -> Pass:
@@ -51,7 +52,7 @@ def _pass(combo: tuple[str, ...]) -> Pass:
 def pass_actions(hand: Sequence[str], most: int) -> list[Pass]:
     """Pass by discarding 1 to ``most`` cards (in ``card_combinations`` order)."""
     kinds = sorted(set(hand))
-    out = [_SINGLES[k] for k in kinds]
+    out = [SINGLES[k] for k in kinds]
     if most >= 2 and len(hand) >= 2:
         last = len(kinds) - 1
         for i, k in enumerate(kinds):
@@ -227,7 +228,7 @@ def nth_template_pass(h: list[str], tpl: Template, i: int) -> Pass:
     """The ``i``-th pass of the sorted hand ``h`` (``pass_actions(h, most)[i]``)."""
     ones = tpl[0]
     if i < len(ones):
-        return _SINGLES[h[ones[i]]]
+        return SINGLES[h[ones[i]]]
     i -= len(ones)
     pairs = tpl[1]
     if i < len(pairs):
@@ -242,14 +243,14 @@ def template_passes(h: list[str], tpl: Template, count: int) -> list[Pass]:
     them).  The card tuples are built by ``map`` and ``zip``; passes of one or two cards
     are looked up (cheaper than making a NamedTuple), the many triples made."""
     if len(tpl.ones) == len(h):  # all different: the hand's own combinations, in order
-        out: list[Pass] = list(map(_SINGLES.__getitem__, h))
+        out: list[Pass] = list(map(SINGLES.__getitem__, h))
         if count > len(out):
             out += map(_PASSES.__getitem__, combinations(h, 2))
             if count > len(out):
                 out += map(_new, repeat(Pass), zip(combinations(h, 3)))
         return out
     get = h.__getitem__
-    out = list(map(_SINGLES.__getitem__, map(get, tpl.ones)))
+    out = list(map(SINGLES.__getitem__, map(get, tpl.ones)))
     if count > len(out):
         out += map(_PASSES.__getitem__,
                    zip(map(get, tpl.pair_a), map(get, tpl.pair_b), strict=True))

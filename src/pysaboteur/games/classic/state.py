@@ -38,7 +38,7 @@ from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, d
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, Memo, SharedMaze, cell
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import DISTINCT, Template, hand_template, template_passes
+from ...engine.moves import DISTINCT, SINGLES, Template, hand_template, template_passes
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from . import cards as C
@@ -328,10 +328,12 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             self._extra_menu(seat, h, tpl, menu, listed if listing else None)
         if h:
             count = tpl.passes[self.game.data.PASS_MAX]
-            if listing:
-                listed += template_passes(h, tpl, count)
-            else:
+            if not listing:
                 menu.append((count, M_PASS, h, tpl))
+            elif self.DISTINCT_HAND:  # passes of one card: one per distinct card
+                listed += map(SINGLES.__getitem__, h)
+            else:
+                listed += template_passes(h, tpl, count)
         return [(len(listed), M_LIST, listed, None)] if listing else menu
 
     def _choice_menu(self) -> list[Entry]:
