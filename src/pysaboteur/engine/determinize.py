@@ -8,7 +8,7 @@ from one seat's view, then deals what the seat cannot know; see
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from .game import TERMINAL, Game, RoundResult, State
@@ -16,6 +16,7 @@ from .maze import Maze
 from .rng import Rng, reorder
 
 S = TypeVar("S", bound=State)
+V = TypeVar("V")
 
 
 def blank_state(kind: type[S], game: Game, view: Any) -> S:
@@ -45,27 +46,38 @@ def check_places(unknown: int, places: int) -> None:
                          "hidden places")
 
 
-class DealtMazes(dict[int, Maze]):
-    """A template's maze with its unknown face-down cards (goals, mines) dealt, by the
-    Lehmer code of the deal (``Rng.lehmer_code(len(cards))``): ``mazes[code]``.
+class Deals(dict[int, V]):
+    """What each deal of ``cards`` gives, by its Lehmer code (``Rng.lehmer_code(len(cards))``):
+    ``deals[code]`` is ``make(reorder(code, cards))``, worked out on first use and kept for
+    the next samples when there are at most ``keep`` cards (``keep``! deals).
 
-    ``cells[i]`` gets the ``i``-th card of ``reorder(code, cards)``, the cells in ``seen``
-    their known cards.  Samples share the template's maze copy-on-write (``Maze.with_hidden``),
-    so they may share these too: kept for the next samples when there are at most ``keep``
-    cards (``keep``! mazes).
+    >>> deals = Deals(["a", "b", "c"], "".join, keep=3)
+    >>> deals[0], deals[5], len(deals)
+    ('abc', 'cba', 2)
     """
 
-    def __init__(self, maze: Maze, cells: list[int], cards: list[str],
-                 seen: Mapping[int, str], keep: int) -> None:
+    def __init__(self, cards: list[str], make: Callable[[list[str]], V], keep: int) -> None:
         super().__init__()
-        self.maze, self.cells, self.cards, self.seen = maze, cells, cards, seen
-        self.keep = keep
+        self.cards, self.make, self.keep = cards, make, keep
 
-    def __missing__(self, code: int) -> Maze:
-        hidden = self.maze.hidden.copy()
-        hidden.update(zip(self.cells, reorder(code, self.cards), strict=True))
-        hidden.update(self.seen)
-        maze = self.maze.with_hidden(hidden)
+    def __missing__(self, code: int) -> V:
+        value = self.make(reorder(code, self.cards))
         if len(self.cards) <= self.keep:
-            self[code] = maze
-        return maze
+            self[code] = value
+        return value
+
+
+def dealt_mazes(maze: Maze, cells: list[int], cards: list[str], seen: Mapping[int, str],
+                keep: int) -> Deals[Maze]:
+    """A template's maze with its unknown face-down cards (goals, mines) dealt, by the
+    Lehmer code of the deal: ``cells[i]`` gets the deal's ``i``-th card, the cells in
+    ``seen`` their known cards.  Samples share the template's maze copy-on-write
+    (``Maze.with_hidden``), so they may share these too."""
+
+    def deal(dealt: list[str]) -> Maze:
+        hidden = maze.hidden.copy()
+        hidden.update(zip(cells, dealt, strict=True))
+        hidden.update(seen)
+        return maze.with_hidden(hidden)
+
+    return Deals(cards, deal, keep)

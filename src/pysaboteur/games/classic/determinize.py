@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from operator import itemgetter
 from typing import Any
 
-from ...engine.determinize import DealtMazes, blank_state, check_places
+from ...engine.determinize import blank_state, check_places, dealt_mazes
 from ...engine.maze import Maze, Memo, cell
 from ...engine.rng import Rng
 from .state import MAIN, ORIENT, STEAL, ClassicGame, ClassicState
@@ -106,7 +106,7 @@ class Determinizer:
         self.unseen_cells = [c for c in self.hidden_cells if c not in t.seen[seat]]
         # the maze with the goals dealt, by their Lehmer code (``goals.pop()`` dealt the
         # last goal to the first cell: the same deal, the cells taken the other way round)
-        self._mazes = DealtMazes(maze, self.unseen_cells[::-1], self.unknown_goals,
+        self._mazes = dealt_mazes(maze, self.unseen_cells[::-1], self.unknown_goals,
                                  t.seen[seat], _KEPT_GOALS)
         # other seats' map looks this round, at goals still face down
         self.looked = []

@@ -30,10 +30,12 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import partial
 from itertools import product
+from operator import itemgetter
 
 from ...engine.actions import Pass, PlayOnCell, PlayOnPlayer, PlayOnTreasure
-from ...engine.determinize import DealtMazes, blank_state, check_places
+from ...engine.determinize import Deals, blank_state, check_places, dealt_mazes
 from ...engine.maze import DELTA, Maze, Memo, cell
 from ...engine.rng import Rng
 from ...engine.tiles import EDGES, OPPOSITE
@@ -55,6 +57,7 @@ from .view import LostMinesView
 
 IDENTITIES = (C.LOYAL, C.SELFISH, C.SABOTEUR)
 _KEPT_MINES = 5  # at most 5! mazes with the mines dealt kept per determinizer
+_KEPT_TREASURES = 6  # at most 6! deals of one type's treasure values kept per determinizer
 _NO_CARDS = ("move", "stay", "take", "orient", "propose", "accept", "decline")
 
 
@@ -166,7 +169,7 @@ class Determinizer:
         self.unseen_cells = [c for c in self.mine_cells if c not in t.seen_mines[me]]
         if len(self.unknown_mines) != len(self.unseen_cells):
             raise ValueError("view is inconsistent: face-down mines do not add up")
-        self._mazes = DealtMazes(t.maze, self.unseen_cells, self.unknown_mines,
+        self._mazes = dealt_mazes(t.maze, self.unseen_cells, self.unknown_mines,
                                  t.seen_mines[me], _KEPT_MINES)  # by the mines' Lehmer code
         # which path and action cards of this round the seat cannot place
         board_paths = Counter(p.card for p in view.board if CAT[p.card].category == "path")
@@ -184,6 +187,14 @@ class Determinizer:
             raise ValueError("view is inconsistent: more face-up discards than discards")
         check_places(len(self.unknown_cards), sum(k for _, k in self.others) + self.deck_size
                      + self.aside_size + self.hidden_discards)
+        # where a sample's shuffled unknown cards go: the other seats' hands, the draw pile,
+        # the set-aside cards, the face-down discards (one getter of slices)
+        cuts, k = [], 0
+        for size in (*(size for _, size in self.others), self.deck_size, self.aside_size):
+            cuts.append(slice(k, k + size))
+            k += size
+        self.other_seats = [s for s, _ in self.others]
+        self._cut = itemgetter(*cuts, slice(k, None))  # 3 or more slices: a tuple
         # treasure values: per type, the cards not known to be elsewhere
         self.treasure_pools: list[tuple[list[int], list[str]]] = []
         for kind in C.TREASURE_TYPES:
@@ -194,6 +205,11 @@ class Determinizer:
             if any(v < 0 for v in pool.values()):
                 raise ValueError("view is inconsistent: treasure values do not add up")
             self.treasure_pools.append((slots, sorted(pool.elements())))
+        # per type: its slots, and by the Lehmer code of a deal of its pool, the values the
+        # slots get and the ones left out
+        self._treasure_deals = [
+            (slots, len(pool), Deals(pool, partial(_split, len(slots)), _KEPT_TREASURES))
+            for slots, pool in self.treasure_pools]
         t.layout = [known_values.get(i, "") for i in range(n)]
         t.treasures_out = []
         t.dwarves = [known_dwarves.get(s, "") for s in range(n)]
@@ -203,26 +219,21 @@ class Determinizer:
     def sample(self, rng: Rng) -> LostMinesState:
         state = self.template.clone()
         state.rng = Rng(rng.next64())
-        cards = rng.permutation(self.unknown_cards)
-        at = 0
-        for s, size in self.others:
-            state.hands[s] = cards[at:at + size]
-            at += size
-        state.deck = cards[at:at + self.deck_size]
-        at += self.deck_size
-        state.aside = cards[at:at + self.aside_size]
-        state.discards += cards[at + self.aside_size:]
+        *hands, state.deck, state.aside, discarded = self._cut(rng.permutation(self.unknown_cards))
+        for s, hand in zip(self.other_seats, hands, strict=True):
+            state.hands[s] = hand
+        state.discards += discarded
         mines = rng.lehmer_code(len(self.unknown_mines))
         state.maze = self._mazes[mines]
         hidden = state.maze.hidden
         for s, c in self.looked_mines:
             state.seen_mines[s][c] = hidden[c] if c in hidden else CAT.codes[state.maze.cells[c]]
         layout, out = state.layout, state.treasures_out
-        for slots, pool in self.treasure_pools:
-            dealt = rng.permutation(pool) if len(pool) > 1 else pool
-            for i, code in zip(slots, dealt, strict=False):
+        for slots, size, deals in self._treasure_deals:
+            values, left_out = deals[rng.lehmer_code(size)]
+            for i, code in zip(slots, values, strict=False):  # values may run out first
                 layout[i] = code
-            out += dealt[len(slots):]
+            out += left_out
         dwarves, aside = state.dwarves, state.dwarf_aside
         for seats, options, cumulative, spare in self.clan_tables:
             k = _pick(rng, cumulative) if len(options) > 1 else 0
@@ -230,6 +241,11 @@ class Determinizer:
                 dwarves[s] = d
             aside += spare[k]
         return state
+
+
+def _split(at: int, dealt: list[str]) -> tuple[list[str], list[str]]:
+    """A deal of treasure values: the ones its type's slots get, and the ones left out."""
+    return dealt[:at], dealt[at:]
 
 
 def _assignments(clan: str, seats: list[int], pool: Counter[str],
