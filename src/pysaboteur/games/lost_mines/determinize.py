@@ -226,8 +226,10 @@ class Determinizer:
         mines = rng.lehmer_code(len(self.unknown_mines))
         state.maze = self._mazes[mines]
         hidden = state.maze.hidden
-        for s, c in self.looked_mines:
-            state.seen_mines[s][c] = hidden[c] if c in hidden else CAT.codes[state.maze.cells[c]]
+        if self.looked_mines:  # the looks are shared with the template: replaced, not changed
+            seen = state.seen_mines = [d.copy() for d in state.seen_mines]
+            for s, c in self.looked_mines:
+                seen[s][c] = hidden[c] if c in hidden else CAT.codes[state.maze.cells[c]]
         layout, out = state.layout, state.treasures_out
         for slots, size, deals in self._treasure_deals:
             values, left_out = deals[rng.lehmer_code(size)]

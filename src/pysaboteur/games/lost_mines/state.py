@@ -292,9 +292,10 @@ class LostMinesState(SharedMaze, MenuState):
                      "owner", "dwarves", "dwarf_aside", "dwarf_removed", "pawn", "pawn_seg",
                      "deck", "aside", "discards", "voters"):
             nd[name] = d[name].copy()
-        for name in ("collected", "hands", "in_front", "seen_mines", "seen_treasures",
-                     "seen_dwarves"):
+        for name in ("collected", "hands", "in_front"):
             nd[name] = [x.copy() for x in d[name]]
+        # the looks (seen_mines, seen_treasures, seen_dwarves) are shared: they are replaced,
+        # never changed in place (``_look``)
         for name in ("overcome", "traps", "trolls"):
             nd[name] = d[name].copy()
         return new
@@ -683,13 +684,24 @@ class LostMinesState(SharedMaze, MenuState):
             self.overcome.add(cell(a.x, a.y))
         elif effect == "storm":
             self._storm(cell(a.x, a.y))
-        elif isinstance(action, PlayOnCell):  # information: a face-down mine
+        else:
+            self._look(seat, action)
+
+    def _look(self, seat: int, action: Action) -> None:
+        """An information card: the seat sees a face-down mine, a treasure's value or another
+        player's dwarf card.  The looks are replaced, never changed in place (clones share
+        them)."""
+        a: Any = action
+        if isinstance(action, PlayOnCell):
             c = cell(a.x, a.y)
-            self.seen_mines[seat][c] = self.maze.hidden[c]
+            mines = self.seen_mines = self.seen_mines.copy()
+            mines[seat] = {**mines[seat], c: self.maze.hidden[c]}
         elif isinstance(action, PlayOnTreasure):
-            self.seen_treasures[seat].add(action.slot)
-        else:  # information: another player's dwarf card
-            self.seen_dwarves[seat].add(a.target)
+            treasures = self.seen_treasures = self.seen_treasures.copy()
+            treasures[seat] = treasures[seat] | {action.slot}
+        else:  # another player's dwarf card
+            dwarves = self.seen_dwarves = self.seen_dwarves.copy()
+            dwarves[seat] = dwarves[seat] | {a.target}
 
     def _storm(self, c: int) -> None:
         otile = self._wmaze().remove(c)
