@@ -226,11 +226,7 @@ class Rng:
         >>> a.permutation(range(30)) == lehmer(b._big(3) % factorial(30), range(30))
         True
         """
-        n = len(items)
-        if n < 2:
-            return list(items)
-        bound, words = _PLANS.get(n) or _plan(n)  # lehmer_code written out
-        return reorder(self._big(words) % bound, items)
+        return reorder(self.lehmer_code(len(items)), items)
 
     def choice(self, items: list[T]) -> T:
         return items[self.below(len(items))]

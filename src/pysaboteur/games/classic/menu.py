@@ -32,7 +32,7 @@ from ...engine.actions import Action, Discard, PlayOnPlayer
 from ...engine.cards import Catalogue, derived
 from ...engine.maze import FITS, cell_actions_of, placements_of
 from ...engine.menu import Entry
-from ...engine.moves import nth_template_pass, template_passes
+from ...engine.moves import nth_template_pass
 
 _STRIDE_BITS, _OFFSET, _LOW = 10, 512, (1 << 10) - 1
 
@@ -298,21 +298,4 @@ def discards(combos: list[tuple[str, str]], removable: list[str]) -> list[Action
     out: list[Action] = []
     for removed in removable:
         out += map(_new, repeat(Discard), zip(combos, repeat(removed)))
-    return out
-
-
-def expand(menu: list[Entry]) -> list[Action]:
-    """Every action of the menu, in order (tuples built by ``map`` and ``zip`` where it pays)."""
-    out: list[Action] = []
-    for count, tag, a, b in menu:
-        if tag == M_LIST:
-            out += a
-        elif tag == M_CODE:
-            out += b.acts.get(a) or b.placements(a)
-        elif tag == M_CELL:
-            out += b.acts.get(a) or b.on_cells(a)
-        elif tag == M_DISCARD:
-            out += discards(a, b)
-        else:
-            out += template_passes(a, b, count)
     return out

@@ -55,7 +55,6 @@ from .menu import (
     FrontsMemo,
     Tables,
     decode,
-    expand,
     tables,
 )
 
@@ -244,8 +243,9 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         return new
 
     # ------------------------------------------------------------------ legality
-    # Legal actions come from a menu (see ``menu.py``): listing expands it, the
-    # rollout path counts it and decodes one action.  Both give the same order.
+    # Legal actions come from a menu (see ``menu.py``): listing builds every action as
+    # the menu finds them, the rollout path counts them and decodes one.  Both give the
+    # same order.
     def _menu(self, listing: bool = False) -> list[Entry]:
         """The menu.  ``listing``: every action will be built (``legal_actions``), so the
         menu is one entry (``M_LIST``) holding them all, joined as they are found, and path
@@ -262,7 +262,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             h = sorted(hand)
             tpl = hand_template(h)
         menu: list[Entry] = []
-        listed: list[Action] = []  # listing: the actions, in the menu's order
+        listed: list[Action] | None = [] if listing else None  # the actions, in menu order
         maze = self.maze
         board = self._mt.value
         if board is None or board.maze is not maze or board.version != maze.version:
@@ -276,7 +276,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             if kind == K_PATH:
                 if not build:
                     continue
-                if listing:
+                if listed is not None:
                     listed += board.acts.get(code) or board.placements(code)
                 else:  # counted, not built: the rollout path decodes only the one it picks
                     n = sum(board.ks.translate(T.nfit[code]))  # a loop in C, see Tables.nfit
@@ -288,7 +288,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                 lst = board.acts.get(code)
                 if lst is None:
                     lst = board.placements(code, self._ladder_cells(board))
-                if listing:
+                if listed is not None:
                     listed += lst
                 elif lst:
                     menu.append((len(lst), M_LIST, lst, None))
@@ -306,7 +306,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                 entry = tools[code]
                 if entry is None:
                     continue
-                if listing:
+                if listed is not None:
                     listed += entry[2]
                 else:
                     menu.append(entry)
@@ -314,27 +314,27 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                 cells = board.cell_targets(code, T.effect[code], T.is_path)
                 if not cells:
                     continue
-                if listing:
+                if listed is not None:
                     listed += board.acts.get(code) or board.on_cells(code)
                 else:
                     menu.append((len(cells), M_CELL, code, board))
             else:
                 lst = self._more_targets(seat, code)
-                if listing:
+                if listed is not None:
                     listed += lst
                 elif lst:
                     menu.append((len(lst), M_LIST, lst, None))
         if front:
-            self._extra_menu(seat, h, tpl, menu, listed if listing else None)
+            self._extra_menu(seat, h, tpl, menu, listed)
         if h:
             count = tpl.passes[self.game.data.PASS_MAX]
-            if not listing:
+            if listed is None:
                 menu.append((count, M_PASS, h, tpl))
             elif self.DISTINCT_HAND:  # passes of one card: one per distinct card
                 listed += map(SINGLES.__getitem__, h)
             else:
                 listed += template_passes(h, tpl, count)
-        return [(len(listed), M_LIST, listed, None)] if listing else menu
+        return menu if listed is None else [(len(listed), M_LIST, listed, None)]
 
     def _choice_menu(self) -> list[Entry]:
         """Decisions outside the main option: a goal's orientation, a theft's victim."""
@@ -348,9 +348,6 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         return [(len(victims), M_LIST, victims, None)]
 
     _decode = staticmethod(decode)
-
-    def _expand(self, menu: list[Entry]) -> list[Action]:
-        return expand(menu)
 
     def legal_actions(self) -> list[Action]:
         menu = self._menu(listing=True)  # one entry of every action (none when terminal)

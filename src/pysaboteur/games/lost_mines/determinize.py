@@ -225,8 +225,8 @@ class Determinizer:
         state.discards += discarded
         mines = rng.lehmer_code(len(self.unknown_mines))
         state.maze = self._mazes[mines]
-        hidden = state.maze.hidden
         if self.looked_mines:  # the looks are shared with the template: replaced, not changed
+            hidden = state.maze.hidden
             seen = state.seen_mines = [d.copy() for d in state.seen_mines]
             for s, c in self.looked_mines:
                 seen[s][c] = hidden[c] if c in hidden else CAT.codes[state.maze.cells[c]]
