@@ -179,7 +179,6 @@ class Tables:
     """Per-catalogue lookup tables for legality (built once, shared by all states)."""
 
     def __init__(self, cat: Catalogue) -> None:
-        self.place_of: list[tuple[str, bool] | None] = [None] * len(cat.codes)
         self.code_mask: dict[str, int] = {}  # path cards needing a connection
         self.ladder_mask: dict[str, int] = {}  # ladders: joined to the start by themselves
         self.is_path = [cat[code].category == "path" for code in cat.codes]
@@ -202,8 +201,7 @@ class Tables:
             if kind.category != "path":
                 continue
             mask = 0
-            for rotated, otile in variants:
-                self.place_of[otile] = (code, rotated)
+            for _, otile in variants:
                 mask |= 1 << otile
             placeable |= mask
             target = self.ladder_mask if kind.features.ladder is not None else self.code_mask
