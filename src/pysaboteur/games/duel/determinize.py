@@ -83,6 +83,7 @@ class Determinizer:
                             if CAT.features[o].gold and c not in t.markers}
         t._forbidden = None
         t._front = (None,) * view.players
+        t._doors = (None,) * view.players
         t._ladders = None
         t.trolls = {c for c, o in maze.cells.items()
                     if CAT.features[o].troll and c not in t.bribes}

@@ -144,6 +144,16 @@ class _ByCell(dict[int, _OnCell]):
         return table
 
 
+class _Near(dict[int, tuple[int, ...]]):
+    """A cell -> its four neighbours."""
+
+    def __missing__(self, c: int) -> tuple[int, ...]:
+        near = self[c] = tuple(n for _, n in neighbours(c))
+        return near
+
+
+_NEAR = _Near()
+
 #: listing a cell's placements is one ``map`` over its tiles: _ON_CELL[cell][otile],
 #: the tiles from _BITS[fitting tile set]
 _BITS = _Bits()
@@ -219,6 +229,8 @@ class DuelGame(Game):
         self.starts = ({self.colours[0]: C.SOLO_START} if self.solo else C.STARTS)
         self.goal_cells = C.SOLO_GOAL_CELLS if self.solo else C.GOAL_CELLS
         self.goal_cell_ids = tuple(cell(x, y) for x, y in self.goal_cells)
+        #: the cells next to a goal card, where no ladder may go
+        self.near_goals = frozenset(n for g in self.goal_cell_ids for _, n in neighbours(g))
         if self.solo:
             self.pools: tuple[int, ...] = (C.SOLO_MARKERS,)
             self.pool_of_seat: tuple[int, ...] = (0,)
@@ -338,6 +350,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         self.trolls: set[int] = set()  # troll cards not yet bribed
         self._forbidden: frozenset[int] | None = None  # see _ladder_forbidden
         self._front: tuple[Any, ...] = (None,) * seats  # see _frontier
+        self._doors: tuple[Any, ...] = (None,) * seats  # see _locked_doors
         self._ladders: tuple[int, frozenset[int], list[int]] | None = None  # see _ladder_cells
         self.seen: list[dict[int, str]] = [{} for _ in range(seats)]
         self.bribes_made = [0] * seats
@@ -404,7 +417,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             return [(len(ways), _M_LIST, ways, None)]
         seat = self.current
         menu: list[tuple[int, int, Any, Any]] = []
-        bribes = self._bribable(seat)
+        bribes = self._bribable(seat) if self.trolls else None
         if bribes:
             menu.append((len(bribes), _M_BRIBE, None, bribes))
         if self.phase == AFTER:
@@ -555,10 +568,9 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         Kept until a card showing gold appears (``lay``, ``_reveal``, a new round).
         """
         if self._forbidden is None:
-            near: set[int] = set()
-            for g in (*self.game.goal_cell_ids, *self.unclaimed_gold, *self.markers):
-                near.update(n for _, n in neighbours(g))
-            self._forbidden = frozenset(near)
+            gold = (*self.unclaimed_gold, *self.markers)
+            near = self.game.near_goals
+            self._forbidden = near.union(*map(_NEAR.__getitem__, gold)) if gold else near
         return self._forbidden
 
     def _ladder_cells(self) -> list[int]:
@@ -575,8 +587,20 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         return entry[2]
 
     def _locked_doors(self, seat: int) -> list[int]:
-        locked, keys = _LOCKED[self.colour(seat)], self.keys
-        return [c for c, t in self.maze.cells.items() if locked[t] and c not in keys]
+        """The doors of the other colour without a key, in the maze's order.
+
+        Kept per seat until the maze or the keys change (like ``_frontier``).
+        """
+        maze, keys = self.maze, self.keys
+        entry = self._doors[seat]
+        if entry is None or entry[0] != maze.version or entry[1] is not keys:
+            locked = _LOCKED[self.colour(seat)]
+            cells = [c for c, t in maze.cells.items() if locked[t] and c not in keys]
+            entry = (maze.version, keys, cells)
+            doors = list(self._doors)  # copy-on-write (see clone)
+            doors[seat] = entry
+            self._doors = tuple(doors)
+        return entry[2]  # type: ignore[no-any-return]
 
     def _removable(self, c: int) -> bool:
         return _REMOVABLE[self.maze.cells[c]]
@@ -812,7 +836,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
     def _after_main(self) -> None:
         if not self.deck and not any(self.hands):  # the round is over at once: no bribe follows
             self._end_round()
-        elif self._bribable(self.turn):
+        elif self.trolls and self._bribable(self.turn):
             self.phase = AFTER
             self.current = self.turn
         else:
@@ -834,9 +858,10 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
     def _draw(self, seat: int, n: int) -> None:
         deck = self.deck
         if not self.game.solo:  # the two-player game: plain drawing
-            hand = self.hands[seat]
-            for _ in range(min(n, len(deck))):
-                hand.append(deck.pop())
+            if deck:
+                hand = self.hands[seat]
+                for _ in range(min(n, len(deck))):
+                    hand.append(deck.pop())
             return
         for _ in range(n):
             while deck:
