@@ -782,9 +782,10 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         The one way a deck card gets onto the grid; tests use it to build positions.
         """
         f = CAT.features[otile]
-        code = CAT.codes[otile]
-        source = (self.game.colours.index(f.ladder),) if self._is_joined_ladder(code) else ()
-        self._wmaze().place(c, otile, self._blocks(c, otile), source)
+        source = ((self.game.colours.index(f.ladder),)
+                  if f.ladder is not None and self._is_joined_ladder(CAT.codes[otile]) else ())
+        blocks = self._blocks(c, otile) if f.door is not None or f.troll else None
+        self._wmaze().place(c, otile, blocks, source)
         if f.gold:
             self.unclaimed_gold = self.unclaimed_gold | {c}
             self._forbidden = None
