@@ -194,7 +194,6 @@ class Tables:
         self.fit_gets: dict[str, tuple[tuple[Callable[[int], Action], bytes], ...]] = {
             code: tuple((self.place.tiles[otile].__getitem__, hit) for otile, hit in rows)
             for code, rows in self.fit_bytes.items()}
-        self.is_goal = [cat[code].category == "goal" for code in cat.codes]
         placeable = 0
         for code, variants in cat.orientations.items():
             kind = cat[code]

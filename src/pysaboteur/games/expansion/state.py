@@ -22,7 +22,7 @@ from ...engine.actions import Action, Discard, PlayOnPlayer
 from ...engine.cards import Catalogue
 from ...engine.errors import IllegalAction, InvalidTarget
 from ...engine.game import Deal, Options, RoundResult
-from ...engine.maze import NO_ENTER, Maze, neighbours
+from ...engine.maze import NO_ENTER, Maze, cell, neighbours
 from ...engine.menu import Entry
 from ...engine.moves import Template
 from ...engine.rng import Rng
@@ -32,6 +32,10 @@ from ..classic.state import MAIN, STEAL, ClassicGame, ClassicState
 from . import cards as C
 
 BLUE_ROUTE, GREEN_ROUTE = 0, 1  # reach contexts of the route maze (see _routes)
+#: the cells next to a goal: no ladder goes there.  Goals never move (face down on
+#: ``GOAL_CELLS``, turned face up where they lie, never removed by a rockfall), so these
+#: cells are the same in every position
+NEAR_GOALS = frozenset(n for x, y in C.GOAL_CELLS for _, n in neighbours(cell(x, y)))
 DOOR_RULES = ("bga", "literal")
 
 
@@ -116,10 +120,7 @@ class ExpansionState(ClassicState):
         cells = board.ladders
         if cells is None:
             maze = board.maze
-            is_goal = self.game.tables.is_goal
-            goals = [*maze.hidden, *(c for c, o in maze.cells.items() if is_goal[o])]
-            near = {n for g in goals for _, n in neighbours(g)}
-            cs = sorted(maze.constraint.keys() - near)
+            cs = sorted(maze.constraint.keys() - NEAR_GOALS)
             cells = board.ladders = (cs, bytes(map(maze.constraint.__getitem__, cs)))
         return cells
 
