@@ -378,3 +378,15 @@ def test_ladder_cells_match_the_rule_in_random_play() -> None:
         cells, ks = state._ladder_cells(Board(maze, state.game.tables))
         assert cells == expected
         assert ks == bytes(maze.constraint[c] for c in expected)
+
+
+def test_cards_taking_a_card_away_target_where_it_lies_in_random_play() -> None:
+    """Hands-off and free at last take their targets from the entries shared by every state
+    with the same cards in front (``menu.ToolEntries``): the same as the rule."""
+    for state in random_positions(7, range(3, 6)):
+        entries = state._fronts().entries
+        for code, lies in (("hands-off", "theft"), ("free", "trapped")):
+            expected = [PlayOnPlayer(code, s) for s, front in enumerate(state.in_front)
+                        if lies in front]
+            entry = entries[code]
+            assert (entry[2] if entry is not None else []) == expected

@@ -125,23 +125,21 @@ class ExpansionState(ClassicState):
         return cells
 
     def _more_targets(self, seat: int, code: str) -> list[Action]:
+        """Targets of the cards aimed at seats that depend on more than the cards in front
+        (hands-off and free at last are ``K_TOOL`` cards: ``menu.ToolEntries``)."""
         n = self.game.players
-        fronts = self.in_front
         T = self.game.tables
         effect = T.effect[code]
         mine = T.on_player[code]  # the card's action on each seat
+        if effect == "theft":
+            return [] if "theft" in self.in_front[seat] else [mine[seat]]
         if effect in ("swap-hand", "inspection"):  # every other seat
             return mine[:seat] + mine[seat + 1:n]
-        if effect == "theft":
-            return [] if "theft" in fronts[seat] else [mine[seat]]
-        if effect == "hands-off":
-            return [mine[s] for s in range(n) if "theft" in fronts[s]]
+        if effect == "trapped":
+            fronts = self.in_front
+            return [mine[s] for s in range(n) if s != seat and "trapped" not in fronts[s]]
         if effect == "swap-hats":
             return mine[:n] if self.spare_roles else []
-        if effect == "trapped":
-            return [mine[s] for s in range(n) if s != seat and "trapped" not in fronts[s]]
-        if effect == "free":
-            return [mine[s] for s in range(n) if "trapped" in fronts[s]]
         raise AssertionError(code)
 
     def _extra_menu(self, seat: int, hand: list[str], tpl: Template, menu: list[Entry],
