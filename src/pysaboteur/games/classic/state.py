@@ -38,7 +38,7 @@ from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, d
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, Memo, SharedMaze, cell
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import DISTINCT, SINGLES, Template, hand_template, template_passes
+from ...engine.moves import DISTINCT, SINGLES, Template, add_template_passes, hand_template
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from . import cards as C
@@ -333,7 +333,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             elif self.DISTINCT_HAND:  # passes of one card: one per distinct card
                 listed += map(SINGLES.__getitem__, h)
             else:
-                listed += template_passes(h, tpl, count)
+                add_template_passes(listed, h, tpl, count)
         return menu if listed is None else [(len(listed), M_LIST, listed, None)]
 
     def _choice_menu(self) -> list[Entry]:
