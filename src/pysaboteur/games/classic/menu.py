@@ -215,6 +215,9 @@ class Tables:
             placeable |= mask
             target = self.ladder_mask if kind.features.ladder is not None else self.code_mask
             target[code] = mask
+        #: the oriented tiles of ladders (sources of the maze where they lie)
+        self.ladder_tiles = frozenset(otile for mask in self.ladder_mask.values()
+                                      for otile in range(mask.bit_length()) if mask >> otile & 1)
         self.fitmask: list[int] = []
         for constraint in range(256):
             row = FITS[constraint]

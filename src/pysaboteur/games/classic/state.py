@@ -562,11 +562,12 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         deck, hands = self.deck, self.hands
         if deck:
             hand = hands[self.turn]
-            if self.pending_draw == 1:
+            k = self.pending_draw
+            if k == 1:
                 hand.append(deck.pop())
-            else:
-                for _ in range(min(self.pending_draw, len(deck))):
-                    hand.append(deck.pop())
+            elif k:  # the top k cards (or what is left), top first, as k pops would
+                hand += deck[:-k - 1:-1]
+                del deck[-k:]
         elif not any(hands):
             self.pending_draw = 0
             self._end_round()

@@ -179,8 +179,8 @@ class ExpansionState(ClassicState):
 
     # ------------------------------------------------------------------ playing
     def _place(self, c: int, otile: int) -> None:
-        ladder = self.game.catalogue.features[otile].ladder is not None
-        self._wmaze().place(c, otile, None, (0,) if ladder else ())
+        maze = self._wmaze() if self._mt.shared else self.maze
+        maze.place(c, otile, None, (0,) if otile in self.game.tables.ladder_tiles else ())
 
     def _play_on_player(self, seat: int, code: str, target: int, tool: str | None) -> None:
         effect = self.game.tables.effect[code]
