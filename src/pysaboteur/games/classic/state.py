@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import repeat
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -478,7 +479,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             if len(cards) == 1:
                 self.passed.append((seat, cards[0]))
             else:
-                self.passed += [(seat, code) for code in cards]
+                self.passed += zip(repeat(seat), cards)
             self.pending_draw = len(cards)
             self._end_turn()
             return
