@@ -346,3 +346,47 @@ def test_has_gold_public_amount_private() -> None:
     assert v.has_gold == (False, True, False) and v.gold == 0
     assert state.view(1).gold == 4 and "4" not in repr(v.results)
     assert v.role == BLUE and SAB not in repr(v)
+
+
+# ------------------------------------------------------------------ the menu's shortcuts
+def random_positions(players: int, seeds: range) -> list[ExpansionState]:
+    """Every main-phase position of random matches (the legal list built at each)."""
+    from pysaboteur.engine.rng import Rng
+
+    pick, out = Rng(7), []
+    for seed in seeds:
+        state = ExpansionGame(players).new_state(seed)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            if state.phase == 0:
+                out.append(state.clone())
+            state.apply(legal[pick.below(len(legal))])
+    return out
+
+
+def test_ladder_cells_match_the_rule_in_random_play() -> None:
+    """Ladder cells use the cells next to the goals worked out once (goals never move)."""
+    from pysaboteur.games.classic.menu import Board
+
+    goals = {cell(x, y) for x, y in C.GOAL_CELLS}
+    for state in random_positions(7, range(3)):
+        maze = state.maze
+        assert set(maze.hidden) | {c for c, t in maze.cells.items()
+                                   if CAT.codes[t] in CAT.box(["goal"])} == goals
+        near = {n for g in goals for _, n in neighbours(g)}
+        expected = sorted(c for c in maze.constraint if c not in near)
+        cells, ks = state._ladder_cells(Board(maze, state.game.tables))
+        assert cells == expected
+        assert ks == bytes(maze.constraint[c] for c in expected)
+
+
+def test_cards_taking_a_card_away_target_where_it_lies_in_random_play() -> None:
+    """Hands-off and free at last take their targets from the entries shared by every state
+    with the same cards in front (``menu.ToolEntries``): the same as the rule."""
+    for state in random_positions(7, range(3, 6)):
+        entries = state._fronts().entries
+        for code, lies in (("hands-off", "theft"), ("free", "trapped")):
+            expected = [PlayOnPlayer(code, s) for s, front in enumerate(state.in_front)
+                        if lies in front]
+            entry = entries[code]
+            assert (entry[2] if entry is not None else []) == expected

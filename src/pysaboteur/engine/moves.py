@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations, repeat
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .actions import Discard, Pass
 
@@ -240,22 +240,30 @@ def nth_template_pass(h: list[str], tpl: Template, i: int) -> Pass:
 
 def template_passes(h: list[str], tpl: Template, count: int) -> list[Pass]:
     """The first ``count`` passes of the sorted hand ``h`` (``tpl.passes[most]`` for all of
-    them).  The card tuples are built by ``map`` and ``zip``; passes of one or two cards
+    them)."""
+    out: list[Pass] = []
+    add_template_passes(out, h, tpl, count)
+    return out
+
+
+def add_template_passes(out: list[Any], h: list[str], tpl: Template, count: int) -> None:
+    """Add to ``out`` the first ``count`` passes of the sorted hand ``h`` (``tpl.passes[most]``
+    for all of them; a menu listing its actions adds them to its list, without a list of
+    their own).  The card tuples are built by ``map`` and ``zip``; passes of one or two cards
     are looked up (cheaper than making a NamedTuple), the many triples made."""
     if len(tpl.ones) == len(h):  # all different: the hand's own combinations, in order
-        out: list[Pass] = list(map(SINGLES.__getitem__, h))
-        if count > len(out):
+        out += map(SINGLES.__getitem__, h)
+        if count > len(h):
             out += map(_PASSES.__getitem__, combinations(h, 2))
-            if count > len(out):
+            if count > tpl.passes[2]:
                 out += map(_new, repeat(Pass), zip(combinations(h, 3)))
-        return out
+        return
     get = h.__getitem__
-    out = list(map(SINGLES.__getitem__, map(get, tpl.ones)))
-    if count > len(out):
+    out += map(SINGLES.__getitem__, map(get, tpl.ones))
+    if count > len(tpl.ones):
         out += map(_PASSES.__getitem__,
                    zip(map(get, tpl.pair_a), map(get, tpl.pair_b), strict=True))
-        if count > len(out):
+        if count > tpl.passes[2]:
             triples = zip(map(get, tpl.triple_a), map(get, tpl.triple_b),
                           map(get, tpl.triple_c), strict=True)
             out += map(_new, repeat(Pass), zip(triples))
-    return out

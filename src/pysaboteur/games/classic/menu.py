@@ -44,13 +44,18 @@ _STRIDE_BITS, _OFFSET, _LOW = 10, 512, (1 << 10) - 1
 #   M_CELL     a map or rockfall card, the Board (its targets in ``Board.targets``)
 M_LIST, M_DISCARD, M_PASS, M_CODE, M_CELL = range(5)
 # what a card in hand offers (``Tables.kind``): placements (a path card that must connect,
-# or a ladder), actions on seats worked out from the broken tools (break, repair), actions
-# on cells of the maze (map, rockfall), actions on seats per position (Saboteur 2's others)
+# or a ladder), actions on seats worked out from the cards in front of the seats alone
+# (break, repair; Saboteur 2's hands-off and free at last), actions on cells of the maze
+# (map, rockfall), actions on seats per position (Saboteur 2's others)
 K_PATH, K_LADDER, K_TOOL, K_CELL, K_SEAT = range(5)
 _new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
 
 MAX_SEATS = 16
-MAX_BROKEN_PATTERNS = 4096  # patterns of broken tools whose menu entries are kept
+MAX_BROKEN_PATTERNS = 4096  # patterns of cards in front whose menu entries are kept
+#: Saboteur 2's cards that lie in front of a seat besides broken tools (a bit each in
+#: ``Tables.front_bit``), and the effects that take them away
+LIES_IN_FRONT = ("theft", "trapped")
+REMOVES = {"hands-off": "theft", "free": "trapped"}
 
 
 class Board:
@@ -129,8 +134,8 @@ FITS_BY_MASK = tuple(tuple(FITS[k][om] for k in range(256)) for om in range(16))
 
 class FrontsMemo:
     """What a state keeps of the cards in front of the players (``ClassicState.in_front``):
-    the cards it was worked out from and the tool cards' menu entries for the tools broken
-    there (their targets depend on the broken tools only).  The cards are an immutable
+    the cards it was worked out from and the menu entries of the cards whose targets depend
+    on those cards only (``K_TOOL``).  The cards are an immutable
     tuple, replaced at every change, so the same object means the same cards.
 
     Not part of the position: memos compare equal whatever they hold.
@@ -140,9 +145,8 @@ class FrontsMemo:
 
     def __init__(self, fronts: tuple[tuple[str, ...], ...] | None, entries: ToolEntries) -> None:
         self.fronts = fronts
-        #: tool card -> its entry (None: no target), for each seat's broken tools
-        #: (``entries.broken``); shared by every memo of the same broken tools
-        #: (``Tables.entries_for``)
+        #: card -> its entry (None: no target), for each seat's cards in front
+        #: (``entries.bits``); shared by every memo of the same bits (``Tables.entries_for``)
         self.entries = entries
 
     def __eq__(self, other: object) -> bool:
@@ -155,22 +159,28 @@ class FrontsMemo:
 
 
 class ToolEntries(dict[str, "Entry | None"]):
-    """The break and repair cards' menu entries for one pattern of broken tools (``broken``:
-    per seat, bits of ``Tables.tool_bit``), each worked out on first use; None: no target."""
+    """The menu entries of the cards aimed at seats whose targets depend on the cards in
+    front of the seats only (``K_TOOL``), for one pattern of those cards (``bits``: per seat,
+    the sum of ``Tables.front_bit``), each worked out on first use; None: no target."""
 
-    def __init__(self, tables: Tables, broken: tuple[int, ...]) -> None:
+    def __init__(self, tables: Tables, bits: tuple[int, ...]) -> None:
         super().__init__()
         self.tables = tables
-        self.broken = broken
+        self.bits = bits
 
     def __missing__(self, code: str) -> Entry | None:
         T = self.tables
-        if T.effect[code] == "break":
+        effect = T.effect[code]
+        if effect == "break":  # seats where this tool is whole
             bit, mine = T.break_bit[code], T.on_player[code]
-            lst = [mine[s] for s, b in enumerate(self.broken) if not b & bit]
-        else:
-            fixes = T.repairs[code]
-            lst = [act for s, b in enumerate(self.broken) if b for act in fixes[s][b]]
+            lst = [mine[s] for s, b in enumerate(self.bits) if not b & bit]
+        elif effect == "repair":  # each broken tool it mends
+            fixes, tools = T.repairs[code], T.tool_mask
+            lst = [act for s, b in enumerate(self.bits) if b & tools
+                   for act in fixes[s][b & tools]]
+        else:  # hands-off, free at last: seats where the card they take away lies
+            bit, mine = T.lies_bit[REMOVES[effect]], T.on_player[code]
+            lst = [mine[s] for s, b in enumerate(self.bits) if b & bit]
         entry = self[code] = (len(lst), M_LIST, lst, None) if lst else None
         return entry
 
@@ -194,7 +204,6 @@ class Tables:
         self.fit_gets: dict[str, tuple[tuple[Callable[[int], Action], bytes], ...]] = {
             code: tuple((self.place.tiles[otile].__getitem__, hit) for otile, hit in rows)
             for code, rows in self.fit_bytes.items()}
-        self.is_goal = [cat[code].category == "goal" for code in cat.codes]
         placeable = 0
         for code, variants in cat.orientations.items():
             kind = cat[code]
@@ -206,6 +215,9 @@ class Tables:
             placeable |= mask
             target = self.ladder_mask if kind.features.ladder is not None else self.code_mask
             target[code] = mask
+        #: the oriented tiles of ladders (sources of the maze where they lie)
+        self.ladder_tiles = frozenset(otile for mask in self.ladder_mask.values()
+                                      for otile in range(mask.bit_length()) if mask >> otile & 1)
         self.fitmask: list[int] = []
         for constraint in range(256):
             row = FITS[constraint]
@@ -227,7 +239,7 @@ class Tables:
         #: deck cards: code -> what it offers in a menu (K_PATH...)
         self.kind: dict[str, int] = {
             **dict.fromkeys(self.code_mask, K_PATH), **dict.fromkeys(self.ladder_mask, K_LADDER),
-            **{code: K_TOOL if effect in ("break", "repair") else
+            **{code: K_TOOL if effect in ("break", "repair", *REMOVES) else
                K_CELL if effect in ("map", "rockfall") else K_SEAT
                for code, effect in self.effect.items()}}
         #: break cards: code -> tool bit; tool name -> bit
@@ -237,16 +249,21 @@ class Tables:
                 if t not in tools:
                     tools.append(t)
         self.tool_bit = {t: 1 << i for i, t in enumerate(tools)}
+        self.tool_mask = (1 << len(tools)) - 1
+        #: Saboteur 2's theft and trapped effects -> their bit, above the tools'
+        self.lies_bit = {e: 1 << (len(tools) + i) for i, e in enumerate(LIES_IN_FRONT)}
         self.break_bit: dict[str, int] = {k.code: self.tool_bit[k.tools[0]] for k in cat.kinds
                                           if k.effect == "break"}
         self.tools_of: dict[str, tuple[str, ...]] = {k.code: k.tools for k in cat.kinds}
         #: every code -> its value (gold nuggets)
         self.value: dict[str, int] = {k.code: k.value for k in cat.kinds}
-        #: every code -> the tool bit it breaks (0 for cards that break nothing), so a
-        #: seat's broken tools are the sum over the cards in front of it (a tool is
-        #: broken at most once)
-        self.front_bit: dict[str, int] = {k.code: self.break_bit.get(k.code, 0)
-                                          for k in cat.kinds}
+        #: every code -> the bit it sets lying in front of a seat: the tool it breaks, its
+        #: ``lies_bit``, 0 for the others; so what lies in front of a seat is the sum over
+        #: its cards (a tool is broken at most once, a seat has one Theft and one Trapped!
+        #: at most)
+        self.front_bit: dict[str, int] = {
+            k.code: self.break_bit.get(k.code) or self.lies_bit.get(k.effect or "", 0)
+            for k in cat.kinds}
         #: repair cards: repairs[code][seat][broken bits] -> its actions on that seat
         self.repairs: dict[str, list[list[tuple[PlayOnPlayer, ...]]]] = {
             k.code: [[tuple(PlayOnPlayer(k.code, seat, t if len(k.tools) > 1 else None)
@@ -259,12 +276,12 @@ class Tables:
         #: per pattern of broken tools (seat by seat), the tool cards' menu entries
         self._entries_by_broken: dict[tuple[int, ...], ToolEntries] = {}
 
-    def entries_for(self, broken: list[int]) -> ToolEntries:
-        """The tool cards' menu entries for these broken tools (each worked out when a state
-        first needs it), shared by every state of the catalogue: the same few patterns of
-        broken tools come back match after match.  Forgotten, all at once, past
-        ``MAX_BROKEN_PATTERNS`` patterns."""
-        key = tuple(broken)
+    def entries_for(self, bits: list[int]) -> ToolEntries:
+        """The ``K_TOOL`` cards' menu entries for these cards in front (``front_bit`` sums,
+        by seat; each entry worked out when a state first needs it), shared by every state of
+        the catalogue: the same few patterns come back match after match.  Forgotten, all at
+        once, past ``MAX_BROKEN_PATTERNS`` patterns."""
+        key = tuple(bits)
         entries = self._entries_by_broken.get(key)
         if entries is None:
             if len(self._entries_by_broken) >= MAX_BROKEN_PATTERNS:

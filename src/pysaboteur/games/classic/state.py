@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import repeat
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -38,7 +39,7 @@ from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, d
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, Memo, SharedMaze, cell
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import DISTINCT, SINGLES, Template, hand_template, template_passes
+from ...engine.moves import DISTINCT, SINGLES, Template, add_template_passes, hand_template
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from . import cards as C
@@ -333,7 +334,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             elif self.DISTINCT_HAND:  # passes of one card: one per distinct card
                 listed += map(SINGLES.__getitem__, h)
             else:
-                listed += template_passes(h, tpl, count)
+                add_template_passes(listed, h, tpl, count)
         return menu if listed is None else [(len(listed), M_LIST, listed, None)]
 
     def _choice_menu(self) -> list[Entry]:
@@ -478,7 +479,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             if len(cards) == 1:
                 self.passed.append((seat, cards[0]))
             else:
-                self.passed += [(seat, code) for code in cards]
+                self.passed += zip(repeat(seat), cards)
             self.pending_draw = len(cards)
             self._end_turn()
             return
@@ -562,11 +563,12 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         deck, hands = self.deck, self.hands
         if deck:
             hand = hands[self.turn]
-            if self.pending_draw == 1:
+            k = self.pending_draw
+            if k == 1:
                 hand.append(deck.pop())
-            else:
-                for _ in range(min(self.pending_draw, len(deck))):
-                    hand.append(deck.pop())
+            elif k:  # the top k cards (or what is left), top first, as k pops would
+                hand += deck[:-k - 1:-1]
+                del deck[-k:]
         elif not any(hands):
             self.pending_draw = 0
             self._end_round()

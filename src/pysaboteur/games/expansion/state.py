@@ -22,7 +22,7 @@ from ...engine.actions import Action, Discard, PlayOnPlayer
 from ...engine.cards import Catalogue
 from ...engine.errors import IllegalAction, InvalidTarget
 from ...engine.game import Deal, Options, RoundResult
-from ...engine.maze import NO_ENTER, Maze, neighbours
+from ...engine.maze import NO_ENTER, Maze, cell, neighbours
 from ...engine.menu import Entry
 from ...engine.moves import Template
 from ...engine.rng import Rng
@@ -32,6 +32,10 @@ from ..classic.state import MAIN, STEAL, ClassicGame, ClassicState
 from . import cards as C
 
 BLUE_ROUTE, GREEN_ROUTE = 0, 1  # reach contexts of the route maze (see _routes)
+#: the cells next to a goal: no ladder goes there.  Goals never move (face down on
+#: ``GOAL_CELLS``, turned face up where they lie, never removed by a rockfall), so these
+#: cells are the same in every position
+NEAR_GOALS = frozenset(n for x, y in C.GOAL_CELLS for _, n in neighbours(cell(x, y)))
 DOOR_RULES = ("bga", "literal")
 
 
@@ -116,31 +120,26 @@ class ExpansionState(ClassicState):
         cells = board.ladders
         if cells is None:
             maze = board.maze
-            is_goal = self.game.tables.is_goal
-            goals = [*maze.hidden, *(c for c, o in maze.cells.items() if is_goal[o])]
-            near = {n for g in goals for _, n in neighbours(g)}
-            cs = sorted(maze.constraint.keys() - near)
+            cs = sorted(maze.constraint.keys() - NEAR_GOALS)
             cells = board.ladders = (cs, bytes(map(maze.constraint.__getitem__, cs)))
         return cells
 
     def _more_targets(self, seat: int, code: str) -> list[Action]:
+        """Targets of the cards aimed at seats that depend on more than the cards in front
+        (hands-off and free at last are ``K_TOOL`` cards: ``menu.ToolEntries``)."""
         n = self.game.players
-        fronts = self.in_front
         T = self.game.tables
         effect = T.effect[code]
         mine = T.on_player[code]  # the card's action on each seat
+        if effect == "theft":
+            return [] if "theft" in self.in_front[seat] else [mine[seat]]
         if effect in ("swap-hand", "inspection"):  # every other seat
             return mine[:seat] + mine[seat + 1:n]
-        if effect == "theft":
-            return [] if "theft" in fronts[seat] else [mine[seat]]
-        if effect == "hands-off":
-            return [mine[s] for s in range(n) if "theft" in fronts[s]]
+        if effect == "trapped":
+            fronts = self.in_front
+            return [mine[s] for s in range(n) if s != seat and "trapped" not in fronts[s]]
         if effect == "swap-hats":
             return mine[:n] if self.spare_roles else []
-        if effect == "trapped":
-            return [mine[s] for s in range(n) if s != seat and "trapped" not in fronts[s]]
-        if effect == "free":
-            return [mine[s] for s in range(n) if "trapped" in fronts[s]]
         raise AssertionError(code)
 
     def _extra_menu(self, seat: int, hand: list[str], tpl: Template, menu: list[Entry],
@@ -180,8 +179,8 @@ class ExpansionState(ClassicState):
 
     # ------------------------------------------------------------------ playing
     def _place(self, c: int, otile: int) -> None:
-        ladder = self.game.catalogue.features[otile].ladder is not None
-        self._wmaze().place(c, otile, None, (0,) if ladder else ())
+        maze = self._wmaze() if self._mt.shared else self.maze
+        maze.place(c, otile, None, (0,) if otile in self.game.tables.ladder_tiles else ())
 
     def _play_on_player(self, seat: int, code: str, target: int, tool: str | None) -> None:
         effect = self.game.tables.effect[code]
