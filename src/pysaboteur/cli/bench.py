@@ -207,21 +207,22 @@ def costs(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[str, Any
     return out
 
 
-def _state_size(state: Any) -> int:
-    """Bytes a state holds on its own (not its game): a deep copy measured with tracemalloc,
-    the smaller of two (the first may also fill one-off caches, which then counted by
-    chance: 7,900 or 13,300 bytes for the same Saboteur 2 state)."""
+def _state_size(state: Any, copies: int = 20) -> int:
+    """Bytes a state holds on its own (not its game): deep copies measured with tracemalloc,
+    per copy.  One copy alone is not enough: objects taken from CPython's free lists (small
+    tuples, floats...) are not traced, and how many it finds there depends on what ran
+    before (one copy of the same Saboteur 2 state measured 7,100 to 13,300 bytes).  A first
+    copy, not counted, fills whatever one-off caches copying fills."""
     import copy
     import tracemalloc
 
     shared = state.game  # rules, options and card tables belong to the game, not the state
-    sizes = []
-    for _ in range(2):
-        tracemalloc.start()
-        before = tracemalloc.get_traced_memory()[0]
-        twin = copy.deepcopy(state, memo={id(shared): shared,
-                                          id(shared.catalogue): shared.catalogue})
-        sizes.append(tracemalloc.get_traced_memory()[0] - before)
-        tracemalloc.stop()
-        del twin
-    return min(sizes)
+    memo = {id(shared): shared, id(shared.catalogue): shared.catalogue}
+    copy.deepcopy(state, memo=dict(memo))  # a first copy may fill one-off caches: not counted
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    twins = [copy.deepcopy(state, memo=dict(memo)) for _ in range(copies)]
+    size = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    del twins
+    return size // copies
