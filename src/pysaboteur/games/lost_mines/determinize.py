@@ -230,13 +230,19 @@ class Determinizer:
             seen = state.seen_mines = [d.copy() for d in state.seen_mines]
             for s, c in self.looked_mines:
                 seen[s][c] = hidden[c] if c in hidden else CAT.codes[state.maze.cells[c]]
-        layout, out = state.layout, state.treasures_out
+        # the template's layout and dwarf cards are shared by its clones (copy-on-write):
+        # the sample's own are new lists
+        layout = state.layout = state.layout.copy()
+        out: list[str] = []
+        state.treasures_out = out
         for slots, size, deals in self._treasure_deals:
             values, left_out = deals[rng.lehmer_code(size)]
             for i, code in zip(slots, values, strict=False):  # values may run out first
                 layout[i] = code
             out += left_out
-        dwarves, aside = state.dwarves, state.dwarf_aside
+        dwarves = state.dwarves = state.dwarves.copy()
+        aside: list[str] = []
+        state.dwarf_aside = aside
         for seats, options, cumulative, spare in self.clan_tables:
             k = _pick(rng, cumulative) if len(options) > 1 else 0
             for s, d in zip(seats, options[k], strict=True):

@@ -288,16 +288,14 @@ class LostMinesState(SharedMaze, MenuState):
         self._mt.shared = True  # the maze is shared until either state changes it (_wmaze)
         memo = new._mt = Memo()
         memo.shared = True
-        for name in ("history", "actors", "results", "totals", "layout", "treasures_out",
-                     "owner", "dwarves", "dwarf_aside", "dwarf_removed", "pawn", "pawn_seg",
-                     "deck", "aside", "discards", "voters"):
+        for name in ("history", "actors", "pawn", "pawn_seg", "deck", "aside", "discards"):
             nd[name] = d[name].copy()
-        for name in ("collected", "hands", "in_front"):
-            nd[name] = [x.copy() for x in d[name]]
-        # the looks (seen_mines, seen_treasures, seen_dwarves) are shared: they are replaced,
-        # never changed in place (``_look``)
-        for name in ("overcome", "traps", "trolls"):
-            nd[name] = d[name].copy()
+        new.hands = [h.copy() for h in self.hands]
+        # everything else that changes is shared, copy-on-write: replaced, never changed in
+        # place (the looks in ``_look``; trolls, traps, forest tiles, the cards in front,
+        # the treasures' owners, votes and scores where they change; the layout of
+        # treasures and the dwarf cards only change at a new round, or in a sample of a
+        # determinizer, which copies them first)
         return new
 
     # ------------------------------------------------------------------ legality
@@ -640,7 +638,7 @@ class LostMinesState(SharedMaze, MenuState):
                 self.phase = CARD
                 self.current = self.turn
             else:
-                self.voters.pop(0)
+                self.voters = self.voters[1:]  # replaced, not changed in place (see clone)
                 if self.voters:
                     self.current = self.voters[0]
                 else:
@@ -672,16 +670,17 @@ class LostMinesState(SharedMaze, MenuState):
         if effect == "troll":
             j = joint_of(a)
             assert j is not None
-            self.trolls[j] = seat
-            self.in_front[seat].append(a.card)
+            self.trolls = {**self.trolls, j: seat}  # replaced, not changed in place (see clone)
+            front = self.in_front = self.in_front.copy()
+            front[seat] = [*front[seat], a.card]
             return
         self.discards.append(a.card)
         if effect == "trap":
             j = joint_of(a)
             assert j is not None
-            self.traps.add(j)
+            self.traps = self.traps | {j}
         elif effect == "tool":
-            self.overcome.add(cell(a.x, a.y))
+            self.overcome = self.overcome | {cell(a.x, a.y)}
         elif effect == "storm":
             self._storm(cell(a.x, a.y))
         else:
@@ -706,15 +705,20 @@ class LostMinesState(SharedMaze, MenuState):
     def _storm(self, c: int) -> None:
         otile = self._wmaze().remove(c)
         self.discards.append(CAT.codes[otile])
-        self.overcome.discard(c)  # the forest tile goes back to the supply
+        if c in self.overcome:  # the forest tile goes back to the supply
+            self.overcome = self.overcome - {c}
         for edge in EDGES:
             if self.maze.occupied(c + DELTA[edge]):
                 continue  # the token now lies at an open path end: it stays
             j = joint(c, edge)
-            self.traps.discard(j)
-            owner = self.trolls.pop(j, None)
-            if owner is not None:  # its card goes with it [decision]
-                self.in_front[owner].remove("troll")
+            if j in self.traps:
+                self.traps = self.traps - {j}
+            if j in self.trolls:  # its card goes with it [decision]
+                trolls = self.trolls = self.trolls.copy()
+                owner = trolls.pop(j)
+                front = self.in_front = self.in_front.copy()
+                cards = front[owner] = front[owner].copy()
+                cards.remove("troll")
                 self.discards.append("troll")
 
     def _move(self, seat: int, route: tuple[tuple[int, int], ...]) -> None:
@@ -770,8 +774,10 @@ class LostMinesState(SharedMaze, MenuState):
         self._after_move()
 
     def _take(self, seat: int, slot: int) -> None:
-        self.owner[slot] = seat
-        self.collected[seat].append(slot)
+        owner = self.owner = self.owner.copy()  # replaced, not changed in place (see clone)
+        owner[slot] = seat
+        collected = self.collected = self.collected.copy()
+        collected[seat] = [*collected[seat], slot]
 
     def _after_move(self) -> None:
         if min(self.owner) >= 0 or (not self.deck and not any(self.hands)):
@@ -800,19 +806,18 @@ class LostMinesState(SharedMaze, MenuState):
         """At the start of its owner's turn (played or sat out) a troll goes [rule]."""
         if not self.in_front[seat]:
             return
-        for j in [j for j, owner in self.trolls.items() if owner == seat]:
-            del self.trolls[j]
+        self.trolls = {j: owner for j, owner in self.trolls.items() if owner != seat}
         self.discards += self.in_front[seat]
-        self.in_front[seat] = []
+        front = self.in_front = self.in_front.copy()
+        front[seat] = []
 
     # ------------------------------------------------------------------ round end
     def _end_round(self) -> None:
         points = round_points(self.dwarves, [[self.layout[s] for s in slots]
                                              for slots in self.collected], self.dragon)
-        for seat, p in enumerate(points):
-            self.totals[seat] += p
+        self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
         top = max(points)
-        self.results.append(RoundResult(self._round, points, {
+        self.results = [*self.results, RoundResult(self._round, points, {
             "dwarves": list(self.dwarves),
             "treasures": [[self.layout[s] for s in slots] for slots in self.collected],
             "dragon": self.dragon,
@@ -820,7 +825,7 @@ class LostMinesState(SharedMaze, MenuState):
             # for tallies by identity (arena): the revealed identities, who scored most
             "roles": [C.identity_of(d) for d in self.dwarves],
             "winners": [s for s, p in enumerate(points) if p == top] if top > 0 else [],
-        }))
+        })]
         self.pending = None
         self.voters = []
         if self._round >= self.game.options.rounds:
@@ -878,6 +883,7 @@ class LostMinesState(SharedMaze, MenuState):
         hidden = new._wmaze().hidden
         for c, code in zip(cells, redeal(rng, [[hidden[c]] for c in cells]), strict=True):
             hidden[c] = code[0]
+        new.layout, new.dwarves = new.layout.copy(), new.dwarves.copy()  # shared by the clone
         known = set() if seat is None else self.seen_treasures[seat] | set(self.collected[seat])
         if self.terminal:  # the last round's collected treasures are revealed
             known |= {i for i, o in enumerate(self.owner) if o >= 0}
