@@ -255,7 +255,12 @@ class State(ABC):
         return IllegalAction(f"{action} is not a legal move now")
 
     @abstractmethod
-    def clone(self) -> State: ...
+    def clone(self) -> State:
+        """A copy to play on, independent of this state (games share what they never change
+        in place).  Games start from ``new.__dict__ = self.__dict__.copy()``: copying an
+        instance's dict whole is 2-3 times cheaper than ``new.__dict__.update(...)``, which
+        cannot take CPython's fast path for the key-sharing dicts of instances (0.3 against
+        0.65-0.85 us for a Saboteur or Lost Mines state)."""
 
     # -- outcome ------------------------------------------------------------
     @abstractmethod

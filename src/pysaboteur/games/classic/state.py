@@ -229,8 +229,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
     def clone(self) -> ClassicState:
         new = self.__class__.__new__(self.__class__)
         d = self.__dict__
-        nd = new.__dict__
-        nd.update(d)
+        nd = new.__dict__ = d.copy()  # see engine.game.State.clone on copying the dict
         rng = new.rng = Rng.__new__(Rng)
         rng.state = self.rng.state
         old = self._mt

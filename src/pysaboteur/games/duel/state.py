@@ -388,7 +388,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         never changes them in place, it replaces them, so clones may share them.  The
         maze is shared until either state changes it (``_wmaze``)."""
         new = DuelState.__new__(DuelState)
-        new.__dict__.update(self.__dict__)
+        new.__dict__ = self.__dict__.copy()  # see engine.game.State.clone on copying the dict
         new.rng = Rng(self.rng.state)
         self._mt.shared = True
         memo = new._mt = Memo()

@@ -282,8 +282,7 @@ class LostMinesState(SharedMaze, MenuState):
     def clone(self) -> LostMinesState:
         new = LostMinesState.__new__(LostMinesState)
         d = self.__dict__
-        nd = new.__dict__
-        nd.update(d)
+        nd = new.__dict__ = d.copy()  # see engine.game.State.clone on copying the dict
         new.rng = self.rng.clone()
         self._mt.shared = True  # the maze is shared until either state changes it (_wmaze)
         memo = new._mt = Memo()
