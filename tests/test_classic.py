@@ -142,7 +142,7 @@ def test_tool_targets_follow_every_change_of_the_cards_in_front(monkeypatch: pyt
     copy.apply(PlayOnPlayer("repair-cart", 2))
     assert PlayOnPlayer("break-cart", 2) not in state.legal_actions()
     # past the bound the shared entries are forgotten, not wrong
-    monkeypatch.setattr(menu, "MAX_BROKEN_PATTERNS", 1)
+    monkeypatch.setattr(menu, "MAX_FRONT_PATTERNS", 1)
     fresh = new(hands={0: ["break-cart", "repair-cart"]})
     put_in_front(fresh, 1, "break-cart")
     assert PlayOnPlayer("repair-cart", 1) in fresh.legal_actions()

@@ -51,7 +51,7 @@ K_PATH, K_LADDER, K_TOOL, K_CELL, K_SEAT = range(5)
 _new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
 
 MAX_SEATS = 16
-MAX_BROKEN_PATTERNS = 4096  # patterns of cards in front whose menu entries are kept
+MAX_FRONT_PATTERNS = 4096  # patterns of cards in front whose menu entries are kept
 #: Saboteur 2's cards that lie in front of a seat besides broken tools (a bit each in
 #: ``Tables.front_bit``), and the effects that take them away
 LIES_IN_FRONT = ("theft", "trapped")
@@ -273,20 +273,20 @@ class Tables:
         #: action cards aimed at a seat, built once: on_player[code][seat]
         self.on_player: dict[str, list[Action]] = {
             code: [PlayOnPlayer(code, seat) for seat in range(MAX_SEATS)] for code in self.effect}
-        #: per pattern of broken tools (seat by seat), the tool cards' menu entries
-        self._entries_by_broken: dict[tuple[int, ...], ToolEntries] = {}
+        #: per pattern of cards in front (seat by seat), the K_TOOL cards' menu entries
+        self._entries_by_front: dict[tuple[int, ...], ToolEntries] = {}
 
     def entries_for(self, bits: list[int]) -> ToolEntries:
         """The ``K_TOOL`` cards' menu entries for these cards in front (``front_bit`` sums,
         by seat; each entry worked out when a state first needs it), shared by every state of
         the catalogue: the same few patterns come back match after match.  Forgotten, all at
-        once, past ``MAX_BROKEN_PATTERNS`` patterns."""
+        once, past ``MAX_FRONT_PATTERNS`` patterns."""
         key = tuple(bits)
-        entries = self._entries_by_broken.get(key)
+        entries = self._entries_by_front.get(key)
         if entries is None:
-            if len(self._entries_by_broken) >= MAX_BROKEN_PATTERNS:
-                self._entries_by_broken.clear()
-            entries = self._entries_by_broken[key] = ToolEntries(self, key)
+            if len(self._entries_by_front) >= MAX_FRONT_PATTERNS:
+                self._entries_by_front.clear()
+            entries = self._entries_by_front[key] = ToolEntries(self, key)
         return entries
 
 

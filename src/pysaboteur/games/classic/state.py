@@ -120,7 +120,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
     #: passes of one card and no option besides cards and passing (``_extra_menu``): a
     #: hand's distinct cards are all its menu needs, and give it in the same order
     DISTINCT_HAND: ClassVar[bool] = C.PASS_MAX == 1
-    #: the broken tools and tool cards' entries of ``in_front`` (``_fronts``)
+    #: the cards in front and the K_TOOL cards' entries of ``in_front`` (``_fronts``)
     _fronts_memo: FrontsMemo | None = None
 
     game: ClassicGame
