@@ -65,6 +65,11 @@ def neighbours(c: int) -> Iterator[tuple[int, int]]:
         yield edge, c + delta
 
 
+def around(cells: Iterable[int]) -> frozenset[int]:
+    """The cells next to any of ``cells`` (where a ladder may not go, next to goals or gold)."""
+    return frozenset(c + delta for c in cells for _, delta, _ in _STEPS)
+
+
 class TilePlacements(dict[int, PlacePath]):
     """The ``PlacePath`` actions of one oriented tile, by cell, each made once."""
 

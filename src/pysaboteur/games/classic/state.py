@@ -517,7 +517,9 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         return False
 
     def _place(self, c: int, otile: int) -> None:
-        (self._wmaze() if self._mt.shared else self.maze).place(c, otile)
+        """Lay a path card; a ladder (Saboteur 2) is itself joined to the start."""
+        ladder = otile in self.game.tables.ladder_tiles
+        self._wmaze().place(c, otile, None, (0,) if ladder else ())
 
     def _play_on_cell(self, seat: int, code: str, c: int) -> None:
         self.discards.append(code)

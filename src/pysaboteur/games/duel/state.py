@@ -42,9 +42,9 @@ from ...engine.maze import (
     Maze,
     Memo,
     SharedMaze,
+    around,
     cell,
     cell_actions_of,
-    neighbours,
     placements_of,
     xy,
 )
@@ -144,16 +144,6 @@ class _ByCell(dict[int, _OnCell]):
         return table
 
 
-class _Near(dict[int, tuple[int, ...]]):
-    """A cell -> its four neighbours."""
-
-    def __missing__(self, c: int) -> tuple[int, ...]:
-        near = self[c] = tuple(n for _, n in neighbours(c))
-        return near
-
-
-_NEAR = _Near()
-
 #: listing a cell's placements is one ``map`` over its tiles: _ON_CELL[cell][otile],
 #: the tiles from _BITS[fitting tile set]
 _BITS = _Bits()
@@ -230,7 +220,7 @@ class DuelGame(Game):
         self.goal_cells = C.SOLO_GOAL_CELLS if self.solo else C.GOAL_CELLS
         self.goal_cell_ids = tuple(cell(x, y) for x, y in self.goal_cells)
         #: the cells next to a goal card, where no ladder may go
-        self.near_goals = frozenset(n for g in self.goal_cell_ids for _, n in neighbours(g))
+        self.near_goals = around(self.goal_cell_ids)
         if self.solo:
             self.pools: tuple[int, ...] = (C.SOLO_MARKERS,)
             self.pool_of_seat: tuple[int, ...] = (0,)
@@ -570,7 +560,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         if self._forbidden is None:
             gold = (*self.unclaimed_gold, *self.markers)
             near = self.game.near_goals
-            self._forbidden = near.union(*map(_NEAR.__getitem__, gold)) if gold else near
+            self._forbidden = near | around(gold) if gold else near
         return self._forbidden
 
     def _ladder_cells(self) -> list[int]:

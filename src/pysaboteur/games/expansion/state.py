@@ -22,7 +22,7 @@ from ...engine.actions import Action, Discard, PlayOnPlayer
 from ...engine.cards import Catalogue
 from ...engine.errors import IllegalAction, InvalidTarget
 from ...engine.game import Deal, Options, RoundResult
-from ...engine.maze import NO_ENTER, Maze, cell, neighbours
+from ...engine.maze import NO_ENTER, Maze, around, cell
 from ...engine.menu import Entry
 from ...engine.moves import Template
 from ...engine.rng import Rng
@@ -35,7 +35,7 @@ BLUE_ROUTE, GREEN_ROUTE = 0, 1  # reach contexts of the route maze (see _routes)
 #: the cells next to a goal: no ladder goes there.  Goals never move (face down on
 #: ``GOAL_CELLS``, turned face up where they lie, never removed by a rockfall), so these
 #: cells are the same in every position
-NEAR_GOALS = frozenset(n for x, y in C.GOAL_CELLS for _, n in neighbours(cell(x, y)))
+NEAR_GOALS = around(cell(x, y) for x, y in C.GOAL_CELLS)
 DOOR_RULES = ("bga", "literal")
 
 
@@ -178,10 +178,6 @@ class ExpansionState(ClassicState):
         return super()._explain_on_player(seat, a)
 
     # ------------------------------------------------------------------ playing
-    def _place(self, c: int, otile: int) -> None:
-        maze = self._wmaze() if self._mt.shared else self.maze
-        maze.place(c, otile, None, (0,) if otile in self.game.tables.ladder_tiles else ())
-
     def _play_on_player(self, seat: int, code: str, target: int, tool: str | None) -> None:
         effect = self.game.tables.effect[code]
         if effect in ("break", "repair"):
