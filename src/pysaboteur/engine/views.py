@@ -1,9 +1,19 @@
-"""Pieces every game's view shares: the face-up board and the public log."""
+"""Pieces every game's view shares: the face-up board and the public log.
+
+A view is built every decision (environments, bots, the web tables), and the public log
+holds every move of the match: built from the history each time, a view cost grew with the
+match (a match of random play with a view per decision took O(n^2)), and the log was most
+of an environment's step.  So each state has a :class:`ViewMemo`: the public text of
+each move, worked out once, and each seat's log, grown as the history grows; and the
+face-up cards of its maze, kept until the maze changes.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+from weakref import WeakKeyDictionary
 
 from .actions import Action, Pass
 from .maze import Maze, xy
@@ -17,19 +27,83 @@ class PlacedCard:
     rotated: bool
 
 
-def placed_cards(maze: Maze) -> tuple[PlacedCard, ...]:
-    """The face-up cards in the order they were placed, with how they lie."""
+#: what the other seats see of a move, or None when they see it all (``ViewMemo.log``)
+Masked = Callable[[Action], "str | None"]
+
+
+def masked_pass(action: Action) -> str | None:
+    """Others see how many cards a pass put face down, not which."""
+    return f"pass {len(action.cards)}" if type(action) is Pass else None
+
+
+class ViewMemo:
+    """What a state's views are built from, kept between views (not part of the position,
+    so kept beside the state rather than on it: copies, snapshots and records never see it).
+
+    Made for one history list: the history only grows, so the texts worked out stay right,
+    and a state given another history list gets a new memo.
+    """
+
+    __slots__ = ("board", "cards", "history", "logs", "maze", "texts", "version")
+
+    def __init__(self, history: list[Action]) -> None:
+        self.history = history
+        #: per move: (actor, its text) and what the others see, or None when the same
+        self.texts: list[tuple[tuple[int, str], tuple[int, str] | None]] = []
+        #: per seat (None: a spectator), its log so far
+        self.logs: dict[int | None, list[tuple[int, str]]] = {}
+        self.maze: Maze | None = None
+        self.version = -1
+        self.board: tuple[PlacedCard, ...] = ()
+        #: (cell << 8 | oriented tile) -> its PlacedCard
+        self.cards: dict[int, PlacedCard] = {}
+
+    @staticmethod
+    def of(state: Any) -> ViewMemo:
+        """The memo of ``state`` (a clone is another state: it gets its own)."""
+        memo = _MEMOS.get(state)
+        if memo is None or memo.history is not state.history:
+            memo = _MEMOS[state] = ViewMemo(state.history)
+        return memo
+
+    def log(self, seat: int | None, actors: list[int],
+            masked: Masked) -> tuple[tuple[int, str], ...]:
+        """(seat, move) for every decision so far, as ``seat`` saw it: ``masked`` says what
+        a move of another seat showed, when not all of it."""
+        texts, history = self.texts, self.history
+        for i in range(len(texts), len(history)):
+            action, actor = history[i], actors[i]
+            text = masked(action)
+            texts.append(((actor, str(action)), (actor, text) if text is not None else None))
+        mine = self.logs.get(seat)
+        if mine is None:
+            mine = self.logs[seat] = []
+        for i in range(len(mine), len(texts)):
+            shown, masked_move = texts[i]
+            mine.append(shown if masked_move is None or shown[0] == seat else masked_move)
+        return tuple(mine)
+
+    def placed(self, maze: Maze) -> tuple[PlacedCard, ...]:
+        """The face-up cards in the order they were placed, with how they lie."""
+        if maze is not self.maze or maze.version != self.version:
+            self.maze, self.version = maze, maze.version
+            cells, cards = maze.cells, self.cards
+            out = []
+            for c in maze.order:
+                t = cells[c]
+                card = cards.get(c << 8 | t)
+                if card is None:
+                    card = cards[c << 8 | t] = _placed_card(maze, c, t)
+                out.append(card)
+            self.board = tuple(out)
+        return self.board
+
+
+_MEMOS: WeakKeyDictionary[Any, ViewMemo] = WeakKeyDictionary()
+
+
+def _placed_card(maze: Maze, c: int, t: int) -> PlacedCard:
     cat = maze.cat
-    out = []
-    for c in maze.order:
-        t = maze.cells[c]
-        code = cat.codes[t]
-        out.append(PlacedCard(*xy(c), code, cat.otile[code, True] == t))
-    return tuple(out)
+    code = cat.codes[t]
+    return PlacedCard(*xy(c), code, cat.otile[code, True] == t)
 
-
-def public_log(seat: int | None, actors: Sequence[int],
-               history: Sequence[Action]) -> tuple[tuple[int, str], ...]:
-    """(seat, move) for every decision; a pass by another seat shows only its card count."""
-    return tuple((actor, f"pass {len(move.cards)}" if isinstance(move, Pass) and actor != seat
-                  else str(move)) for actor, move in zip(actors, history, strict=True))

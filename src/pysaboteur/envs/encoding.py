@@ -49,6 +49,8 @@ class Route(NamedTuple):
     steps: tuple[int, ...]
 
 
+_RELATIVE = frozenset((PlayOnPlayer, Steal, Move))  # actions whose key depends on the seat
+_NONE: dict[Any, int] = {}
 _STEP_XY = {N: (0, -1), E: (1, 0), S: (0, 1), W: (-1, 0)}
 _XY_STEP = {v: k for k, v in _STEP_XY.items()}
 _PAIRS = tuple((a, b) for i, a in enumerate(EDGES) for b in EDGES[i + 1:])
@@ -151,10 +153,16 @@ class Encoding:
         self.index: dict[tuple[type, Key], int] = {(type(k), k): i for i, k in enumerate(keys)}
         if len(self.index) != len(keys):
             raise ValueError("duplicate action key")
+        #: the same by type, then key (``legal``: one look-up, no key tuple to build)
+        self.index_by_type: dict[type, dict[Key, int]] = {}
+        for i, k in enumerate(keys):
+            self.index_by_type.setdefault(type(k), {})[k] = i
         self.num_actions = len(keys)
         #: whether encoding needs the acting seat's view (pawn routes start at the pawn)
         self.needs_view = any(type(k) is Route for k in keys)
         self._tile_planes, self._tile_table = self._tile_features()
+        if np.abs(self._tile_table).max() > OBS_BOUND:  # observe clips the fields only
+            raise ValueError("a tile feature runs past OBS_BOUND")
         planes = ["face_up", "face_down", "known", "pending"]
         planes += [f"up:{p}" for p in self._tile_planes]
         planes += [f"known:{p}" for p in self._tile_planes]
@@ -231,7 +239,8 @@ class Encoding:
 
     # ------------------------------------------------------------------ actions <-> ints
     def key(self, action: Action, seat: int, view: Any = None) -> Key:
-        """The canonical form of ``action`` played by ``seat``."""
+        """The canonical form of ``action`` played by ``seat`` (the action itself, but for the
+        ``_RELATIVE`` kinds)."""
         t = type(action)
         if t is PlayOnPlayer:
             return action._replace(target=(action.target - seat) % self.players)  # type: ignore
@@ -280,13 +289,14 @@ class Encoding:
     def legal(self, legal: Sequence[Action], seat: int,
               view: Any = None) -> tuple[list[int], list[Action], int]:
         """Indices of the encodable legal actions, those actions, and how many were not."""
-        index = self.index
+        by_type = self.index_by_type
         ids: list[int] = []
         acts: list[Action] = []
         missed = 0
         for a in legal:
-            key = self.key(a, seat, view)
-            i = index.get((type(key), key))
+            t = type(a)
+            key = self.key(a, seat, view) if t in _RELATIVE else a  # others are their own key
+            i = by_type.get(type(key), _NONE).get(key)
             if i is None:
                 missed += 1
             else:
@@ -410,7 +420,10 @@ class Encoding:
         if put_ways:
             put("pending_ways", [float(False in put_ways), float(True in put_ways)])
         self.fill_extra(view, seat, grid, put)
-        np.clip(obs, -OBS_BOUND, OBS_BOUND, out=obs)
+        # the grid holds 0/1 and the tile table's small features: only the fields may
+        # run past the bound (gold, counts)
+        fields_part = obs[lay.grid_size:]
+        np.clip(fields_part, -OBS_BOUND, OBS_BOUND, out=fields_part)
         return obs
 
     def pending_card(self, view: Any) -> tuple[int, int, str, tuple[bool, ...]] | None:

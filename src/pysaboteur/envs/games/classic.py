@@ -10,6 +10,7 @@ gold once the match is over.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,7 @@ class ClassicEncoding(Encoding):
     phases = ("main", "orient", "steal")
     max_rounds = 3
 
-    @property
+    @cached_property
     def roles(self) -> tuple[str, ...]:
         return tuple(k.code for k in self.cat.kinds if k.category == "role")
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...engine.actions import Action, Discard, Pass
 from ...engine.maze import xy
-from ...engine.views import PlacedCard, placed_cards
+from ...engine.views import PlacedCard, ViewMemo
 from .state import PHASE_NAMES
 
 if TYPE_CHECKING:
@@ -60,14 +60,23 @@ class ClassicView:
         return asdict(self)
 
 
-def public_move(seat: int | None, actor: int, action: Action) -> str:
-    """A move as ``seat`` saw it: others' passes and discards are face down."""
-    if actor != seat:
-        if isinstance(action, Pass):
-            return f"pass {len(action.cards)}"
-        if isinstance(action, Discard):
-            return f"discard {len(action.cards)} -{action.remove}"
-    return str(action)
+def masked_move(action: Action) -> str | None:
+    """What the other seats see of a move, or None when they see it all: passes and
+    discards go face down."""
+    kind = type(action)
+    if kind is Pass:
+        return f"pass {len(action.cards)}"  # type: ignore[union-attr]
+    if kind is Discard:
+        return f"discard {len(action.cards)} -{action.remove}"  # type: ignore[union-attr]
+    return None
+
+
+def passed_sizes(passed: list[tuple[int, str]], players: int) -> tuple[int, ...]:
+    """How many cards each seat has passed face down this round."""
+    sizes = [0] * players
+    for s, _ in passed:
+        sizes[s] += 1
+    return tuple(sizes)
 
 
 def public_result(result: dict[str, Any], seat: int | None, over: bool) -> dict[str, Any]:
@@ -83,6 +92,7 @@ def common_fields(state: ClassicState, seat: int | None) -> dict[str, Any]:
     """The fields every Saboteur card game's view shares (the expansion adds to them)."""
     game = state.game
     maze = state.maze
+    memo = ViewMemo.of(state)
     pending = None
     if state.pending is not None:
         g, ways = state.pending
@@ -100,7 +110,7 @@ def common_fields(state: ClassicState, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "current_player": state.current_player,
         "phase": PHASE_NAMES[state.phase],
-        "board": placed_cards(maze),
+        "board": memo.placed(maze),
         "face_down": tuple(sorted(xy(c) for c in maze.hidden
                                   if state.pending is None or c != state.pending[0])),
         "in_front": tuple(tuple(f) for f in state.in_front),
@@ -108,13 +118,11 @@ def common_fields(state: ClassicState, seat: int | None) -> dict[str, Any]:
         "deck_size": len(state.deck),
         "discard_size": len(state.discards) + len(state.passed),
         "discards": tuple(state.discards),
-        "passed_sizes": tuple(sum(1 for s, _ in state.passed if s == seat)
-                              for seat in range(game.players)),
+        "passed_sizes": passed_sizes(state.passed, game.players),
         "set_aside": len(state.aside),
         "pending_goal": pending,
         "results": tuple(public_result(r.to_json(), me, over) for r in state.results),
-        "log": tuple((a, public_move(me, a, m))
-                     for a, m in zip(state.actors, state.history, strict=True)),
+        "log": memo.log(me, state.actors, masked_move),
         "round_start": state.round_start,
         "final_scores": tuple(state.scores()) if over else None,
         "hand": tuple(sorted(state.hands[me])) if me is not None else None,

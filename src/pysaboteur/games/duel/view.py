@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...engine.maze import xy
-from ...engine.views import PlacedCard, placed_cards, public_log
+from ...engine.views import PlacedCard, ViewMemo, masked_pass
 from . import cards as C
 from .state import PHASE_NAMES
 
@@ -72,7 +72,8 @@ class DuelView:
 def duel_view(state: DuelState, seat: int | None) -> DuelView:
     game = state.game
     maze = state.maze
-    board = placed_cards(maze)
+    memo = ViewMemo.of(state)
+    board = memo.placed(maze)
     pending = None
     if state.pending is not None:
         g, ways = state.pending
@@ -114,7 +115,7 @@ def duel_view(state: DuelState, seat: int | None) -> DuelView:
         resume=("main", "after")[state.resume],
         pending_goal=pending,
         results=tuple(r.to_json() for r in state.results),
-        log=public_log(seat, state.actors, state.history),
+        log=memo.log(seat, state.actors, masked_pass),
         hand=tuple(sorted(state.hands[seat])) if own and seat is not None else None,
         known_goals=tuple((*xy(c), code) for c, code in sorted(state.seen[seat].items())
                           if c in maze.hidden) if own and seat is not None else (),

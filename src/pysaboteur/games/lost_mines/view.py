@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...engine.maze import xy
-from ...engine.views import PlacedCard, placed_cards, public_log
+from ...engine.views import PlacedCard, ViewMemo, masked_pass
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -84,7 +84,8 @@ def lost_mines_view(state: LostMinesState, seat: int | None) -> LostMinesView:
 
     game = state.game
     maze = state.maze
-    board = placed_cards(maze)
+    memo = ViewMemo.of(state)
+    board = memo.placed(maze)
     pending: tuple[Any, ...] | None = None
     if state.phase == ORIENT:
         g, _, ways = state.pending
@@ -126,7 +127,7 @@ def lost_mines_view(state: LostMinesState, seat: int | None) -> LostMinesView:
         set_aside=len(state.aside),
         pending=pending,
         results=tuple(r.to_json() for r in state.results),
-        log=public_log(seat, state.actors, state.history),
+        log=memo.log(seat, state.actors, masked_pass),
         round_start=state.round_start,
         pawn_segments=tuple(state.pawn_seg),
         collected_slots=tuple(tuple(slots) for slots in state.collected),

@@ -1,0 +1,68 @@
+"""Views built from a state's ``ViewMemo`` (the public log and the face-up cards kept
+between views) equal views built from nothing, for every seat and the spectator, as the
+match goes on, across rounds, and for clones that play on differently."""
+
+from __future__ import annotations
+
+import copy
+import gc
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pysaboteur.engine.game import State
+from pysaboteur.engine.rng import Rng
+from pysaboteur.engine.views import _MEMOS
+from pysaboteur.registry import make_game
+from test_properties import CONFIGS, SETTINGS
+
+
+def fresh_view(state: State, seat: int | None) -> Any:
+    """The view of another state object with the same fields, which never built one:
+    nothing kept, everything worked out (views change nothing, so the fields may be shared)."""
+    other = copy.copy(state)
+    assert other not in _MEMOS
+    return other.view(seat)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+@SETTINGS
+@given(seed=st.integers(0, 2**32))
+def test_kept_views_equal_views_built_from_nothing(name: str, players: int, seed: int) -> None:
+    state = make_game(name, players).new_state(seed)
+    rng = Rng(seed)
+    seats = [None, *range(players)]
+    twin = None
+    step = 0
+    while not state.is_terminal:
+        if step % 7 == 0 or rng.below(4) == 0:  # views between 1 and many moves apart
+            seat = seats[rng.below(len(seats))]
+            assert state.view(seat) == fresh_view(state, seat)
+        if twin is None and step == 40:
+            twin = state.clone()  # shares the history so far, then plays on differently
+            assert twin.view(0) == state.view(0)
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+        step += 1
+        if twin is not None and not twin.is_terminal:
+            legal = twin.legal_actions()
+            twin.apply(legal[rng.below(len(legal))])
+            seat = seats[rng.below(len(seats))]
+            assert twin.view(seat) == fresh_view(twin, seat)
+    for seat in seats:
+        assert state.view(seat) == fresh_view(state, seat)
+
+
+def test_memos_go_with_their_states() -> None:
+    gc.collect()
+    before = len(_MEMOS)
+    states = [make_game("classic", 4).new_state(seed) for seed in range(5)]
+    for s in states:
+        s.apply(s.legal_actions()[0])
+        s.view(0)
+    assert len(_MEMOS) == before + 5
+    del states, s
+    gc.collect()
+    assert len(_MEMOS) == before
