@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pysaboteur.bots import BOTS, Bot, IsmctsBot, make_bot
+from pysaboteur.bots import lost_mines_beliefs as lmb
 from pysaboteur.bots.lost_mines_beliefs import beliefs, likelihoods
 from pysaboteur.bots.lost_mines_heuristic import leaf_values
 from pysaboteur.engine.rng import Rng
@@ -230,6 +231,29 @@ def test_beliefs_react_to_play(played_by_heuristic: list[LostMinesState]) -> Non
     view = state.view(state.current_player)
     like = likelihoods(view)
     assert any(w is not None and len(set(w.values())) > 1 for w in like)
+
+
+def test_replays_kept_between_views_give_the_evidence_of_a_fresh_replay(
+        played_by_heuristic: list[LostMinesState]) -> None:
+    """``likelihoods`` takes a replay of the round on from an earlier view; it must say
+    exactly (to the last bit) what replaying the whole round says, at every decision,
+    for every seat, as treasures are taken and mines opened, and across rounds."""
+    games = [played_by_heuristic]
+    for seed in range(2):  # random play: more rounds
+        state, pick, states = LostMinesGame(5).new_state(seed), Rng(seed), []
+        while not state.is_terminal:
+            states.append(state.clone())
+            state.apply(state.random_action(pick), check=False)
+        games.append(states)
+    for states in games:
+        for state in states:
+            for seat in range(5):
+                view = state.view(seat)
+                kept = likelihoods(view)
+                fresh, lmb._KEPT.replays = lmb._KEPT.replays, {}  # nothing kept
+                assert likelihoods(view) == kept
+                lmb._KEPT.replays = fresh  # go on with the kept replays
+    assert len(lmb._KEPT.replays) <= lmb._MOST_REPLAYS
 
 
 # ---------------------------------------------------------------- bots

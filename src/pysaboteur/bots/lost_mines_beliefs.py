@@ -23,6 +23,7 @@ dwarf cards it looked at are certain.
 from __future__ import annotations
 
 import math
+import threading
 from collections import Counter
 from typing import Any
 
@@ -158,6 +159,88 @@ class _PublicRound:
         self.pawns[seat] = c
 
 
+class _Replay:
+    """A round's log replayed up to ``log``: the public board after it and, per entry,
+    what it said: None, a card's (seat, side, everybody) or a proposal's or vote's (seat,
+    agrees)."""
+
+    __slots__ = ("board", "log", "said")
+
+    def __init__(self, view: Any) -> None:
+        self.board = _PublicRound(view)
+        self.log: tuple[tuple[int, str], ...] = ()
+        self.said: list[tuple[int, float, float] | tuple[int, bool] | None] = []
+
+    def extend(self, view: Any, log: tuple[tuple[int, str], ...]) -> None:
+        """Replay the entries of ``log`` past those replayed so far."""
+        n = view.players
+        clans = view.clans
+        board = self.board
+        game_parse = _parser(view)
+        said = self.said
+        for seat, text in log[len(self.log):]:
+            try:
+                action = game_parse(text)
+            except NotationError:
+                said.append(None)  # another seat's pass: "pass 2"
+                continue
+            if isinstance(action, Move):
+                board.move(seat, action)
+                said.append(None)
+                continue
+            if isinstance(action, (PlacePath, PlayOnJoint, PlayOnCell, PlayOnTreasure,
+                                   PlayOnPlayer, Pass)):
+                board.new_turn(seat)
+            if isinstance(action, (PlacePath, PlayOnJoint, PlayOnCell)) and \
+                    CAT[action.card].effect != "info":
+                before = board.prospects()
+                board.play(seat, action)
+                after = board.prospects()
+                own = other = 0.0
+                for s in range(n):
+                    if s == seat:
+                        continue
+                    gain = after[s] - before[s]
+                    if clans[s] == clans[seat]:
+                        own += gain
+                    else:
+                        other += gain
+                said.append((seat, max(-CAP, min(CAP, own - other)),
+                             max(-CAP, min(CAP, own + other))))
+            elif isinstance(action, (ProposeEnd, Vote)):
+                said.append((seat, isinstance(action, ProposeEnd) or action.accept))
+            else:
+                said.append(None)
+        self.log = log
+
+
+#: per thread (bots of the web tables run in a pool), the replays of the last rounds asked
+#: about, by what a replay depends on besides the log (``_replay``)
+_KEPT = threading.local()
+_MOST_REPLAYS = 32
+
+
+def _replay(view: Any) -> _Replay:
+    """The view's round replayed: a replay kept from an earlier view of the same round, seat
+    and mines and treasures still in play, taken on from where it stopped (a view per
+    decision replayed the whole round: O(n^2) a round); otherwise a new one."""
+    log = view.log[view.round_start:]
+    # the replay reads the mines face up and which kinds of treasure are left (``targets``)
+    left = frozenset(kind for _, kind, holder in view.treasures if holder < 0)
+    mines = tuple(sorted((p.x, p.y, p.card, p.rotated) for p in view.board
+                         if CAT[p.card].category == "mine"))
+    key = (view.seat, view.players, view.clans, view.round_start, left, mines)
+    kept: dict[tuple[Any, ...], _Replay] = getattr(_KEPT, "replays", None) or {}
+    _KEPT.replays = kept
+    replay = kept.get(key)
+    if replay is None or log[:len(replay.log)] != replay.log:
+        if len(kept) >= _MOST_REPLAYS:
+            kept.clear()
+        replay = kept[key] = _Replay(view)
+    replay.extend(view, log)
+    return replay
+
+
 def _evidence(view: Any) -> list[tuple[float, float]]:
     """Per seat, summed over its plays: help to its own clan minus help to the other clan,
     and help to everybody else."""
@@ -165,40 +248,17 @@ def _evidence(view: Any) -> list[tuple[float, float]]:
     clans = view.clans
     score = [0.0] * n
     total = [0.0] * n
-    board = _PublicRound(view)
-    game_parse = _parser(view)
-    log = view.log[view.round_start:]
-    for seat, text in log:
-        try:
-            action = game_parse(text)
-        except NotationError:
-            continue  # another seat's pass: "pass 2"
-        if isinstance(action, Move):
-            board.move(seat, action)
+    for said in _replay(view).said:
+        if said is None:
             continue
-        if isinstance(action, (PlacePath, PlayOnJoint, PlayOnCell, PlayOnTreasure, PlayOnPlayer,
-                               Pass)):
-            board.new_turn(seat)
-        if isinstance(action, (PlacePath, PlayOnJoint, PlayOnCell)) and \
-                CAT[action.card].effect != "info":
-            before = board.prospects()
-            board.play(seat, action)
-            after = board.prospects()
-            own = other = 0.0
-            for s in range(n):
-                if s == seat:
-                    continue
-                gain = after[s] - before[s]
-                if clans[s] == clans[seat]:
-                    own += gain
-                else:
-                    other += gain
-            score[seat] += max(-CAP, min(CAP, own - other))
-            total[seat] += max(-CAP, min(CAP, own + other))
-        elif isinstance(action, (ProposeEnd, Vote)):
+        if len(said) == 3:
+            seat, side, everybody = said
+            score[seat] += side
+            total[seat] += everybody
+        else:
             # ending the round when the own clan holds fewer treasures: the other clan's friend
+            seat, agree = said
             ahead = _clan_lead(view, clans[seat])
-            agree = isinstance(action, ProposeEnd) or action.accept
             score[seat] += VOTE_WEIGHT * (ahead if agree else -ahead)
     return list(zip(score, total, strict=True))
 
