@@ -67,6 +67,23 @@ def make_game(name: str, players: int | None = None, **options: Any) -> Game:
     return entry.make(players, **options)
 
 
+_SHARED: dict[tuple[Any, ...], Game] = {}
+_MOST_SHARED = 256
+
+
+def shared_game(name: str, players: int | None = None, **options: Any) -> Game:
+    """``make_game``, made once per configuration and shared: what bots and determinizers
+    use, which need a game for every decision (making one takes about 50 us).  A game is
+    read-only once made (its tables only fill caches), so sharing it changes nothing."""
+    key = (name, players, tuple(sorted(options.items())))
+    game = _SHARED.get(key)
+    if game is None:
+        if len(_SHARED) >= _MOST_SHARED:
+            _SHARED.clear()
+        game = _SHARED[key] = make_game(name, players, **options)
+    return game
+
+
 def game_key(game: Game) -> str:
     """The registry name of a game instance (what a record stores)."""
     return getattr(game, "mode", game.name)

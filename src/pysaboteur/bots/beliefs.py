@@ -20,12 +20,13 @@ true roles at a round's end.
 from __future__ import annotations
 
 import math
+import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.cards import Catalogue
-from ..registry import make_game
+from ..registry import shared_game
 
 SABOTEUR = "saboteur"
 #: which side a role is on: +1 wants the gold reached, -1 does not, 0 either way
@@ -43,7 +44,7 @@ Beliefs = dict[int, dict[str, float]]
 
 
 def _catalogue(view: Any) -> Catalogue:
-    return make_game(view.game, view.players).catalogue
+    return shared_game(view.game, view.players).catalogue
 
 
 def is_dead_end(cat: Catalogue, code: str) -> bool:
@@ -95,12 +96,29 @@ def _evidence(view: Any, cat: Catalogue) -> tuple[list[dict[str, float]],
     return unary, pairs
 
 
+#: per thread (bots of the web tables run in a pool): the last view asked about and the
+#: beliefs worked out for it (a bot's ranking, its determinizer and its search all ask)
+_LAST = threading.local()
+
+
 def role_beliefs(view: Any, iterations: int = 4) -> Beliefs:
-    """Every seat's probability of holding each dwarf card (own seat: certain)."""
+    """Every seat's probability of holding each dwarf card (own seat: certain).
+
+    The same view (object) asked about again gets the same beliefs without their being
+    worked out again: read them, do not change them."""
+    last = getattr(_LAST, "beliefs", None)
+    if last is not None and last[0] is view and last[1] == iterations:
+        return last[2]  # type: ignore[no-any-return]
+    beliefs = _role_beliefs(view, iterations)
+    _LAST.beliefs = (view, iterations, beliefs)
+    return beliefs
+
+
+def _role_beliefs(view: Any, iterations: int) -> Beliefs:
     cat = _catalogue(view)
     me = view.seat
     n = view.players
-    game = make_game(view.game, n, **getattr(view, "options", {}))
+    game = shared_game(view.game, n, **getattr(view, "options", {}))
     known: dict[int, str] = dict(getattr(view, "inspected", ()))
     if me is not None and view.role is not None:
         known[me] = view.role
@@ -147,7 +165,7 @@ def role_weights(view: Any) -> dict[int, dict[str, float]]:
 
 
 def prior_of(view: Any) -> dict[str, float]:
-    game = make_game(view.game, view.players, **getattr(view, "options", {}))
+    game = shared_game(view.game, view.players, **getattr(view, "options", {}))
     pool = Counter(game.role_deck())  # type: ignore[attr-defined]
     if view.role is not None:
         pool[view.role] -= 1

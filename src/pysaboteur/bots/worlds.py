@@ -109,10 +109,10 @@ def root_bias(view: Any, moves: Sequence[Action], scale: float | None = None
     scale = BIAS_SCALE.get(view.game) if scale is None else scale
     if not scale:
         return {}
-    from ..registry import make_game
+    from ..registry import shared_game
     from .beliefs import role_beliefs
     from .classic_heuristic import action_bias
 
     beliefs = role_beliefs(view)
-    cat = make_game(view.game, view.players).catalogue
+    cat = shared_game(view.game, view.players).catalogue
     return {a: scale * action_bias(a, view, beliefs, cat) for a in moves}

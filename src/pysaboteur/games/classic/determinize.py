@@ -30,6 +30,7 @@ from typing import Any
 from ...engine.determinize import blank_state, check_places, dealt_mazes
 from ...engine.maze import Maze, Memo, cell
 from ...engine.rng import Rng
+from ...registry import shared_game
 from .state import MAIN, ORIENT, STEAL, ClassicGame, ClassicState
 
 _PHASES = {"main": MAIN, "orient": ORIENT, "steal": STEAL}
@@ -55,7 +56,9 @@ class Determinizer:
             raise ValueError("the match is over: nothing to determinize")
         self.seat = seat = view.seat
         self.weights = weights
-        game = self.game = self.game_type(view.players, **view.options)
+        game = shared_game(view.game, view.players, **view.options)
+        assert isinstance(game, self.game_type)
+        self.game = game
         cat = game.catalogue
         n = view.players
         log = round_log(view)

@@ -18,6 +18,7 @@ from collections import Counter
 from ...engine.determinize import blank_state, check_places
 from ...engine.maze import Maze, Memo, cell
 from ...engine.rng import Rng
+from ...registry import shared_game
 from . import cards as C
 from .state import _ACTIONS, _DECK_PATHS, _GOALS, CAT, PHASE_NAMES, DuelGame, DuelState
 from .view import DuelView
@@ -30,7 +31,8 @@ class Determinizer:
         if view.seat is None:
             raise ValueError("determinize a seat's view, not a spectator's")
         self.seat = seat = view.seat
-        game = DuelGame(view.players, **view.options)
+        game = shared_game(view.game, view.players, **view.options)
+        assert isinstance(game, DuelGame)
         self.template = t = blank_state(DuelState, game, view)
         t.phase = _PHASES[view.phase]
         t.resume = 0 if view.resume == "main" else 1

@@ -39,6 +39,7 @@ from ...engine.determinize import Deals, blank_state, check_places, dealt_mazes
 from ...engine.maze import DELTA, Maze, Memo, cell
 from ...engine.rng import Rng
 from ...engine.tiles import EDGES, OPPOSITE
+from ...registry import shared_game
 from . import cards as C
 from .state import (
     _DECK,
@@ -77,7 +78,8 @@ class Determinizer:
             raise ValueError("the match is over: nothing is hidden any more")
         self.seat = me = view.seat
         n = view.players
-        game = LostMinesGame(n, rounds=view.rounds)
+        game = shared_game("lost-mines", n, rounds=view.rounds)
+        assert isinstance(game, LostMinesGame)
         t = self.template = blank_state(LostMinesState, game, view)
         t.totals = list(view.scores)
         t.round_start = view.round_start
