@@ -1,11 +1,14 @@
 """Views built from a state's ``ViewMemo`` (the public log and the face-up cards kept
 between views) equal views built from nothing, for every seat and the spectator, as the
-match goes on, across rounds, and for clones that play on differently."""
+match goes on, across rounds, and for clones that play on differently; and a view's
+``plain()`` (what the web tables send) is its ``to_json()`` made JSON-ready."""
 
 from __future__ import annotations
 
 import copy
 import gc
+import json
+from dataclasses import asdict
 from typing import Any
 
 import pytest
@@ -66,3 +69,25 @@ def test_memos_go_with_their_states() -> None:
     del states, s
     gc.collect()
     assert len(_MEMOS) == before
+
+
+def json_ready(value: Any) -> Any:
+    """The reference: tuples and lists as lists, dict keys as strings."""
+    if isinstance(value, dict):
+        return {str(k): json_ready(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_ready(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_plain_views_are_their_json(name: str, players: int) -> None:
+    state = make_game(name, players).new_state(players)
+    rng = Rng(players)
+    while not state.is_terminal:
+        for seat in (None, *range(players)):
+            view = state.view(seat)
+            data = view.plain()
+            assert data == json_ready(asdict(view)) == json_ready(view.to_json())
+            assert json.loads(json.dumps(data)) == data
+        state.apply(state.random_action(rng), check=False)

@@ -11,12 +11,53 @@ face-up cards of its maze, kept until the maze changes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields, is_dataclass
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from .actions import Action, Pass
 from .maze import Maze, xy
+
+
+class View:
+    """What every game's view (a frozen dataclass) shares: its data as JSON."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields as a dict, nested dataclasses too (``dataclasses.asdict``)."""
+        return asdict(self)  # type: ignore[call-overload, no-any-return]
+
+    def plain(self) -> dict[str, Any]:
+        """The fields as JSON-ready data: dataclasses as dicts, tuples as lists, keys as
+        strings; what the web tables send to every seat after every move.  The same data
+        as converting ``to_json()``, without ``asdict``'s deep copy of every leaf (10-20
+        times faster on a view with a long log)."""
+        return plain(self)  # type: ignore[no-any-return]
+
+
+_LEAVES = frozenset((str, int, float, bool, type(None)))
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def plain(value: Any) -> Any:
+    """``value`` as JSON-ready data: dataclasses as dicts of their fields, tuples and
+    lists as lists, dict keys as strings, leaves as they are."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if kind is tuple or kind is list:
+        return [v if type(v) in _LEAVES else plain(v) for v in value]
+    if kind is dict:
+        return {str(k): v if type(v) in _LEAVES else plain(v) for k, v in value.items()}
+    names = _FIELDS.get(kind)
+    if names is None and is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS[kind] = tuple(f.name for f in fields(value))
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
+    if isinstance(value, list | tuple):  # NamedTuples
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    return value
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from ..bots import BOTS, Bot, make_bot
 from ..engine.actions import Action
 from ..engine.errors import GameOver, IllegalAction, NotationError, NotYourTurn, SaboteurError
 from ..engine.game import State
+from ..engine.views import View, plain
 from ..registry import GAMES, make_game
 from .db import Database, StoredTable
 
@@ -67,28 +68,23 @@ class Rejected(Exception):
 
 
 def view_json(view: Any) -> dict[str, Any]:
-    """A view as JSON-ready data: ``to_json()`` when the view has it, else its fields."""
+    """A view as JSON-ready data: ``plain()`` for the engine's views, else ``to_json()``
+    when the view has it, else its fields."""
+    if isinstance(view, View):
+        return view.plain()
     if hasattr(view, "to_json"):
         data = view.to_json()
     elif is_dataclass(view) and not isinstance(view, type):
         data = asdict(view)
     else:
         data = dict(view)
-    return _plain(data)  # type: ignore[no-any-return]
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
+    return plain(data)  # type: ignore[no-any-return]
 
 
 def action_json(action: Action) -> dict[str, Any]:
     """An action for the client: its notation, its kind and its fields."""
     return {"text": str(action), "kind": type(action).__name__,
-            **{k: _plain(v) for k, v in action._asdict().items()}}
+            **{k: plain(v) for k, v in action._asdict().items()}}
 
 
 @dataclass

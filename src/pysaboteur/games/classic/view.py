@@ -9,12 +9,12 @@ content of passes, other seats' gold (until the match ends).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...engine.actions import Action, Discard, Pass
 from ...engine.maze import xy
-from ...engine.views import PlacedCard, ViewMemo
+from ...engine.views import PlacedCard, View, ViewMemo
 from .state import PHASE_NAMES
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ __all__ = ["ClassicView", "PlacedCard", "classic_view", "common_fields"]
 
 
 @dataclass(frozen=True)
-class ClassicView:
+class ClassicView(View):
     game: str
     options: dict[str, Any]
     seat: int | None  # None: a spectator
@@ -55,9 +55,6 @@ class ClassicView:
     known_goals: tuple[tuple[int, int, str], ...]
     my_passes: tuple[str, ...]  # own face-down discards this round, in order
     gold: int | None  # own gold so far
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def masked_move(action: Action) -> str | None:

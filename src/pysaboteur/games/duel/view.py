@@ -8,11 +8,11 @@ the cards of passes (face down) and the seed.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...engine.maze import xy
-from ...engine.views import PlacedCard, ViewMemo, masked_pass
+from ...engine.views import PlacedCard, View, ViewMemo, masked_pass
 from . import cards as C
 from .state import PHASE_NAMES
 
@@ -23,7 +23,7 @@ Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
-class DuelView:
+class DuelView(View):
     game: str  # "duel" or "solo"
     seat: int | None  # None: a spectator
     players: int
@@ -64,9 +64,6 @@ class DuelView:
     known_goals: tuple[tuple[int, int, str], ...]
     looked: tuple[tuple[int, int, int], ...]  # (seat, x, y): face-down goals looked at (public)
     my_passes: tuple[str, ...]  # what this seat passed face down this round
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def duel_view(state: DuelState, seat: int | None) -> DuelView:

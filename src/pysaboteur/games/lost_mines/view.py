@@ -15,11 +15,11 @@ trap discards.  At round end dwarf cards and treasures are revealed (``results``
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...engine.maze import xy
-from ...engine.views import PlacedCard, ViewMemo, masked_pass
+from ...engine.views import PlacedCard, View, ViewMemo, masked_pass
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
-class LostMinesView:
+class LostMinesView(View):
     game: str
     seat: int | None  # None: a spectator
     players: int
@@ -74,9 +74,6 @@ class LostMinesView:
     def known_goals(self) -> tuple[tuple[int, int, str], ...]:
         """The mines this seat has looked at (the name other games use)."""
         return self.known_mines
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def lost_mines_view(state: LostMinesState, seat: int | None) -> LostMinesView:
