@@ -54,8 +54,8 @@ def env_play(game: str, players: int | None, seconds: float, runs: int,
     """Random play through the PettingZoo AEC environment: observation and mask every step.
 
     The agent picks among ``info["legal_actions"]`` (what the mask marks), so that the
-    figure is the environment's: scanning a mask of every action (up to ~100,000 in
-    Saboteur 2) is the agent's cost, and was a third of the step.
+    figure is the environment's: scanning a mask of every action (101,513 in Saboteur 2)
+    is the agent's cost, and would be more than half of a Saboteur 2 step.
     Needs the ``envs`` extra (numpy, gymnasium, pettingzoo).  CPU time, like the rest.
     """
     import numpy as np
