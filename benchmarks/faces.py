@@ -10,8 +10,8 @@ random matches (seeds 0, 1, ...; chooser ``Rng(seed)``) and prints:
 * ``view json``: the mean time of the web tables' JSON of seat 0's view
   (``web.tables.view_json``) at the last decision of each match, where the log is longest;
 * ``env`` (with ``--env``; needs the ``envs`` extra): PettingZoo AEC steps per CPU second,
-  random play picking among ``info["legal_actions"]`` (what ``saboteur bench --env``
-  does), median of 3 runs of 1 s.
+  ``saboteur bench --env``'s random play (picking among ``info["legal_actions"]``),
+  median of 3 runs of 1 s.
 
 ``TREE/src`` goes first on the import path, so two trees can be timed side by side (one per
 core) and compared: ``docs/performance.md``, seventh round.
@@ -19,7 +19,6 @@ core) and compared: ``docs/performance.md``, seventh round.
 
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 
@@ -56,29 +55,12 @@ def views(name: str, players: int | None, games: int) -> tuple[float, float]:
 
 
 def env_steps(name: str, players: int | None) -> float:
-    import numpy as np
+    """``saboteur bench --env``'s figure: PettingZoo AEC steps per CPU second (needs the
+    ``envs`` extra).  Trees before df33eb9 had their agent scan the mask; df33eb9's version
+    of this file carries the agent the seventh round compared them with."""
+    from pysaboteur.cli.bench import env_play
 
-    from pysaboteur.envs.pettingzoo import env as make_env
-
-    rates = []
-    for run in range(3):
-        aec = make_env(game=name, players=players)
-        rng = np.random.default_rng(run)
-        steps, match = 0, 1_000_003 * run
-        start = time.process_time()
-        while time.process_time() < start + 1.0:
-            aec.reset(seed=match)
-            match += 1
-            for _ in aec.agent_iter():
-                _, _, terminated, truncated, info = aec.last()
-                if terminated or truncated:
-                    aec.step(None)
-                    continue
-                legal = info["legal_actions"]
-                aec.step(legal[int(rng.integers(len(legal)))])
-                steps += 1
-        rates.append(steps / (time.process_time() - start))
-    return statistics.median(rates)
+    return float(env_play(name, players, 1.0, 3)["env_steps_per_s"])
 
 
 def main() -> None:
