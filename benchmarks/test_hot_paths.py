@@ -8,15 +8,17 @@ that slows a hot path shows up in review as a comparison between runs.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 
+from pysaboteur.bots.worlds import determinizer
 from pysaboteur.engine.game import State
 from pysaboteur.engine.rng import Rng
 from pysaboteur.registry import make_game
 
-GAMES = [("duel", 2), ("solo", 1)]
+GAMES = [("duel", 2), ("solo", 1), ("classic", 4), ("expansion", 7), ("lost-mines", 5)]
 
 
 def _mid_round(name: str, players: int, steps: int = 25) -> State:
@@ -63,3 +65,54 @@ def test_random_match(benchmark: Any, name: str, players: int) -> None:
             state.apply(legal[pick.below(len(legal))], check=False)
 
     benchmark(match)
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_play_out_to_round_end(benchmark: Any, name: str, players: int) -> None:
+    state = _mid_round(name, players)
+
+    def play_out() -> None:
+        state.clone().play_out(Rng(5))
+
+    benchmark(play_out)
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_determinize(benchmark: Any, name: str, players: int) -> None:
+    state = _mid_round(name, players)
+    worlds = determinizer(state.view(state.current_player))
+    benchmark(worlds.sample, Rng(5))
+
+
+def _late(name: str, players: int) -> State:
+    """A position late in a match (the log is long)."""
+    state = make_game(name, players).new_state(2)
+    pick = Rng(2)
+    while len(state.history) < 100 and not state.is_terminal:
+        state.apply(state.random_action(pick), check=False)
+    return state
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_view_kept(benchmark: Any, name: str, players: int) -> None:
+    """A view where the state's memo has the log so far (a view every decision)."""
+    state = _late(name, players)
+    state.view(0)
+    benchmark(state.view, 0)
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_view_from_nothing(benchmark: Any, name: str, players: int) -> None:
+    """A view of a state that never built one (the whole log worked out)."""
+    state = _late(name, players)
+
+    def view() -> None:
+        copy.copy(state).view(0)
+
+    benchmark(view)
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_view_plain(benchmark: Any, name: str, players: int) -> None:
+    """A late view as JSON-ready data (what the web tables send every seat every move)."""
+    benchmark(_late(name, players).view(0).plain)
