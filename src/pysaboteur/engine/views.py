@@ -1,4 +1,5 @@
-"""Pieces every game's view shares: the face-up board and the public log.
+"""Pieces every game's view shares: its base (``View``: as JSON), the face-up board, the
+public log.
 
 A view is built every decision (environments, bots, the web tables), and the public log
 holds every move of the match: built from the history each time, a view cost grew with the
@@ -128,7 +129,8 @@ class ViewMemo:
     def log(self, seat: int | None, actors: list[int],
             masked: Masked) -> tuple[tuple[int, str], ...]:
         """(seat, move) for every decision so far, as ``seat`` saw it: ``masked`` says what
-        a move of another seat showed, when not all of it."""
+        a move of another seat showed, when not all of it (one rule per game: the texts
+        are worked out once, with the rule of the first call)."""
         texts, history = self.texts, self.history
         for i in range(len(texts), len(history)):
             action, actor = history[i], actors[i]
