@@ -7,6 +7,7 @@ agree with the view they came from.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections import Counter
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from pysaboteur.bots import BOTS, Bot, IsmctsBot, make_bot
 from pysaboteur.bots import lost_mines_beliefs as lmb
 from pysaboteur.bots.lost_mines_beliefs import beliefs, likelihoods
 from pysaboteur.bots.lost_mines_heuristic import leaf_values
+from pysaboteur.engine.actions import PlacePath
 from pysaboteur.engine.rng import Rng
 from pysaboteur.games.lost_mines import LostMinesGame, LostMinesState
 from pysaboteur.games.lost_mines import cards as C
@@ -254,6 +256,37 @@ def test_replays_kept_between_views_give_the_evidence_of_a_fresh_replay(
                 assert likelihoods(view) == kept
                 lmb._KEPT.replays = fresh  # go on with the kept replays
     assert len(lmb._KEPT.replays) <= lmb._MOST_REPLAYS
+
+
+def test_kept_walking_costs_are_the_costs_worked_out_afresh(
+        played_by_heuristic: list[LostMinesState]) -> None:
+    """The heuristic keeps walking costs by maze (and version), start and obstacle objects:
+    every candidate move's prospects equal those worked out with nothing kept, also when
+    a state's own maze changes in place (the same object, a new version)."""
+    from pysaboteur.bots import lost_mines_heuristic as lmh
+
+    def fresh(state: LostMinesState) -> list[float]:
+        kept, lmh._WALKS.costs = lmh._WALKS.costs, {}
+        try:
+            return lmh.prospects(state)
+        finally:
+            lmh._WALKS.costs = kept
+
+    for state in played_by_heuristic[::2]:
+        before = lmh.prospects(state)
+        for action in state.legal_actions():
+            trial = state.clone()
+            trial.apply(action, check=False)
+            assert lmh.prospects(trial) == fresh(trial)
+        own = copy.deepcopy(state)  # a maze of its own, changed in place below
+        assert lmh.prospects(own) == before
+        for action in own.legal_actions():
+            if isinstance(action, PlacePath):
+                maze = own.maze
+                own.apply(action, check=False)
+                assert own.maze is maze  # changed in place: only the version tells
+                assert lmh.prospects(own) == fresh(own)
+                break
 
 
 # ---------------------------------------------------------------- bots

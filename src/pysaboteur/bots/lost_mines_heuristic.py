@@ -18,6 +18,7 @@ each legal move in it and keeps the move whose result it likes best:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -86,10 +87,36 @@ def prospects(state: LostMinesState, avoid: dict[int, list[int]] | None = None) 
         mine = goals
         if avoid and s in avoid:
             mine = [(g, v) for g, v in goals if g not in avoid[s]]
-        costs = walk_costs(maze, c, (state.pawn_seg[s],), state.overcome, state.traps,
-                           state.trolls)
-        out.append(prospect(costs, mine))
+        out.append(prospect(_walk_costs(state, c, state.pawn_seg[s]), mine))
     return out
+
+
+#: per thread (the web tables run bots in a pool): walking costs kept by what they are
+#: worked out from, the last few hundred.  Half the candidate moves a bot weighs leave a
+#: pawn's maze, start and obstacles as they were (passes, cards on players, other pawns'
+#: moves), and the worlds it samples share them.
+_WALKS = threading.local()
+_MOST_WALKS = 512
+
+
+def _walk_costs(state: LostMinesState, c: int, seg: int
+                ) -> tuple[dict[int, int], dict[int, int]]:
+    """``walk_costs`` from ``c``, kept: a state's maze changes only through its methods,
+    which bump its version, and its forest tiles, traps and trolls are replaced, never
+    changed in place; so the same objects and version mean the same costs.  An entry holds
+    those objects, so that their ids stay theirs while it lives."""
+    maze, overcome, traps, trolls = state.maze, state.overcome, state.traps, state.trolls
+    key = (id(maze), maze.version, c, seg, id(overcome), id(traps), id(trolls))
+    kept: dict[tuple[int, ...], Any] | None = getattr(_WALKS, "costs", None)
+    if kept is None:
+        kept = _WALKS.costs = {}
+    entry = kept.get(key)
+    if entry is None:
+        if len(kept) >= _MOST_WALKS:
+            kept.clear()
+        costs = walk_costs(maze, c, (seg,), overcome, traps, trolls)
+        kept[key] = entry = (costs, maze, overcome, traps, trolls)
+    return entry[0]  # type: ignore[no-any-return]
 
 
 def _pending_value(state: LostMinesState) -> float:
