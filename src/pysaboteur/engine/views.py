@@ -56,8 +56,8 @@ def plain(value: Any) -> Any:
         return [v if type(v) in _LEAVES else plain(v) for v in value]
     if kind is dict:
         return {str(k): v if type(v) in _LEAVES else plain(v) for k, v in value.items()}
-    if is_dataclass(value) and not isinstance(value, type):
-        return {name: plain(v) for name, v in _items(value)}
+    if kind in _FIELDS or (is_dataclass(value) and not isinstance(value, type)):
+        return {name: v if type(v) in _LEAVES else plain(v) for name, v in _items(value)}
     if isinstance(value, list | tuple):  # NamedTuples
         return [plain(v) for v in value]
     if isinstance(value, dict):
