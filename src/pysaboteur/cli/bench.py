@@ -119,8 +119,9 @@ def _median(measure: Any, runs: int) -> float:
 
 def costs(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[str, Any]:
     """Rollout path (``random_action`` and ``apply`` a move at a time, then ``play_out``),
-    legal-move generation alone, apply alone, clone, determinization,
-    ISMCTS iterations and memory: each a median over ``runs`` (CPU time)."""
+    legal-move generation alone, apply alone, clone, views (one every decision, and as
+    JSON), determinization, ISMCTS iterations and memory: each a median over ``runs`` (CPU
+    time)."""
     import tracemalloc
 
     from ..bots.ismcts import IsmctsBot
@@ -173,7 +174,31 @@ def costs(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[str, Any
         return done / spent
 
     out["apply_per_s"] = _median(apply_only, runs)
+
+    def view_each_decision() -> float:
+        """The current seat's view before every decision of random matches (what
+        environments, bots and the web tables build every move); only the views timed."""
+        done, spent, match = 0, 0.0, seed
+        while spent < seconds:
+            state, pick = game.new_state(match), Rng(match)
+            match += 1
+            while not state.is_terminal:
+                start = time.process_time()
+                state.view(state.current_player)
+                spent += time.process_time() - start
+                done += 1
+                state.apply(state.random_action(pick), check=False)
+        return done / spent
+
+    out["views_per_s"] = _median(view_each_decision, runs)
     views = [s.view(s.current_player) for s in positions]
+
+    def as_json() -> int:  # what the web tables send every seat after every move
+        for view in views:
+            view.plain()
+        return len(views)
+
+    out["view_json_per_s"] = _median(lambda: _rate(as_json, seconds), runs)
     try:
         worlds = [determinizer(v) for v in views]
     except ValueError:

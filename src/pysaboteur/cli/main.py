@@ -284,8 +284,8 @@ def bench(
 ) -> None:
     """Measure the engine: random play with the full legal list every decision (decisions/s,
     rounds/s), the rollout path (a move at a time, and State.play_out), legal-move
-    generation alone, apply alone, clone, determinization, ISMCTS iterations and memory.
-    One core; medians of RUNS."""
+    generation alone, apply alone, clone, views (and as JSON), determinization, ISMCTS
+    iterations and memory.  One core; medians of RUNS."""
     names = list(GAMES) if game == "all" else [game]
     results = []
     for name in names:
@@ -314,6 +314,8 @@ _BENCH_LINES = (
     ("legal_actions_per_s", "legal-move lists alone: /s", ",.0f"),
     ("apply_per_s", "apply alone: /s", ",.0f"),
     ("clones_per_s", "clone: /s", ",.0f"),
+    ("views_per_s", "views, one every decision: /s", ",.0f"),
+    ("view_json_per_s", "views as JSON (what the web tables send): /s", ",.0f"),
     ("determinizations_per_s", "determinization from a view: /s", ",.0f"),
     ("ismcts_iterations_per_s", "ISMCTS iterations (play-out to round end): /s", ",.0f"),
     ("memory_one_state_bytes", "memory of one state: bytes", ",.0f"),
