@@ -430,13 +430,16 @@ class Hub:
         return index_now
 
     # -- messages ---------------------------------------------------------------------------
-    def message_for(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
-        """The one message shape a seat (or a spectator, ``seat=None``) receives."""
+    def message_for(self, table: LiveTable, seat: int | None,
+                    info: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The one message shape a seat (or a spectator, ``seat=None``) receives (``info``:
+        ``table.info()``, when the caller has it already)."""
         state = table.state
         legal: list[dict[str, Any]] = []
         if seat is not None and table.status == "playing" and state.current_player == seat:
             legal = [action_json(a) for a in state.legal_actions()]
-        return {"type": "state", "seat": seat, "index": table.index, "table": table.info(),
+        return {"type": "state", "seat": seat, "index": table.index,
+                "table": table.info() if info is None else info,
                 "view": view_json(state.view(seat)), "legal": legal}
 
     def subscribe(self, table: LiveTable, conn: Connection) -> None:
@@ -451,9 +454,10 @@ class Hub:
 
     def broadcast(self, table: LiveTable, extra: dict[str, Any] | None = None) -> None:
         cache: dict[int | None, dict[str, Any]] = {}
+        info = table.info()  # the same for every seat
         for conn in list(table.connections):
             if conn.seat not in cache:
-                cache[conn.seat] = self.message_for(table, conn.seat)
+                cache[conn.seat] = self.message_for(table, conn.seat, info)
             conn.push(cache[conn.seat])
             if extra is not None:
                 conn.push(extra)
