@@ -77,6 +77,26 @@ def deal_round(deck: list[str], hands: list[list[str]], first: int, each: int) -
         hands[(first + i) % n] += top[i::n]
 
 
+def draw(deck: list[str], hand: list[str], n: int) -> None:
+    """Move the top ``n`` cards of ``deck`` (its end; fewer when it runs out) to ``hand``,
+    the top card first: what ``n`` pops would do, by slicing.
+
+    >>> deck, hand = ["a", "b", "c"], []
+    >>> draw(deck, hand, 2); deck, hand
+    (['a'], ['c', 'b'])
+    >>> draw(deck, hand, 5); deck, hand
+    ([], ['c', 'b', 'a'])
+    """
+    if n == 1:  # the common case
+        if deck:
+            hand.append(deck.pop())
+        return
+    k = min(n, len(deck))
+    if k > 0:
+        hand += deck[:-k - 1:-1]
+        del deck[-k:]
+
+
 def check_same_cards(given: Sequence[str], expected: Sequence[str], what: str) -> None:
     """A fixed deal must hold exactly the cards the rules put there."""
     if Counter(given) != Counter(expected):

@@ -35,7 +35,15 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round
+from ...engine.game import (
+    Deal,
+    Game,
+    Options,
+    RoundResult,
+    check_same_cards,
+    deal_round,
+    draw,
+)
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, Memo, SharedMaze, cell
 from ...engine.menu import Entry, MenuState
@@ -563,13 +571,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
     def _end_turn(self) -> None:
         deck, hands = self.deck, self.hands
         if deck:
-            hand = hands[self.turn]
-            k = self.pending_draw
-            if k == 1:
-                hand.append(deck.pop())
-            elif k:  # the top k cards (or what is left), top first, as k pops would
-                hand += deck[:-k - 1:-1]
-                del deck[-k:]
+            draw(deck, hands[self.turn], self.pending_draw)
         elif not any(hands):
             self.pending_draw = 0
             self._end_round()
@@ -583,9 +585,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         self.phase = MAIN
 
     def _draw(self, seat: int, n: int) -> None:
-        deck, hand = self.deck, self.hands[seat]
-        for _ in range(min(n, len(deck))):
-            hand.append(deck.pop())
+        draw(self.deck, self.hands[seat], n)
 
     # ------------------------------------------------------------------ goals
     def _settle(self, actor: int) -> bool:

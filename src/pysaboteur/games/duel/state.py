@@ -33,7 +33,7 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round
+from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round, draw
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import (
     FITS,
@@ -849,15 +849,12 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
     def _draw(self, seat: int, n: int) -> None:
         deck = self.deck
         if not self.game.solo:  # the two-player game: plain drawing
-            if deck:
-                hand = self.hands[seat]
-                for _ in range(min(n, len(deck))):
-                    hand.append(deck.pop())
+            draw(deck, self.hands[seat], n)
             return
         for _ in range(n):
             while deck:
                 code = deck.pop()
-                if self.game.solo and self._solo_drawn(seat, code):
+                if self._solo_drawn(seat, code):
                     continue
                 self.hands[seat].append(code)
                 break

@@ -43,7 +43,7 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round
+from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round, draw
 from ...engine.maze import DELTA, FITS, Maze, Memo, SharedMaze, cell, xy
 from ...engine.menu import Entry, MenuState
 from ...engine.moves import hand_template, nth_template_pass, template_passes
@@ -782,9 +782,7 @@ class LostMinesState(SharedMaze, MenuState):
         if min(self.owner) >= 0 or (not self.deck and not any(self.hands)):
             self._end_round()
             return
-        hand, deck = self.hands[self.turn], self.deck
-        for _ in range(min(self.pending_draw, len(deck))):
-            hand.append(deck.pop())
+        draw(self.deck, self.hands[self.turn], self.pending_draw)
         self.pending_draw = 0
         self._next_turn()
 
