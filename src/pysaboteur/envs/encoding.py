@@ -149,14 +149,13 @@ class Encoding:
         self._hand_index = {c: i for i, c in enumerate(self.hand_codes)}
         keys = list(self.action_keys())
         self.keys: tuple[Key, ...] = tuple(keys)
-        # typed: NamedTuples of different types compare equal as plain tuples
-        self.index: dict[tuple[type, Key], int] = {(type(k), k): i for i, k in enumerate(keys)}
-        if len(self.index) != len(keys):
-            raise ValueError("duplicate action key")
-        #: the same by type, then key (``legal``: one look-up, no key tuple to build)
-        self.index_by_type: dict[type, dict[Key, int]] = {}
+        #: key -> its index, by the key's type: NamedTuples of different types compare equal
+        #: as plain tuples (``Orient(False) == Steal(0)``)
+        self.index: dict[type, dict[Key, int]] = {}
         for i, k in enumerate(keys):
-            self.index_by_type.setdefault(type(k), {})[k] = i
+            self.index.setdefault(type(k), {})[k] = i
+        if sum(map(len, self.index.values())) != len(keys):
+            raise ValueError("duplicate action key")
         self.num_actions = len(keys)
         #: whether encoding needs the acting seat's view (pawn routes start at the pawn)
         self.needs_view = any(type(k) is Route for k in keys)
@@ -279,7 +278,7 @@ class Encoding:
         """
         try:
             key = self.key(action, seat, view)
-            return self.index[type(key), key]
+            return self.index[type(key)][key]
         except KeyError:
             raise Unencodable(f"{action} is outside the {type(self).__name__}") from None
 
@@ -289,7 +288,7 @@ class Encoding:
     def legal(self, legal: Sequence[Action], seat: int,
               view: Any = None) -> tuple[list[int], list[Action], int]:
         """Indices of the encodable legal actions, those actions, and how many were not."""
-        by_type = self.index_by_type
+        by_type = self.index
         ids: list[int] = []
         acts: list[Action] = []
         missed = 0
