@@ -252,10 +252,10 @@ def test_replays_kept_between_views_give_the_evidence_of_a_fresh_replay(
             for seat in range(5):
                 view = state.view(seat)
                 kept = likelihoods(view)
-                fresh, lmb._KEPT.replays = lmb._KEPT.replays, {}  # nothing kept
+                fresh, lmb._REPLAYS.entries = lmb._REPLAYS.entries, {}  # nothing kept
                 assert likelihoods(view) == kept
-                lmb._KEPT.replays = fresh  # go on with the kept replays
-    assert len(lmb._KEPT.replays) <= lmb._MOST_REPLAYS
+                lmb._REPLAYS.entries = fresh  # go on with the kept replays
+    assert len(lmb._REPLAYS.entries) <= lmb._REPLAYS.most
 
 
 def test_kept_walking_costs_are_the_costs_worked_out_afresh(
@@ -266,11 +266,11 @@ def test_kept_walking_costs_are_the_costs_worked_out_afresh(
     from pysaboteur.bots import lost_mines_heuristic as lmh
 
     def fresh(state: LostMinesState) -> list[float]:
-        kept, lmh._WALKS.costs = lmh._WALKS.costs, {}
+        kept, lmh._WALKS.entries = lmh._WALKS.entries, {}
         try:
             return lmh.prospects(state)
         finally:
-            lmh._WALKS.costs = kept
+            lmh._WALKS.entries = kept
 
     for state in played_by_heuristic[::2]:
         before = lmh.prospects(state)

@@ -20,13 +20,13 @@ true roles at a round's end.
 from __future__ import annotations
 
 import math
-import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.cards import Catalogue
 from ..registry import shared_game
+from .kept import Kept
 
 SABOTEUR = "saboteur"
 #: which side a role is on: +1 wants the gold reached, -1 does not, 0 either way
@@ -96,9 +96,9 @@ def _evidence(view: Any, cat: Catalogue) -> tuple[list[dict[str, float]],
     return unary, pairs
 
 
-#: per thread (bots of the web tables run in a pool): the last view asked about and the
-#: beliefs worked out for it (a bot's ranking, its determinizer and its search all ask)
-_LAST = threading.local()
+#: the last view asked about and the beliefs worked out for it (a bot's ranking, its
+#: determinizer and its search all ask)
+_LAST = Kept(1)
 
 
 def role_beliefs(view: Any, iterations: int = 4) -> Beliefs:
@@ -106,11 +106,11 @@ def role_beliefs(view: Any, iterations: int = 4) -> Beliefs:
 
     The same view (object) asked about again gets the same beliefs without their being
     worked out again: read them, do not change them."""
-    last = getattr(_LAST, "beliefs", None)
-    if last is not None and last[0] is view and last[1] == iterations:
-        return last[2]  # type: ignore[no-any-return]
+    last = _LAST.get(iterations)
+    if last is not None and last[0] is view:  # the view itself: an equal one may be another
+        return last[1]  # type: ignore[no-any-return]
     beliefs = _role_beliefs(view, iterations)
-    _LAST.beliefs = (view, iterations, beliefs)
+    _LAST.put(iterations, (view, beliefs))
     return beliefs
 
 

@@ -23,7 +23,6 @@ dwarf cards it looked at are certain.
 from __future__ import annotations
 
 import math
-import threading
 from collections import Counter
 from typing import Any
 
@@ -42,6 +41,7 @@ from ..engine.errors import NotationError
 from ..engine.maze import Maze, cell
 from ..games.lost_mines import cards as C
 from ..games.lost_mines.state import CAT, dwarf_box, joint_of
+from .kept import Kept
 from .lost_mines_paths import prospect, targets, walk_costs
 
 IDENTITIES = (C.LOYAL, C.SELFISH, C.SABOTEUR)
@@ -214,10 +214,9 @@ class _Replay:
         self.log = log
 
 
-#: per thread (bots of the web tables run in a pool), the replays of the last rounds asked
-#: about, by what a replay depends on besides the log (``_replay``)
-_KEPT = threading.local()
-_MOST_REPLAYS = 32
+#: the replays of the last rounds asked about, by what a replay depends on besides the log
+#: (``_replay``)
+_REPLAYS = Kept(32)
 
 
 def _replay(view: Any) -> _Replay:
@@ -230,13 +229,9 @@ def _replay(view: Any) -> _Replay:
     mines = tuple(sorted((p.x, p.y, p.card, p.rotated) for p in view.board
                          if CAT[p.card].category == "mine"))
     key = (view.seat, view.players, view.clans, view.round_start, left, mines)
-    kept: dict[tuple[Any, ...], _Replay] = getattr(_KEPT, "replays", None) or {}
-    _KEPT.replays = kept
-    replay = kept.get(key)
+    replay: _Replay | None = _REPLAYS.get(key)
     if replay is None or log[:len(replay.log)] != replay.log:
-        if len(kept) >= _MOST_REPLAYS:
-            kept.clear()
-        replay = kept[key] = _Replay(view)
+        replay = _REPLAYS.put(key, _Replay(view))
     replay.extend(view, log)
     return replay
 

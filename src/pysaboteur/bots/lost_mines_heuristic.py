@@ -18,7 +18,6 @@ each legal move in it and keeps the move whose result it likes best:
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,6 +34,7 @@ from ..engine.rng import Rng
 from ..games.lost_mines import cards as C
 from ..games.lost_mines.determinize import Determinizer
 from ..games.lost_mines.state import CAT, ORIENT, TAKE, LostMinesState, round_points
+from .kept import Kept
 from .lost_mines_beliefs import beliefs, likelihoods
 from .lost_mines_paths import MEAN_VALUE, prospect, targets, walk_costs
 
@@ -91,12 +91,10 @@ def prospects(state: LostMinesState, avoid: dict[int, list[int]] | None = None) 
     return out
 
 
-#: per thread (the web tables run bots in a pool): walking costs kept by what they are
-#: worked out from, the last few hundred.  Half the candidate moves a bot weighs leave a
-#: pawn's maze, start and obstacles as they were (passes, cards on players, other pawns'
-#: moves), and the worlds it samples share them.
-_WALKS = threading.local()
-_MOST_WALKS = 512
+#: walking costs kept by what they are worked out from, the last few hundred.  Half the
+#: candidate moves a bot weighs leave a pawn's maze, start and obstacles as they were
+#: (passes, cards on players, other pawns' moves), and the worlds it samples share them.
+_WALKS = Kept(512)
 
 
 def _walk_costs(state: LostMinesState, c: int, seg: int
@@ -107,15 +105,10 @@ def _walk_costs(state: LostMinesState, c: int, seg: int
     those objects, so that their ids stay theirs while it lives."""
     maze, overcome, traps, trolls = state.maze, state.overcome, state.traps, state.trolls
     key = (id(maze), maze.version, c, seg, id(overcome), id(traps), id(trolls))
-    kept: dict[tuple[int, ...], Any] | None = getattr(_WALKS, "costs", None)
-    if kept is None:
-        kept = _WALKS.costs = {}
-    entry = kept.get(key)
+    entry = _WALKS.get(key)
     if entry is None:
-        if len(kept) >= _MOST_WALKS:
-            kept.clear()
         costs = walk_costs(maze, c, (seg,), overcome, traps, trolls)
-        kept[key] = entry = (costs, maze, overcome, traps, trolls)
+        entry = _WALKS.put(key, (costs, maze, overcome, traps, trolls))
     return entry[0]  # type: ignore[no-any-return]
 
 
