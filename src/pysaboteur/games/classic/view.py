@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...engine.actions import Action, Discard, Pass
+from ...engine.actions import Action, Discard
 from ...engine.maze import xy
-from ...engine.views import PlacedCard, View, ViewMemo
+from ...engine.views import PlacedCard, View, ViewMemo, masked_pass
 from .state import PHASE_NAMES
 
 if TYPE_CHECKING:
@@ -60,12 +60,9 @@ class ClassicView(View):
 def masked_move(action: Action) -> str | None:
     """What the other seats see of a move, or None when they see it all: passes and
     discards go face down."""
-    kind = type(action)
-    if kind is Pass:
-        return f"pass {len(action.cards)}"  # type: ignore[union-attr]
-    if kind is Discard:
-        return f"discard {len(action.cards)} -{action.remove}"  # type: ignore[union-attr]
-    return None
+    if type(action) is Discard:
+        return f"discard {len(action.cards)} -{action.remove}"
+    return masked_pass(action)
 
 
 def passed_sizes(passed: list[tuple[int, str]], players: int) -> tuple[int, ...]:
