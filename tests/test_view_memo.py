@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pysaboteur.engine.actions import Discard, Pass
 from pysaboteur.engine.game import State
 from pysaboteur.engine.rng import Rng
 from pysaboteur.engine.views import _MEMOS
@@ -91,3 +92,36 @@ def test_plain_views_are_their_json(name: str, players: int) -> None:
             assert data == json_ready(asdict(view)) == json_ready(view.to_json())
             assert json.loads(json.dumps(data)) == data
         state.apply(state.random_action(rng), check=False)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+@SETTINGS
+@given(seed=st.integers(0, 2**32))
+def test_logs_keep_other_seats_face_down_cards_face_down(name: str, players: int,
+                                                         seed: int) -> None:
+    """common.md, Information: the content of face-down discards is hidden.  In a seat's
+    log (kept between views, as the match goes on) another seat's pass shows its count
+    only, and a Saboteur 2 "discard 2" its count and the card it removed (docs/rules/
+    expansion.md: face down; the Duel's go face up, docs/rules/duel.md); the seat's own
+    show their cards.  The spectator sees every seat's face down."""
+    face_down = (Pass, Discard) if name == "expansion" else (Pass,)
+    state = make_game(name, players).new_state(seed)
+    rng = Rng(seed)
+    step = 0
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+        step += 1
+        if step % 5 and not state.is_terminal:
+            continue
+        for seat in (None, *range(players)):
+            log = state.view(seat).log
+            assert len(log) == len(state.history)
+            for (actor, text), action, by in zip(log, state.history, state.actors, strict=True):
+                assert actor == by
+                if by == seat or type(action) not in face_down:
+                    assert text == str(action)
+                elif type(action) is Pass:
+                    assert text == f"pass {len(action.cards)}"
+                else:
+                    assert text == f"discard {len(action.cards)} -{action.remove}"
