@@ -49,7 +49,7 @@ from ...engine.maze import (
     xy,
 )
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import hand_template, nth_template_pass, template_passes
+from ...engine.moves import add_template_passes, hand_template, nth_template_pass, template_passes
 from ...engine.rng import Rng
 from . import cards as C
 
@@ -398,7 +398,10 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
     # and a kind, each holding only what distinguishes its members (cells, card
     # combinations).  Listing expands every group; the rollout path counts the
     # groups and decodes just the chosen action.  Both give the same order.
-    def _menu(self) -> list[tuple[int, int, Any, Any]]:
+    def _menu(self, listing: bool = False) -> list[Entry]:
+        """The menu.  ``listing``: every action will be built (``legal_actions``), so the
+        placements and passes, most of the list, are built as they are found instead of
+        counted first, and the menu is one entry (``_M_LIST``) holding every action."""
         if self.terminal:
             return []
         if self.phase == ORIENT:
@@ -406,19 +409,26 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             ways = [Orient(r) for r in self.pending[1]]
             return [(len(ways), _M_LIST, ways, None)]
         seat = self.current
-        menu: list[tuple[int, int, Any, Any]] = []
+        menu: list[Entry] = []
         bribes = self._bribable(seat) if self.trolls else None
         if bribes:
             menu.append((len(bribes), _M_BRIBE, None, bribes))
         if self.phase == AFTER:
             menu.append((1, _M_LIST, [EndTurn()], None))
+            if listing:
+                actions = self._expand(menu)
+                return [(len(actions), _M_LIST, actions, None)]
             return menu
+        listed: list[Action] | None = None
+        if listing:
+            listed = self._expand(menu) if menu else []
+            menu = []
         h = sorted(self.hands[seat])
         tpl = hand_template(h)
         distinct = h if len(tpl.ones) == len(h) else list(map(h.__getitem__, tpl.ones))
         front = self.in_front[seat]
         if not front:
-            self._placement_menu(seat, distinct, menu)
+            self._placement_menu(seat, distinct, menu, listed)
         for code in distinct:
             if _CATEGORY[code] == "action":
                 self._action_menu(seat, code, menu)
@@ -427,9 +437,19 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             combos = [(h[i], h[j]) for i, j in tpl.pairs]
             targets = sorted(set(front))
             menu.append((len(combos) * len(targets), _M_DISCARD, combos, targets))
+        if listed is None:
+            if h:
+                menu.append((tpl.passes[C.PASS_MAX], _M_PASS, h, tpl))
+            return menu
+        if menu:  # the action cards' and discards' entries, after the placements
+            listed += self._expand(menu)
         if h:
-            menu.append((tpl.passes[C.PASS_MAX], _M_PASS, h, tpl))
-        return menu
+            add_template_passes(listed, h, tpl, tpl.passes[C.PASS_MAX])
+        return [(len(listed), _M_LIST, listed, None)]
+
+    def legal_actions(self) -> list[Action]:
+        menu = self._menu(listing=True)  # one entry of every action (none when terminal)
+        return menu[0][2] if menu else []
 
     _decode = staticmethod(_decode)
 
@@ -453,13 +473,14 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
                 out += [_decode(tag, a, b, i) for i in range(count)]
         return out
 
-    def _placement_menu(self, seat: int, distinct: list[str],
-                        menu: list[tuple[int, int, Any, Any]]) -> None:
+    def _placement_menu(self, seat: int, distinct: list[str], menu: list[Entry],
+                        listed: list[Action] | None = None) -> None:
         """Placements: for every cell a reachable edge points at, the hand's tiles that fit.
 
         The tiles of the hand are a bit set; each cell's fit constraint indexes a
         precomputed bit set of fitting tiles; their AND is the cell's placements.
-        Ladders (which need no connection) follow, card by card.
+        Ladders (which need no connection) follow, card by card.  With ``listed``, the
+        placements are added to it instead of the menu.
         """
         maze = self.maze
         colour = self.game.colours[seat]
@@ -476,15 +497,22 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             return
         targets, fitting_tiles = self._frontier(seat)
         if tiles:
-            fits = []
-            total = 0
-            for c, fit in fitting_tiles:
-                m = fit & tiles
-                if m:
-                    fits.append((c, m))
-                    total += m.bit_count()
-            if fits:
-                menu.append((total, _M_FIT, None, fits))
+            if listed is not None:
+                on_cell, bits = _ON_CELL, _BITS
+                for c, fit in fitting_tiles:
+                    m = fit & tiles
+                    if m:
+                        listed += map(on_cell[c].__getitem__, bits[m])
+            else:
+                fits = []
+                total = 0
+                for c, fit in fitting_tiles:
+                    m = fit & tiles
+                    if m:
+                        fits.append((c, m))
+                        total += m.bit_count()
+                if fits:
+                    menu.append((total, _M_FIT, None, fits))
         for code in ladders:
             if self._is_joined_ladder(code):
                 cells = self._ladder_cells()
@@ -494,7 +522,11 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             for rotated, otile in CAT.orientations[code]:
                 om = CAT.open_mask[otile]
                 fitting = [c for c in cells if FITS[maze.constraint.get(c, 0)][om]]
-                if fitting:
+                if not fitting:
+                    continue
+                if listed is not None:
+                    listed += [_new(PlacePath, (code, *xy(c), rotated)) for c in fitting]
+                else:
                     menu.append((len(fitting), _M_PLACE, (code, rotated), fitting))
 
     def _frontier(self, seat: int) -> tuple[list[int], list[tuple[int, int]]]:
@@ -514,7 +546,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             self._front = tuple(front)
         return entry[1], entry[2]
 
-    def _action_menu(self, seat: int, code: str, menu: list[tuple[int, int, Any, Any]]) -> None:
+    def _action_menu(self, seat: int, code: str, menu: list[Entry]) -> None:
         maze = self.maze
         effect = _EFFECT[code]
         if effect == "break":
