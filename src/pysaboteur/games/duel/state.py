@@ -866,7 +866,10 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             self._end_turn()
 
     def _end_turn(self) -> None:
-        self._draw(self.turn, self.pending_draw)
+        if self.game.solo:
+            self._draw(self.turn, self.pending_draw)
+        else:  # the two-player game: plain drawing (the commonest end of a turn, inline)
+            draw(self.deck, self.hands[self.turn], self.pending_draw)
         self.pending_draw = 0
         if not self.deck and not any(self.hands):
             self._end_round()
