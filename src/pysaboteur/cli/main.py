@@ -268,7 +268,12 @@ def _fail(message: str, as_json: bool = False) -> Any:
     raise typer.Exit(1)
 
 
-@app.command()
+@app.command(help=(
+    "Measure the engine on one core: decisions/s, clones, views, sampling, ISMCTS, memory."
+    "\n\nRandom play with the full legal list every decision (decisions/s, rounds/s), the "
+    "rollout path (a move at a time, and State.play_out), legal-move generation alone, apply "
+    "alone, clone, views (and as JSON), determinization, ISMCTS iterations and memory; each "
+    "the median of RUNS."))
 def bench(
     game: Annotated[str, typer.Option("--game", "-g",
                                       help=f"one of: {', '.join(GAMES)}, or all")] = "duel",
@@ -282,10 +287,8 @@ def bench(
                                       "(observation + mask every step; needs the envs extra)")]
     = False,
 ) -> None:
-    """Measure the engine: random play with the full legal list every decision (decisions/s,
-    rounds/s), the rollout path (a move at a time, and State.play_out), legal-move
-    generation alone, apply alone, clone, views (and as JSON), determinization, ISMCTS
-    iterations and memory.  One core; medians of RUNS."""
+    """``saboteur bench`` (its help is the decorator's: Typer keeps a docstring's line
+    breaks)."""
     names = list(GAMES) if game == "all" else [game]
     results = []
     for name in names:
