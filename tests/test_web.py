@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
@@ -19,7 +21,7 @@ from fastapi.testclient import TestClient
 
 from pysaboteur.engine.rng import Rng
 from pysaboteur.records import Record, replay
-from pysaboteur.registry import make_game
+from pysaboteur.registry import GAMES, make_game
 from pysaboteur.web.db import Database
 from pysaboteur.web.server import create_app, pick_language
 from pysaboteur.web.tables import bot_for, view_json
@@ -287,6 +289,61 @@ def test_bad_table_requests(client: TestClient) -> None:
     r = client.post("/api/tables", json={"game": "duel", "seats": [
         {"kind": "bot", "difficulty": "godlike"}, {"kind": "human"}]})
     assert r.status_code == 422
+
+
+# random requests: whatever the body, options, seats or moves, an answer below 500
+_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20),
+                  st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12))
+_JSON = st.recursive(_LEAF, lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
+_OPTION_NAMES = sorted({k for g in GAMES for k in make_game(g).options.to_json()})
+_SEAT = st.fixed_dictionaries({}, optional={
+    "kind": st.sampled_from(["human", "bot", "robot", 3]),
+    "difficulty": st.sampled_from(["easy", "normal", "hard", "godlike", None, 7]),
+    "name": st.one_of(st.text(max_size=50), st.integers()), "bot": _JSON})
+_TABLE = st.fixed_dictionaries({}, optional={
+    "game": st.one_of(st.sampled_from(sorted(GAMES)), st.text(max_size=8)),
+    "players": st.one_of(st.integers(-3, 15), _JSON),
+    "options": st.one_of(st.dictionaries(st.sampled_from([*_OPTION_NAMES, "nope"]), _JSON,
+                                         max_size=3), _JSON),
+    "seats": st.one_of(st.lists(_SEAT, max_size=13), _JSON),
+    "public": _JSON, "start": st.booleans(), "seed": st.one_of(st.integers(-5, 2**64), _JSON)})
+
+
+_MOVE = st.one_of(st.text(max_size=30), st.sampled_from([  # notations often illegal now
+    "NES@1,0", "NESW@2,0r", "pass 1", "pass 1 2 3", "map@8,0", "break-cart>1", "rockfall@1,0",
+    "orient", "orient r", "end", "bribe@1,0", "key@1,0", "discard 1 2 -break-cart", "steal>1"]))
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(body=_TABLE, moves=st.lists(st.tuples(_MOVE, st.integers(-2, 50)), max_size=3))
+def test_random_requests_never_get_a_server_error(client: TestClient, body: dict[str, Any],
+                                                  moves: list[tuple[str, int]]) -> None:
+    """Tables made from random bodies (most refused with 422), then random moves, stale and
+    current indices, starts, rematches and joins: every answer is below 500."""
+    r = client.post("/api/tables", json=body)
+    assert r.status_code < 500, (body, r.text)
+    if r.status_code != 201:
+        return
+    made = r.json()
+    tid = made["id"]
+    tokens = [s["token"] for s in made["seats"] if s["token"]]
+    r = client.post(f"/api/tables/{tid}/start", headers={"X-Seat-Token": made["host_token"]})
+    assert r.status_code < 500, r.text
+    for text, index in moves:
+        for token in tokens[:2]:
+            now = client.get(f"/api/tables/{tid}", headers={"X-Seat-Token": token})
+            assert now.status_code < 500, now.text
+            current = now.json()["index"]
+            legal = [m["text"] for m in now.json().get("legal") or []][:1]
+            for move, at in [(text, index), (text, current), *((m, current) for m in legal)]:
+                r = act(client, tid, token, move, at)
+                assert r.status_code < 500, (move, r.text)
+    for path, extra in (("rematch", {"headers": {"X-Seat-Token": made["host_token"]}}),
+                        ("join", {"json": {"name": "Bo"}})):
+        r = client.post(f"/api/tables/{tid}/{path}", **extra)
+        assert r.status_code < 500, r.text
 
 
 def test_chosen_seeds_need_permission(db_url: str) -> None:
