@@ -351,9 +351,9 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         self.aside: list[str] = []
         if game.solo:
             self.aside = [self.deck.pop() for _ in range(min(C.SOLO_SET_ASIDE, len(self.deck)))]
-        if game.solo:  # solo drawing has its own rules (see _draw)
+        if game.solo:  # solo drawing has its own rules (see _solo_draw)
             for _ in range(C.HAND_SIZE):
-                self._draw(self.turn, 1)
+                self._solo_draw(self.turn, 1)
         else:
             deal_round(self.deck, self.hands, self.turn, C.HAND_SIZE)
         self.current = self.turn
@@ -867,8 +867,8 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
 
     def _end_turn(self) -> None:
         if self.game.solo:
-            self._draw(self.turn, self.pending_draw)
-        else:  # the two-player game: plain drawing (the commonest end of a turn, inline)
+            self._solo_draw(self.turn, self.pending_draw)
+        else:  # the two-player game: plain drawing
             draw(self.deck, self.hands[self.turn], self.pending_draw)
         self.pending_draw = 0
         if not self.deck and not any(self.hands):
@@ -881,11 +881,9 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         self.turn = self.current = nxt
         self.phase = MAIN
 
-    def _draw(self, seat: int, n: int) -> None:
+    def _solo_draw(self, seat: int, n: int) -> None:
+        """Draw ``n`` cards by the solo rules (see ``_solo_drawn``)."""
         deck = self.deck
-        if not self.game.solo:  # the two-player game: plain drawing
-            draw(deck, self.hands[seat], n)
-            return
         for _ in range(n):
             while deck:
                 code = deck.pop()
