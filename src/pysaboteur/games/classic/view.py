@@ -105,25 +105,25 @@ def common_fields(state: ClassicState, seat: int | None) -> dict[str, Any]:
         "current_player": state.current_player,
         "phase": PHASE_NAMES[state.phase],
         "board": memo.placed(maze),
-        "face_down": tuple(sorted(xy(c) for c in maze.hidden
-                                  if state.pending is None or c != state.pending[0])),
-        "in_front": tuple(tuple(f) for f in state.in_front),
-        "hand_sizes": tuple(len(h) for h in state.hands),
+        "face_down": tuple(sorted([xy(c) for c in maze.hidden
+                                   if state.pending is None or c != state.pending[0]])),
+        "in_front": tuple(map(tuple, state.in_front)),
+        "hand_sizes": tuple(map(len, state.hands)),
         "deck_size": len(state.deck),
         "discard_size": len(state.discards) + len(state.passed),
         "discards": tuple(state.discards),
         "passed_sizes": passed_sizes(state.passed, game.players),
         "set_aside": len(state.aside),
         "pending_goal": pending,
-        "results": tuple(public_result(r.to_json(), me, over) for r in state.results),
+        "results": tuple([public_result(r.to_json(), me, over) for r in state.results]),
         "log": memo.log(me, state.actors, masked_move),
         "round_start": state.round_start,
         "final_scores": tuple(state.scores()) if over else None,
         "hand": tuple(sorted(state.hands[me])) if me is not None else None,
         "role": state.roles[me] if me is not None else None,
-        "known_goals": tuple((*xy(c), code) for c, code in sorted(state.seen[me].items())
-                             if c in maze.hidden) if me is not None else (),
-        "my_passes": tuple(c for s, c in state.passed if s == me) if me is not None else (),
+        "known_goals": tuple([(*xy(c), code) for c, code in sorted(state.seen[me].items())
+                              if c in maze.hidden]) if me is not None else (),
+        "my_passes": tuple([c for s, c in state.passed if s == me]) if me is not None else (),
     }
 
 

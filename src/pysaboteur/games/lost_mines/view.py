@@ -103,31 +103,31 @@ def lost_mines_view(state: LostMinesState, seat: int | None) -> LostMinesView:
         current_player=state.current_player,
         phase=PHASE_NAMES[state.phase],
         board=board,
-        face_down=tuple(sorted(xy(c) for c in maze.hidden
-                               if state.phase != ORIENT or c != state.pending[0])),
-        pawns=tuple(xy(c) for c in state.pawn),
-        forest=tuple(sorted(xy(c) for c in state.overcome)),
-        traps=tuple((*xy(j >> 4), "E" if j & 15 == 2 else "S") for j in sorted(state.traps)),
-        trolls=tuple((*xy(j >> 4), "E" if j & 15 == 2 else "S", s)
-                     for j, s in sorted(state.trolls.items())),
-        in_front=tuple(tuple(f) for f in state.in_front),
-        clans=tuple(state.clan(s) for s in range(game.players)),
-        treasures=tuple((i, C.treasure_type(code), state.owner[i])
-                        for i, code in enumerate(state.layout)),
-        collected=tuple(tuple(C.treasure_type(state.layout[i]) for i in slots)
-                        for slots in state.collected),
+        face_down=tuple(sorted([xy(c) for c in maze.hidden
+                                if state.phase != ORIENT or c != state.pending[0]])),
+        pawns=tuple(map(xy, state.pawn)),
+        forest=tuple(sorted(map(xy, state.overcome))),
+        traps=tuple([(*xy(j >> 4), "E" if j & 15 == 2 else "S") for j in sorted(state.traps)]),
+        trolls=tuple([(*xy(j >> 4), "E" if j & 15 == 2 else "S", s)
+                      for j, s in sorted(state.trolls.items())]),
+        in_front=tuple(map(tuple, state.in_front)),
+        clans=tuple(map(state.clan, range(game.players))),
+        treasures=tuple([(i, C.treasure_type(code), state.owner[i])
+                         for i, code in enumerate(state.layout)]),
+        collected=tuple([tuple([C.treasure_type(state.layout[i]) for i in slots])
+                         for slots in state.collected]),
         dragon=state.dragon,
         scores=tuple(state.scores()),
-        hand_sizes=tuple(len(h) for h in state.hands),
+        hand_sizes=tuple(map(len, state.hands)),
         deck_size=len(state.deck),
         discard_size=len(state.discards),
         set_aside=len(state.aside),
         pending=pending,
-        results=tuple(r.to_json() for r in state.results),
+        results=tuple([r.to_json() for r in state.results]),
         log=memo.log(seat, state.actors, masked_pass),
         round_start=state.round_start,
         pawn_segments=tuple(state.pawn_seg),
-        collected_slots=tuple(tuple(slots) for slots in state.collected),
+        collected_slots=tuple(map(tuple, state.collected)),
         pending_draw=state.pending_draw,
         proposed=state.proposed,
         hand=tuple(sorted(state.hands[me])) if own else None,
