@@ -49,7 +49,7 @@ from ...engine.maze import (
     xy,
 )
 from ...engine.menu import Entry, MenuState
-from ...engine.moves import add_template_passes, hand_template, nth_template_pass, template_passes
+from ...engine.moves import add_template_passes, hand_template, nth_template_pass
 from ...engine.rng import Rng
 from . import cards as C
 
@@ -454,21 +454,14 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
     _decode = staticmethod(_decode)
 
     def _expand(self, menu: list[Entry]) -> list[Action]:
+        """The actions of the entries a listing menu expands (bribes, the end of a turn,
+        action cards, discards); placements and passes it builds as it finds them."""
         out: list[Action] = []
         for count, tag, a, b in menu:
-            if tag == _M_FIT:
-                on_cell, bits = _ON_CELL, _BITS
-                for c, m in b:
-                    out += map(on_cell[c].__getitem__, bits[m])
-            elif tag == _M_PLACE:
-                code, rotated = a
-                out += [_new(PlacePath, (code, *xy(c), rotated)) for c in b]
+            if tag == _M_LIST:
+                out += a
             elif tag == _M_CELL:
                 out += map(cell_actions_of(a).__getitem__, b)
-            elif tag == _M_LIST:
-                out += a
-            elif tag == _M_PASS:
-                out += template_passes(a, b, count)
             else:
                 out += [_decode(tag, a, b, i) for i in range(count)]
         return out
