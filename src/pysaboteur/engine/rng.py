@@ -11,11 +11,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 from math import factorial
 from operator import itemgetter, mul, rshift
-from struct import unpack
+from struct import Struct, unpack
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -233,6 +233,54 @@ class Rng:
 
     def clone(self) -> Rng:
         return Rng(self.state)
+
+
+#: a call of :class:`Draws`: ``next64()`` (any other number n: ``lehmer_code(n)``)
+RAW = -1
+
+
+class Draws:
+    """A fixed sequence of ``next64()`` (:data:`RAW`) and ``lehmer_code(n)`` calls, their
+    numbers made side by side by one ``next64s``: a determinizer draws the same calls for
+    every sample, and one call of ``next64s`` costs about what one ``lehmer_code`` does.
+
+    >>> a, b = Rng(6), Rng(6)
+    >>> Draws([RAW, 30, 1, 4, RAW]).take(a) == [b.next64(), b.lehmer_code(30),
+    ...     b.lehmer_code(1), b.lehmer_code(4), b.next64()]
+    True
+    >>> a.state == b.state
+    True
+    """
+
+    __slots__ = ("calls", "words")
+
+    def __init__(self, calls: Iterable[int]) -> None:
+        #: per call, where its numbers lie among the ones made, and for a Lehmer code
+        #: how to read them as one number (the first the most significant) and its bound
+        self.calls: list[tuple[int, int, Callable[..., bytes] | None, int]] = []
+        at = 0
+        for n in calls:
+            if n == RAW:
+                self.calls.append((at, at + 1, None, 0))
+                at += 1
+            elif n < 2:  # nothing to draw: the one order
+                self.calls.append((at, at, None, 0))
+            else:
+                bound, words = _PLANS.get(n) or _plan(n)
+                self.calls.append((at, at + words, Struct(f">{words}Q").pack, bound))
+                at += words
+        self.words = at
+
+    def take(self, rng: Rng) -> list[int]:
+        """What the calls give, in order."""
+        numbers = rng.next64s(self.words)
+        out = []
+        for start, stop, pack, bound in self.calls:
+            if pack is not None:
+                out.append(int.from_bytes(pack(*numbers[start:stop]), "big") % bound)
+            else:
+                out.append(numbers[start] if stop > start else 0)
+        return out
 
 
 # numbers made side by side per refill of a Batch: a short first block (short play-outs

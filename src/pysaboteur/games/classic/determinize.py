@@ -29,7 +29,7 @@ from typing import Any
 
 from ...engine.determinize import blank_state, check_places, dealt_mazes
 from ...engine.maze import Maze, Memo, cell
-from ...engine.rng import Rng
+from ...engine.rng import RAW, Draws, Rng, reorder
 from ...registry import shared_game
 from .state import MAIN, ORIENT, STEAL, ClassicGame, ClassicState
 
@@ -163,6 +163,14 @@ class Determinizer:
                                for r in roles}.__getitem__
                            for s in self.unknown_role_seats}
         self.role_places = self._role_places(view)
+        # every sample draws the same calls: the state's seed, the unknown cards' order,
+        # the goals' deal, the dwarf cards' order, and with weights the order the seats
+        # draw in and one number per seat (``_deal_roles``)
+        calls = [RAW, len(self.unknown_cards), len(self.unknown_goals), len(self.role_pool)]
+        if self._weigh is not None:
+            seats = len(self.unknown_role_seats)
+            calls += [seats, *[RAW] * seats]
+        self._draws = Draws(calls)
 
     # -- game-specific pieces (Saboteur 2 overrides) -------------------------------------------
     def _state_type(self) -> type[ClassicState]:
@@ -197,16 +205,18 @@ class Determinizer:
         state.spare_roles = spare
 
     # -- sampling -----------------------------------------------------------------------------
-    def _deal_roles(self, rng: Rng) -> tuple[dict[int, str], list[str]]:
-        pool = rng.permutation(self.role_pool)
+    def _deal_roles(self, numbers: list[int]) -> tuple[dict[int, str], list[str]]:
+        """The unknown seats' dwarf cards and the rest, from the sample's last numbers
+        (``_draws``): the pool's order, then with weights the seats' order and a number per
+        seat (the top 53 bits of a 64-bit number: what ``rng.below(1 << 53)`` gives)."""
+        pool = reorder(numbers[3], self.role_pool)
         seats = self.unknown_role_seats
         weigh = self._weigh
         if weigh is None:
             return dict(zip(seats, pool, strict=False)), pool[len(seats):]
         dealt: dict[int, str] = {}
-        order = rng.permutation(seats)
-        # one number per seat, drawn side by side: ``rng.below(1 << 53)`` is its top 53 bits
-        for s, x in zip(order, rng.next64s(len(order)), strict=True):
+        order = reorder(numbers[4], seats)
+        for s, x in zip(order, numbers[5:], strict=True):
             chances = list(map(weigh[s], pool))
             pick = (x >> 11) / _TWO_53 * sum(chances)
             i, last = 0, len(pool) - 1
@@ -218,8 +228,9 @@ class Determinizer:
 
     def sample(self, rng: Rng) -> ClassicState:
         state = self.template.clone()
-        state.rng = Rng(rng.next64())
-        cards = rng.permutation(self.unknown_cards)
+        numbers = self._draws.take(rng)
+        state.rng = Rng(numbers[0])
+        cards = reorder(numbers[1], self.unknown_cards)
         parts = self._cut(cards)  # the other seats' hands, the pile, the set-aside cards
         seat, hands = self.seat, state.hands
         hands[:seat] = parts[:seat]
@@ -227,14 +238,13 @@ class Determinizer:
         state.deck, state.aside = parts[-2:]
         state.passed += zip(self.pass_seats, map(cards.__getitem__, self.pass_at),
                             strict=True)
-        code = rng.lehmer_code(len(self.unknown_goals))
-        state.maze = self._mazes[code]
+        state.maze = self._mazes[numbers[2]]
         hidden = state.maze.hidden
         if self.looked:
             seen = state.seen = [d.copy() for d in state.seen]
             for s, c in self.looked:
                 seen[s][c] = hidden[c]
-        dealt, rest = self._deal_roles(rng)
+        dealt, rest = self._deal_roles(numbers)
         roles = state.roles = state.roles.copy()
         for s, role in dealt.items():
             roles[s] = role

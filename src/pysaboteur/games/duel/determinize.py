@@ -17,7 +17,7 @@ from collections import Counter
 
 from ...engine.determinize import blank_state, check_places
 from ...engine.maze import Maze, Memo, cell
-from ...engine.rng import Rng
+from ...engine.rng import RAW, Draws, Rng, reorder
 from ...registry import shared_game
 from . import cards as C
 from .state import _ACTIONS, _DECK_PATHS, _GOALS, CAT, PHASE_NAMES, DuelGame, DuelState
@@ -119,18 +119,22 @@ class Determinizer:
                      sum(h + p for _, h, p in self.sizes) + self.deck_size + self.aside_size)
         self.looked = [(s, cell(x, y)) for s, x, y in view.looked if s != seat]
         self.board_goals = list(on_board.elements())
+        # every sample draws the same calls: the state's seed, the unknown cards' order,
+        # the unknown goals' order
+        self._draws = Draws([RAW, len(self.unknown_cards), len(self.unknown_goals)])
 
     def sample(self, rng: Rng) -> DuelState:
         state = self.template.clone()
-        state.rng = Rng(rng.next64())
-        cards = rng.permutation(self.unknown_cards)
+        numbers = self._draws.take(rng)
+        state.rng = Rng(numbers[0])
+        cards = reorder(numbers[1], self.unknown_cards)
         for s, hand, passed in self.sizes:
             state.hands[s] = cards[:hand]
             state.passed[s] = cards[hand:hand + passed]
             cards = cards[hand + passed:]
         state.deck = cards[:self.deck_size]
         state.aside = cards[self.deck_size:]
-        goals = rng.permutation(self.unknown_goals)
+        goals = reorder(numbers[2], self.unknown_goals)
         hidden = self.template.maze.hidden.copy()
         for c in self.unseen_cells:
             hidden[c] = goals.pop()

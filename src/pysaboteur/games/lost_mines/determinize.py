@@ -37,7 +37,7 @@ from operator import itemgetter
 from ...engine.actions import Pass, PlayOnCell, PlayOnPlayer, PlayOnTreasure
 from ...engine.determinize import Deals, blank_state, check_places, dealt_mazes
 from ...engine.maze import DELTA, Maze, Memo, cell
-from ...engine.rng import Rng
+from ...engine.rng import RAW, Draws, Rng, reorder
 from ...engine.tiles import EDGES, OPPOSITE
 from ...registry import shared_game
 from . import cards as C
@@ -217,16 +217,22 @@ class Determinizer:
         t.dwarves = [known_dwarves.get(s, "") for s in range(n)]
         t.dwarf_aside = []
         t.deck, t.aside = [], []
+        # every sample draws the same calls: the state's seed, the unknown cards' order,
+        # the mines' deal, each treasure type's deal, a number per clan with a choice
+        self._draws = Draws([RAW, len(self.unknown_cards), len(self.unknown_mines),
+                             *(size for _, size, _ in self._treasure_deals),
+                             *(RAW for _, options, _, _ in self.clan_tables if len(options) > 1)])
 
     def sample(self, rng: Rng) -> LostMinesState:
         state = self.template.clone()
-        state.rng = Rng(rng.next64())
-        *hands, state.deck, state.aside, discarded = self._cut(rng.permutation(self.unknown_cards))
+        numbers = self._draws.take(rng)
+        state.rng = Rng(numbers[0])
+        *hands, state.deck, state.aside, discarded = self._cut(reorder(numbers[1],
+                                                                       self.unknown_cards))
         for s, hand in zip(self.other_seats, hands, strict=True):
             state.hands[s] = hand
         state.discards += discarded
-        mines = rng.lehmer_code(len(self.unknown_mines))
-        state.maze = self._mazes[mines]
+        state.maze = self._mazes[numbers[2]]
         if self.looked_mines:  # the looks are shared with the template: replaced, not changed
             hidden = state.maze.hidden
             seen = state.seen_mines = [d.copy() for d in state.seen_mines]
@@ -237,8 +243,10 @@ class Determinizer:
         layout = state.layout = state.layout.copy()
         out: list[str] = []
         state.treasures_out = out
-        for slots, size, deals in self._treasure_deals:
-            values, left_out = deals[rng.lehmer_code(size)]
+        at = 3
+        for slots, _, deals in self._treasure_deals:
+            values, left_out = deals[numbers[at]]
+            at += 1
             for i, code in zip(slots, values, strict=False):  # values may run out first
                 layout[i] = code
             out += left_out
@@ -246,7 +254,10 @@ class Determinizer:
         aside: list[str] = []
         state.dwarf_aside = aside
         for seats, options, cumulative, spare in self.clan_tables:
-            k = _pick(rng, cumulative) if len(options) > 1 else 0
+            k = 0
+            if len(options) > 1:
+                k = _pick(numbers[at], cumulative)
+                at += 1
             for s, d in zip(seats, options[k], strict=True):
                 dwarves[s] = d
             aside += spare[k]
@@ -294,15 +305,15 @@ def _assignments(clan: str, seats: list[int], pool: Counter[str],
     return options, cumulative, spares
 
 
-def _pick(rng: Rng, cumulative: list[float]) -> int:
-    """An index drawn with probability proportional to its weight (cumulative sums): the
-    first whose sum exceeds the draw, the last if none does (the draw can round up to the
-    total).
+def _pick(number: int, cumulative: list[float]) -> int:
+    """An index drawn, by a 64-bit random ``number``, with probability proportional to its
+    weight (cumulative sums): the first whose sum exceeds the draw, the last if none does
+    (the draw can round up to the total).
 
-    >>> _pick(Rng(1), [1.0, 1.0, 3.0]) in (0, 2)
+    >>> _pick(Rng(1).next64(), [1.0, 1.0, 3.0]) in (0, 2)
     True
     """
-    x = rng.next64() / 2.0**64 * cumulative[-1]
+    x = number / 2.0**64 * cumulative[-1]
     return min(bisect_right(cumulative, x), len(cumulative) - 1)
 
 
