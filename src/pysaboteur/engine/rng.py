@@ -11,11 +11,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import repeat
 from math import factorial
 from operator import itemgetter, mul, rshift
-from struct import Struct, unpack
+from struct import unpack
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -237,12 +237,13 @@ class Rng:
 
 #: a call of :class:`Draws`: ``next64()`` (any other number n: ``lehmer_code(n)``)
 RAW = -1
+_NO_LANES = slice(0)
 
 
 class Draws:
     """A fixed sequence of ``next64()`` (:data:`RAW`) and ``lehmer_code(n)`` calls, their
-    numbers made side by side by one ``next64s``: a determinizer draws the same calls for
-    every sample, and one call of ``next64s`` costs about what one ``lehmer_code`` does.
+    numbers made side by side: a determinizer draws the same calls for every sample, and
+    making all their numbers at once costs about what one ``lehmer_code`` does.
 
     >>> a, b = Rng(6), Rng(6)
     >>> Draws([RAW, 30, 1, 4, RAW]).take(a) == [b.next64(), b.lehmer_code(30),
@@ -255,31 +256,36 @@ class Draws:
     __slots__ = ("calls", "words")
 
     def __init__(self, calls: Iterable[int]) -> None:
-        #: per call, where its numbers lie among the ones made, and for a Lehmer code
-        #: how to read them as one number (the first the most significant) and its bound
-        self.calls: list[tuple[int, int, Callable[..., bytes] | None, int]] = []
+        #: per call, among the 64-bit halves of the lanes made (``Rng._lanes``, the low half
+        #: of lane k at 2k): a number's index (-1: no number, the call gives 0), or for a
+        #: Lehmer code its bound and its lanes' low halves, last first (the first lane is the
+        #: most significant)
+        self.calls: list[tuple[int, int, slice]] = []
         at = 0
         for n in calls:
             if n == RAW:
-                self.calls.append((at, at + 1, None, 0))
+                self.calls.append((2 * at, 0, _NO_LANES))
                 at += 1
             elif n < 2:  # nothing to draw: the one order
-                self.calls.append((at, at, None, 0))
+                self.calls.append((-1, 0, _NO_LANES))
             else:
                 bound, words = _PLANS.get(n) or _plan(n)
-                self.calls.append((at, at + words, Struct(f">{words}Q").pack, bound))
+                stop = 2 * at - 1
+                lanes = slice(2 * (at + words) - 2, stop if stop >= 0 else None, -2)
+                self.calls.append((-1, bound, lanes))
                 at += words
         self.words = at
 
     def take(self, rng: Rng) -> list[int]:
         """What the calls give, in order."""
-        numbers = rng.next64s(self.words)
-        out = []
-        for start, stop, pack, bound in self.calls:
-            if pack is not None:
-                out.append(int.from_bytes(pack(*numbers[start:stop]), "big") % bound)
+        halves = memoryview(rng._lanes(self.words).to_bytes(16 * self.words, "little")
+                            ).cast("Q")
+        out: list[int] = []
+        for at, bound, lanes in self.calls:
+            if bound:
+                out.append(int.from_bytes(halves[lanes].tobytes(), "little") % bound)
             else:
-                out.append(numbers[start] if stop > start else 0)
+                out.append(halves[at] if at >= 0 else 0)
         return out
 
 
