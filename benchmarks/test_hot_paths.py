@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from pysaboteur.bots.ismcts import IsmctsBot
 from pysaboteur.bots.worlds import determinizer
 from pysaboteur.engine.game import State
 from pysaboteur.engine.rng import Rng
@@ -68,6 +69,18 @@ def test_random_match(benchmark: Any, name: str, players: int) -> None:
 
 
 @pytest.mark.parametrize(("name", "players"), GAMES)
+def test_rollout_match(benchmark: Any, name: str, players: int) -> None:
+    """The rollout path over a whole match (``State.play_out``: count, pick, apply; no
+    lists), the same games as ``random_action`` a move at a time."""
+    game = make_game(name, players)
+
+    def match() -> None:
+        game.new_state(3).play_out(Rng(3), until_round_end=False)
+
+    benchmark(match)
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
 def test_play_out_to_round_end(benchmark: Any, name: str, players: int) -> None:
     state = _mid_round(name, players)
 
@@ -82,6 +95,16 @@ def test_determinize(benchmark: Any, name: str, players: int) -> None:
     state = _mid_round(name, players)
     worlds = determinizer(state.view(state.current_player))
     benchmark(worlds.sample, Rng(5))
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_ismcts_iterations(benchmark: Any, name: str, players: int) -> None:
+    """50 ISMCTS iterations, each a sample and a play-out to the round's end (the bench's
+    ``ismcts_iterations_per_s``; per iteration: the time over 50)."""
+    state = _mid_round(name, players)
+    view, legal = state.view(state.current_player), state.legal_actions()
+    bot = IsmctsBot(0, iterations=50, leaf_values=False)
+    benchmark(bot.choose, view, legal)
 
 
 def _late(name: str, players: int) -> State:
