@@ -293,17 +293,26 @@ class Maze:
                 self._spread(ctx, [(c, s) for s in segs])
 
     def remove(self, c: int) -> int:
-        """Take the face-up tile off ``c``; returns its oriented tile id."""
+        """Take the face-up tile off ``c``; returns its oriented tile id.
+
+        Reachability is recomputed only where the tile may have carried it on (a
+        context where it was a source, carried a passage flag, or joined two or more
+        reached segments); elsewhere only the tile itself leaves it (``_lift``).
+        """
         self.version += 1
         otile = self.cells.pop(c)
         self.order.remove(c)
+        stale = []
         for ctx in range(len(self.reach)):
-            self.blocks[ctx].pop(c, None)
-            self.sources[ctx].pop(c, None)
+            blocked = self.blocks[ctx].pop(c, 0)
+            source = self.sources[ctx].pop(c, None)
+            if blocked or source is not None or not self._lift(ctx, c, otile):
+                stale.append(ctx)
         for _, n in neighbours(c):
             self._refresh_constraint(n)
         self._refresh_constraint(c)
-        self.recompute()
+        if stale:
+            self.recompute(stale)
         return otile
 
     def set_block(self, ctx: int, c: int, flags: int) -> None:
@@ -313,6 +322,38 @@ class Maze:
             self.blocks[ctx][c] = flags
         else:
             self.blocks[ctx].pop(c, None)
+
+    def change_block(self, ctx: int, c: int, flags: int) -> None:
+        """Set the passage flags of the face-up tile on ``c`` and bring reachability up to
+        date: pushed on from ``c`` when flags are only lifted (reach can only grow, and
+        only through ``c``), recomputed otherwise."""
+        old = self.blocks[ctx].get(c, 0)
+        self.set_block(ctx, c, flags)
+        if flags & ~old:
+            self.recompute((ctx,))
+            return
+        lifted = old & ~flags
+        reach, cells, seg_of_edge = self.reach[ctx], self.cells, self.cat.seg_of_edge
+        segments = self.cat.segments[cells[c]]
+        stack: list[tuple[int, int]] = []
+        if lifted & NO_LEAVE:  # its reached segments lead on now: reached again, spread
+            mask = reach.pop(c, 0)
+            stack += [(c, s) for s in range(len(segments)) if mask >> s & 1]
+        if lifted & NO_ENTER:  # its segments may be entered from reached neighbours now
+            blocks = self.blocks[ctx]
+            for s, seg in enumerate(segments):
+                for delta, opposite in _SEG_STEPS[seg]:
+                    n = c + delta
+                    t = cells.get(n)
+                    if t is None:
+                        continue
+                    s2 = seg_of_edge[t][opposite]
+                    if (s2 >= 0 and reach.get(n, 0) >> s2 & 1
+                            and not blocks.get(n, 0) & NO_LEAVE):
+                        stack.append((c, s))
+                        break
+        if stack:
+            self._spread(ctx, stack)
 
     def add_source(self, ctx: int, c: int) -> None:
         self.version += 1
@@ -329,6 +370,55 @@ class Maze:
             self._spread(ctx, starts)
 
     # ------------------------------------------------------------------ internals
+    def _lift(self, ctx: int, c: int, otile: int) -> bool:
+        """Take the tile ``otile``, just lifted off ``c`` (neither a source nor blocked in
+        ``ctx``), out of context ``ctx``'s reach when nothing else was reached through it:
+        it was not reached, or its reached segments touch one reached segment at most (the
+        one they were reached from).  False, changing nothing: it may have carried reach on.
+        """
+        reach, reach_in = self.reach[ctx], self.reach_in[ctx]
+        cells, seg_of_edge = self.cells, self.cat.seg_of_edge
+        segments = self.cat.segments[otile]
+        mask = reach.get(c, 0)
+        if mask:
+            reached = [seg for s, seg in enumerate(segments) if mask >> s & 1]
+            touched = None
+            for seg in reached:
+                for delta, opposite in _SEG_STEPS[seg]:
+                    n = c + delta
+                    t = cells.get(n)
+                    if t is None:
+                        continue
+                    s2 = seg_of_edge[t][opposite]
+                    if s2 >= 0 and reach.get(n, 0) >> s2 & 1:
+                        if touched is not None and touched != (n, s2):
+                            return False
+                        touched = (n, s2)
+            del reach[c]
+            # the open ends its reached segments pointed out of (only this tile faces them)
+            for seg in reached:
+                for delta, opposite in _SEG_STEPS[seg]:
+                    n = c + delta
+                    if n not in cells:
+                        left = reach_in.get(n, 0) & ~opposite
+                        if left:
+                            reach_in[n] = left
+                        else:
+                            reach_in.pop(n, None)
+        # ``c`` is an empty cell now: the reached segments around that lead into it
+        blocks = self.blocks[ctx]
+        into = 0
+        for edge, delta, opposite in _STEPS:
+            n = c + delta
+            t = cells.get(n)
+            if t is not None:
+                s2 = seg_of_edge[t][opposite]
+                if s2 >= 0 and reach.get(n, 0) >> s2 & 1 and not blocks.get(n, 0) & NO_LEAVE:
+                    into |= edge
+        if into:
+            reach_in[c] = into
+        return True
+
     def _refresh_constraint(self, c: int) -> None:
         if c in self.cells or c in self.hidden:
             self.constraint.pop(c, None)

@@ -817,11 +817,11 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         return None
 
     def _refresh_blocks(self, c: int) -> None:
+        """The passage flags of ``c`` after a bribe or a key (which only lift them)."""
         maze = self._wmaze()
         blocks = self._blocks(c, maze.cells[c]) or [0] * len(self.game.colours)
         for ctx, flags in enumerate(blocks):
-            maze.set_block(ctx, c, flags)
-        maze.recompute()
+            maze.change_block(ctx, c, flags)
 
     def _rockfall(self, c: int) -> None:
         otile = self._wmaze().remove(c)
