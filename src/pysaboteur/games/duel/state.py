@@ -112,10 +112,19 @@ def _on_player(code: str, seat: int, tool: str | None = None) -> PlayOnPlayer:
 
 
 
+_MAX_BIT_SETS = 1 << 16  # bit sets kept (about 10 MB): forgotten, all at once, past it
+
+
 class _Bits(dict[int, tuple[int, ...]]):
-    """A bit set -> its set bits, ascending (the oriented tiles of a cell's placements)."""
+    """A bit set -> its set bits, ascending (the oriented tiles of a cell's placements).
+
+    The sets met keep growing slowly (about 15,000 after 500 random matches), so a
+    long-running server forgets them past ``_MAX_BIT_SETS`` instead of growing for ever.
+    """
 
     def __missing__(self, key: int) -> tuple[int, ...]:
+        if len(self) >= _MAX_BIT_SETS:
+            self.clear()
         bits = []
         m = key
         while m:
