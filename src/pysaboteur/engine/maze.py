@@ -45,6 +45,10 @@ _STEPS = tuple((edge, DELTA[edge], OPPOSITE[edge]) for edge in EDGES)
 #: the steps out of a segment, by its edge mask: (delta, edge of the neighbour it enters)
 _SEG_STEPS = tuple(tuple((delta, opposite) for edge, delta, opposite in _STEPS if seg & edge)
                    for seg in range(16))
+#: what a tile puts on its neighbours' fit constraints, by its open edges: (delta, the
+#: neighbour's edge that must be open, or closed in the high 4 bits)
+_FACING = tuple(tuple((delta, opposite if open_mask & edge else opposite << 4)
+                      for edge, delta, opposite in _STEPS) for open_mask in range(16))
 
 #: passage block flags (per reach context, per cell)
 NO_ENTER = 1  # the tile cannot be entered at all (a locked door)
@@ -267,13 +271,11 @@ class Maze:
         self.constraint.pop(c, None)
         self.cells[c] = otile
         self.order.append(c)
-        open_mask = self.cat.open_mask[otile]
         constraint, cells, hidden = self.constraint, self.cells, self.hidden
-        for edge, delta, opposite in _STEPS:
+        for delta, bit in _FACING[self.cat.open_mask[otile]]:
             n = c + delta
             if n in cells or n in hidden:
                 continue
-            bit = opposite if open_mask & edge else opposite << 4
             constraint[n] = constraint.get(n, 0) | bit
         if blocks is not None:
             for ctx, flags in enumerate(blocks):
