@@ -45,6 +45,8 @@ _STEPS = tuple((edge, DELTA[edge], OPPOSITE[edge]) for edge in EDGES)
 #: the steps out of a segment, by its edge mask: (delta, edge of the neighbour it enters)
 _SEG_STEPS = tuple(tuple((delta, opposite) for edge, delta, opposite in _STEPS if seg & edge)
                    for seg in range(16))
+_ALL_EDGES = sum(EDGES)  # a segment mask with every edge (``_SEG_STEPS``: all four steps)
+_EDGE_TOWARD = {delta: edge for edge, delta, _ in _STEPS}  # a neighbour's offset -> its side
 #: what a tile puts on its neighbours' fit constraints, by its open edges: (delta, the
 #: neighbour's edge that must be open, or closed in the high 4 bits)
 _FACING = tuple(tuple((delta, opposite if open_mask & edge else opposite << 4)
@@ -335,25 +337,17 @@ class Maze:
             self.recompute((ctx,))
             return
         lifted = old & ~flags
-        reach, cells, seg_of_edge = self.reach[ctx], self.cells, self.cat.seg_of_edge
-        segments = self.cat.segments[cells[c]]
+        reach = self.reach[ctx]
+        segments = self.cat.segments[self.cells[c]]
         stack: list[tuple[int, int]] = []
         if lifted & NO_LEAVE:  # its reached segments lead on now: reached again, spread
             mask = reach.pop(c, 0)
             stack += [(c, s) for s in range(len(segments)) if mask >> s & 1]
         if lifted & NO_ENTER:  # its segments may be entered from reached neighbours now
             blocks = self.blocks[ctx]
-            for s, seg in enumerate(segments):
-                for delta, opposite in _SEG_STEPS[seg]:
-                    n = c + delta
-                    t = cells.get(n)
-                    if t is None:
-                        continue
-                    s2 = seg_of_edge[t][opposite]
-                    if (s2 >= 0 and reach.get(n, 0) >> s2 & 1
-                            and not blocks.get(n, 0) & NO_LEAVE):
-                        stack.append((c, s))
-                        break
+            stack += [(c, s) for s, seg in enumerate(segments)
+                      if any(not blocks.get(n, 0) & NO_LEAVE
+                             for n, _ in self._reached_beside(ctx, c, seg))]
         if stack:
             self._spread(ctx, stack)
 
@@ -378,24 +372,14 @@ class Maze:
         it was not reached, or its reached segments touch one reached segment at most (the
         one they were reached from).  False, changing nothing: it may have carried reach on.
         """
-        reach, reach_in = self.reach[ctx], self.reach_in[ctx]
-        cells, seg_of_edge = self.cells, self.cat.seg_of_edge
+        reach, reach_in, cells = self.reach[ctx], self.reach_in[ctx], self.cells
         segments = self.cat.segments[otile]
         mask = reach.get(c, 0)
         if mask:
             reached = [seg for s, seg in enumerate(segments) if mask >> s & 1]
-            touched = None
-            for seg in reached:
-                for delta, opposite in _SEG_STEPS[seg]:
-                    n = c + delta
-                    t = cells.get(n)
-                    if t is None:
-                        continue
-                    s2 = seg_of_edge[t][opposite]
-                    if s2 >= 0 and reach.get(n, 0) >> s2 & 1:
-                        if touched is not None and touched != (n, s2):
-                            return False
-                        touched = (n, s2)
+            touched = {near for seg in reached for near in self._reached_beside(ctx, c, seg)}
+            if len(touched) > 1:
+                return False
             del reach[c]
             # the open ends its reached segments pointed out of (only this tile faces them)
             for seg in reached:
@@ -410,16 +394,24 @@ class Maze:
         # ``c`` is an empty cell now: the reached segments around that lead into it
         blocks = self.blocks[ctx]
         into = 0
-        for edge, delta, opposite in _STEPS:
+        for n, _ in self._reached_beside(ctx, c, _ALL_EDGES):
+            if not blocks.get(n, 0) & NO_LEAVE:
+                into |= _EDGE_TOWARD[n - c]
+        if into:
+            reach_in[c] = into
+        return True
+
+    def _reached_beside(self, ctx: int, c: int, seg: int) -> Iterator[tuple[int, int]]:
+        """The reached segments of face-up neighbours that the segment ``seg`` (its edges)
+        of a tile on ``c`` meets, as (cell, segment)."""
+        reach, cells, seg_of_edge = self.reach[ctx], self.cells, self.cat.seg_of_edge
+        for delta, opposite in _SEG_STEPS[seg]:
             n = c + delta
             t = cells.get(n)
             if t is not None:
                 s2 = seg_of_edge[t][opposite]
-                if s2 >= 0 and reach.get(n, 0) >> s2 & 1 and not blocks.get(n, 0) & NO_LEAVE:
-                    into |= edge
-        if into:
-            reach_in[c] = into
-        return True
+                if s2 >= 0 and reach.get(n, 0) >> s2 & 1:
+                    yield n, s2
 
     def _refresh_constraint(self, c: int) -> None:
         if c in self.cells or c in self.hidden:
