@@ -14,7 +14,7 @@ random matches (seeds 0, 1, ...; chooser ``Rng(seed)``) and prints:
   median of 3 runs of 1 s.
 
 ``TREE/src`` goes first on the import path, so two trees can be timed side by side (one per
-core) and compared: ``docs/performance.md``, seventh round.
+core) and compared: ``docs/performance-history.md``, seventh round.
 """
 
 from __future__ import annotations

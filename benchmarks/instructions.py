@@ -1,4 +1,4 @@
-"""The workload behind the instruction counts of docs/performance.md.
+"""The workload behind the instruction counts of docs/performance-history.md.
 
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
         python3 benchmarks/instructions.py TREE/src GAME MODE PLAYERS MATCHES
