@@ -110,8 +110,6 @@ def _on_player(code: str, seat: int, tool: str | None = None) -> PlayOnPlayer:
     return action
 
 
-
-
 _MAX_BIT_SETS = 1 << 16  # bit sets kept (about 10 MB): forgotten, all at once, past it
 
 
