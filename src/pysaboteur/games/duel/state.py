@@ -174,8 +174,8 @@ def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
                 return _PLACES[c << 8 | (m & -m).bit_length() - 1]
             i -= k
         raise IndexError("placement index out of range")
-    if tag == _M_PLACE:
-        return _new(PlacePath, (a[0], *xy(b[i]), a[1]))
+    if tag == _M_PLACE:  # a: the oriented tile, b: the cells
+        return _PLACES[b[i] << 8 | a]
     if tag == _M_CELL:
         return cell_actions_of(a)[b[i]]
     if tag == _M_BRIBE:
@@ -519,15 +519,16 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             else:  # solo: the other colour's ladder is a path card with a ladder's limits
                 forbidden = self._ladder_forbidden()
                 cells = [c for c in targets if c not in forbidden]
-            for rotated, otile in CAT.orientations[code]:
+            for _, otile in CAT.orientations[code]:
                 om = CAT.open_mask[otile]
                 fitting = [c for c in cells if FITS[maze.constraint.get(c, 0)][om]]
                 if not fitting:
                     continue
                 if listed is not None:
-                    listed += [_new(PlacePath, (code, *xy(c), rotated)) for c in fitting]
+                    on_cell = _ON_CELL
+                    listed += [on_cell[c][otile] for c in fitting]
                 else:
-                    menu.append((len(fitting), _M_PLACE, (code, rotated), fitting))
+                    menu.append((len(fitting), _M_PLACE, otile, fitting))
 
     def _frontier(self, seat: int) -> tuple[list[int], list[tuple[int, int]]]:
         """The empty cells the seat's reachable edges point at, sorted (so that the order
