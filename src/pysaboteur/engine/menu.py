@@ -30,10 +30,26 @@ Entry = tuple[int, int, Any, Any]  # (count, tag, a, b)
 _count = itemgetter(0)  # an entry's count (``sum(map(_count, menu))``: no Python-level loop)
 
 
+class _Listed:
+    def __repr__(self) -> str:
+        return "LISTED"
+
+
+#: the ``b`` of the one entry ``(count, tag, actions, LISTED)`` a listing menu may hand back:
+#: ``actions`` is every legal action, in order, built as the menu found them
+LISTED: Any = _Listed()
+
+
 class MenuState(State):
     @abstractmethod
-    def _menu(self) -> list[Entry]:
-        """The legal actions of the current decision, grouped (empty when terminal)."""
+    def _menu(self, listing: bool = False) -> list[Entry]:
+        """The legal actions of the current decision, grouped (empty when terminal).
+
+        ``listing``: every action will be built (``legal_actions``), so a game may build
+        them as it finds them instead of counting first, and hand them back as one entry
+        ``(len(actions), tag, actions, LISTED)`` (its ``tag`` decodes ``actions[i]``); games
+        without a faster way ignore it.
+        """
 
     @staticmethod
     @abstractmethod
@@ -46,7 +62,10 @@ class MenuState(State):
         return [decode(tag, a, b, i) for count, tag, a, b in menu for i in range(count)]
 
     def legal_actions(self) -> list[Action]:
-        return self._expand(self._menu())
+        menu = self._menu(listing=True)
+        if len(menu) == 1 and menu[0][3] is LISTED:
+            return menu[0][2]  # type: ignore[no-any-return]
+        return self._expand(menu)
 
     def legal_count(self) -> int:
         return sum(map(_count, self._menu()))

@@ -46,7 +46,7 @@ from ...engine.game import (
 )
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, Memo, SharedMaze, cell
-from ...engine.menu import Entry, MenuState
+from ...engine.menu import LISTED, Entry, MenuState
 from ...engine.moves import DISTINCT, SINGLES, Template, add_template_passes, hand_template
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
@@ -342,7 +342,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                 listed += map(SINGLES.__getitem__, h)
             else:
                 add_template_passes(listed, h, tpl, count)
-        return menu if listed is None else [(len(listed), M_LIST, listed, None)]
+        return menu if listed is None else [(len(listed), M_LIST, listed, LISTED)]
 
     def _choice_menu(self) -> list[Entry]:
         """Decisions outside the main option: a goal's orientation, a theft's victim."""
@@ -356,10 +356,6 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         return [(len(victims), M_LIST, victims, None)]
 
     _decode = staticmethod(decode)
-
-    def legal_actions(self) -> list[Action]:
-        menu = self._menu(listing=True)  # one entry of every action (none when terminal)
-        return menu[0][2] if menu else []
 
     def _fronts(self) -> FrontsMemo:
         """The memo of the cards in front of the players, worked out again if they changed."""

@@ -48,7 +48,7 @@ from ...engine.maze import (
     placements_of,
     xy,
 )
-from ...engine.menu import Entry, MenuState
+from ...engine.menu import LISTED, Entry, MenuState
 from ...engine.moves import add_template_passes, hand_template, nth_template_pass
 from ...engine.rng import Rng
 from . import cards as C
@@ -422,9 +422,6 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             menu.append((len(bribes), _M_BRIBE, None, bribes))
         if self.phase == AFTER:
             menu.append((1, _M_LIST, [EndTurn()], None))
-            if listing:
-                actions = self._expand(menu)
-                return [(len(actions), _M_LIST, actions, None)]
             return menu
         listed: list[Action] | None = None
         if listing:
@@ -452,11 +449,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             listed += self._expand(menu)
         if h:
             add_template_passes(listed, h, tpl, tpl.passes[C.PASS_MAX])
-        return [(len(listed), _M_LIST, listed, None)]
-
-    def legal_actions(self) -> list[Action]:
-        menu = self._menu(listing=True)  # one entry of every action (none when terminal)
-        return menu[0][2] if menu else []
+        return [(len(listed), _M_LIST, listed, LISTED)]
 
     _decode = staticmethod(_decode)
 

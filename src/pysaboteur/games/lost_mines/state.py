@@ -304,7 +304,7 @@ class LostMinesState(SharedMaze, MenuState):
     # counts the groups and decodes just the chosen action.  Both give the same
     # order, and that order depends on the position only, never on its history:
     # cards by code, then orientation, then cells by x then y; joints likewise.
-    def _menu(self) -> list[Entry]:
+    def _menu(self, listing: bool = False) -> list[Entry]:
         if self.terminal:
             return []
         phase = self.phase
