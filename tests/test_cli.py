@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from pysaboteur.cli.main import app
@@ -96,3 +98,25 @@ def test_bench_json() -> None:
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     assert out["decisions_per_s"] > 0 and out["legal_per_decision"] > 1
+
+
+def test_bench_plays_a_new_match_each_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rollout measures play many matches, the same ones for both: one match played again
+    and again would report that match's speed (as it did before the tenth round)."""
+    from pysaboteur.cli import bench
+
+    game = make_game("classic", 4)
+    fresh = game.new_state
+    seeds: list[int] = []
+
+    def new_state(seed: int, deal: Any = None) -> Any:
+        seeds.append(seed)
+        return fresh(seed, deal)
+
+    monkeypatch.setattr(game, "new_state", new_state)
+    monkeypatch.setattr(bench, "_positions", lambda *args: [fresh(1)])
+    monkeypatch.setattr(bench, "_median", lambda measure, runs: measure())
+    monkeypatch.setattr(bench, "_rate", lambda work, seconds: float(work() + work() + work()))
+    bench.costs(game, seconds=0.01, runs=1)
+    rollout, play_out = seeds[:3], seeds[3:6]  # three matches each, before anything else
+    assert len(set(rollout)) == 3 and play_out == rollout

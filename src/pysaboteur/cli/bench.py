@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from itertools import count
 from typing import Any
 
 from ..engine.game import Game
@@ -130,9 +131,14 @@ def costs(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[str, Any
     positions = _positions(game, 64, seed)
     out: dict[str, Any] = {}
 
+    # whole matches of random play, a new seed each, like ``random_play`` (one match played
+    # again and again would measure that match, with every cache it fills warm)
+    rollout_seeds, play_out_seeds = count(seed), count(seed)  # the same matches for both
+
     def rollout() -> int:
-        pick = Rng(seed)
-        state = game.new_state(seed)
+        match = next(rollout_seeds)
+        pick = Rng(match)
+        state = game.new_state(match)
         n = 0
         while not state.is_terminal:
             state.apply(state.random_action(pick), check=False)
@@ -142,7 +148,8 @@ def costs(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[str, Any
     out["rollout_decisions_per_s"] = _median(lambda: _rate(rollout, seconds), runs)
 
     def play_out() -> int:  # the same games as rollout(), in the engine's own loop
-        return game.new_state(seed).play_out(Rng(seed), until_round_end=False)
+        match = next(play_out_seeds)
+        return game.new_state(match).play_out(Rng(match), until_round_end=False)
 
     out["play_out_decisions_per_s"] = _median(lambda: _rate(play_out, seconds), runs)
 
