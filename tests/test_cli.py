@@ -120,3 +120,22 @@ def test_bench_plays_a_new_match_each_time(monkeypatch: pytest.MonkeyPatch) -> N
     bench.costs(game, seconds=0.01, runs=1)
     rollout, play_out = seeds[:3], seeds[3:6]  # three matches each, before anything else
     assert len(set(rollout)) == 3 and play_out == rollout
+
+
+def test_bench_times_lists_and_apply_inside_random_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Legal-move lists and apply are timed where random play meets them, match after match,
+    not on a few positions listed over and over (a second listing finds what the first kept)."""
+    from pysaboteur.cli import bench
+
+    game = make_game("classic", 4)
+    fresh = game.new_state
+    seeds: list[int] = []
+
+    def new_state(seed: int, deal: Any = None) -> Any:
+        seeds.append(seed)
+        return fresh(seed, deal)
+
+    monkeypatch.setattr(game, "new_state", new_state)
+    legal, apply = bench._in_play(game, 0.05, 7)
+    assert seeds[:3] == [7, 8, 9]
+    assert 0 < legal < float("inf") and 0 < apply < float("inf")

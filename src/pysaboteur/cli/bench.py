@@ -103,6 +103,39 @@ def _positions(game: Game, count: int, seed: int) -> list[Any]:
     return out
 
 
+def _in_play(game: Game, seconds: float, seed: int) -> tuple[float, float]:
+    """``legal_actions()`` and ``apply`` calls per second, each timed on its own inside random
+    play (whole matches, a new seed each, for ``seconds`` of CPU time).
+
+    Timed where play meets them, not on a few positions over and over: a position's second
+    listing finds what the first one kept (a Saboteur board's placements), and applying one
+    chosen move to fresh clones pays for copying the shared maze, which play does not.  Each
+    call is timed with ``perf_counter`` (a tenth of what ``process_time`` costs to read), and
+    what reading it costs is measured and taken off."""
+    clock = time.perf_counter
+    reads = [clock() for _ in range(1001)]
+    read = (reads[-1] - reads[0]) / 1000  # one reading of the clock, between two timed calls
+    listing = applying = 0.0
+    decisions = 0
+    pick = Rng(seed)
+    deadline = time.process_time() + seconds
+    while time.process_time() < deadline:
+        state = game.new_state(seed)
+        seed += 1
+        while not state.is_terminal:
+            start = clock()
+            legal = state.legal_actions()
+            listed = clock()
+            action = legal[pick.below(len(legal))]
+            chosen = clock()
+            state.apply(action, check=False)
+            applying += clock() - chosen
+            listing += listed - start
+            decisions += 1
+    return (decisions / max(listing - decisions * read, 1e-9),
+            decisions / max(applying - decisions * read, 1e-9))
+
+
 def _rate(work: Any, seconds: float) -> float:
     """Calls of ``work()`` (which returns how many operations it did) per CPU second."""
     done = 0
@@ -120,9 +153,9 @@ def _median(measure: Any, runs: int) -> float:
 
 def costs(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[str, Any]:
     """Rollout path (``random_action`` and ``apply`` a move at a time, then ``play_out``),
-    legal-move generation alone, apply alone, clone, views (one every decision, and as
-    JSON), determinization, ISMCTS iterations and memory: each a median over ``runs`` (CPU
-    time)."""
+    legal-move generation and apply each timed alone inside random play (``_in_play``), clone,
+    views (one every decision, and as JSON), determinization, ISMCTS iterations and memory:
+    each a median over ``runs`` (CPU time)."""
     import tracemalloc
 
     from ..bots.ismcts import IsmctsBot
@@ -153,12 +186,10 @@ def costs(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[str, Any
 
     out["play_out_decisions_per_s"] = _median(lambda: _rate(play_out, seconds), runs)
 
-    def legal() -> int:
-        for state in positions:
-            state.legal_actions()
-        return len(positions)
-
-    out["legal_actions_per_s"] = _median(lambda: _rate(legal, seconds), runs)
+    # legal-move lists and apply, each on its own, as random play meets them
+    in_play = [_in_play(game, seconds, seed + 1_000_003 * r) for r in range(runs)]
+    out["legal_actions_per_s"] = statistics.median(legal for legal, _ in in_play)
+    out["apply_per_s"] = statistics.median(apply for _, apply in in_play)
 
     def clone() -> int:
         for state in positions:
@@ -166,21 +197,6 @@ def costs(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[str, Any
         return len(positions)
 
     out["clones_per_s"] = _median(lambda: _rate(clone, seconds), runs)
-
-    moves = [(s, s.legal_actions()[0]) for s in positions]
-
-    def apply_only() -> float:
-        done, spent = 0, 0.0
-        while spent < seconds:
-            copies = [(s.clone(), a) for s, a in moves]
-            start = time.process_time()
-            for state, action in copies:
-                state.apply(action, check=False)
-            spent += time.process_time() - start
-            done += len(copies)
-        return done / spent
-
-    out["apply_per_s"] = _median(apply_only, runs)
 
     def view_each_decision() -> float:
         """The current seat's view before every decision of random matches (what

@@ -271,9 +271,9 @@ def _fail(message: str, as_json: bool = False) -> Any:
 @app.command(help=(
     "Measure the engine on one core: decisions/s, clones, views, sampling, ISMCTS, memory."
     "\n\nRandom play with the full legal list every decision (decisions/s, rounds/s), the "
-    "rollout path (a move at a time, and State.play_out), legal-move generation alone, apply "
-    "alone, clone, views (and as JSON), determinization, ISMCTS iterations and memory; each "
-    "the median of RUNS."))
+    "rollout path (a move at a time, and State.play_out), legal-move generation and apply "
+    "each timed alone inside random play, clone, views (and as JSON), determinization, ISMCTS "
+    "iterations and memory; each the median of RUNS."))
 def bench(
     game: Annotated[str, typer.Option("--game", "-g",
                                       help=f"one of: {', '.join(GAMES)}, or all")] = "duel",
@@ -314,8 +314,8 @@ _BENCH_LINES = (
     ("legal_per_decision", "legal moves per decision", ",.1f"),
     ("rollout_decisions_per_s", "rollout path (count, pick, apply): decisions/s", ",.0f"),
     ("play_out_decisions_per_s", "the same, State.play_out's loop: decisions/s", ",.0f"),
-    ("legal_actions_per_s", "legal-move lists alone: /s", ",.0f"),
-    ("apply_per_s", "apply alone: /s", ",.0f"),
+    ("legal_actions_per_s", "legal-move lists alone, in random play: /s", ",.0f"),
+    ("apply_per_s", "apply alone, in random play: /s", ",.0f"),
     ("clones_per_s", "clone: /s", ",.0f"),
     ("views_per_s", "views, one every decision: /s", ",.0f"),
     ("view_json_per_s", "views as JSON (what the web tables send): /s", ",.0f"),
