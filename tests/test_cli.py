@@ -100,11 +100,9 @@ def test_bench_json() -> None:
     assert out["decisions_per_s"] > 0 and out["legal_per_decision"] > 1
 
 
-def test_bench_plays_a_new_match_each_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rollout measures play many matches, the same ones for both: one match played again
-    and again would report that match's speed (as it did before the tenth round)."""
-    from pysaboteur.cli import bench
-
+@pytest.fixture
+def seeded_classic(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[int]]:
+    """A Saboteur game whose ``new_state`` notes every seed it is asked for."""
     game = make_game("classic", 4)
     fresh = game.new_state
     seeds: list[int] = []
@@ -114,7 +112,17 @@ def test_bench_plays_a_new_match_each_time(monkeypatch: pytest.MonkeyPatch) -> N
         return fresh(seed, deal)
 
     monkeypatch.setattr(game, "new_state", new_state)
-    monkeypatch.setattr(bench, "_positions", lambda *args: [fresh(1)])
+    return game, seeds
+
+
+def test_bench_plays_a_new_match_each_time(monkeypatch: pytest.MonkeyPatch,
+                                           seeded_classic: tuple[Any, list[int]]) -> None:
+    """The rollout measures play many matches, the same ones for both: one match played again
+    and again would report that match's speed (as it did before the tenth round)."""
+    from pysaboteur.cli import bench
+
+    game, seeds = seeded_classic
+    monkeypatch.setattr(bench, "_positions", lambda *args: [make_game("classic", 4).new_state(1)])
     monkeypatch.setattr(bench, "_median", lambda measure, runs: measure())
     monkeypatch.setattr(bench, "_rate", lambda work, seconds: float(work() + work() + work()))
     bench.costs(game, seconds=0.01, runs=1)
@@ -122,20 +130,13 @@ def test_bench_plays_a_new_match_each_time(monkeypatch: pytest.MonkeyPatch) -> N
     assert len(set(rollout)) == 3 and play_out == rollout
 
 
-def test_bench_times_lists_and_apply_inside_random_play(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bench_times_lists_and_apply_inside_random_play(
+        seeded_classic: tuple[Any, list[int]]) -> None:
     """Legal-move lists and apply are timed where random play meets them, match after match,
     not on a few positions listed over and over (a second listing finds what the first kept)."""
     from pysaboteur.cli import bench
 
-    game = make_game("classic", 4)
-    fresh = game.new_state
-    seeds: list[int] = []
-
-    def new_state(seed: int, deal: Any = None) -> Any:
-        seeds.append(seed)
-        return fresh(seed, deal)
-
-    monkeypatch.setattr(game, "new_state", new_state)
+    game, seeds = seeded_classic
     legal, apply = bench._in_play(game, 0.05, 7)
     assert seeds[:3] == [7, 8, 9]
     assert 0 < legal < float("inf") and 0 < apply < float("inf")
