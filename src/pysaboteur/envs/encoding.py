@@ -241,18 +241,18 @@ class Encoding:
         """The canonical form of ``action`` played by ``seat`` (the action itself, but for the
         ``_RELATIVE`` kinds)."""
         t = type(action)
+        if t not in _RELATIVE:
+            return action
         if t is PlayOnPlayer:
             return action._replace(target=(action.target - seat) % self.players)  # type: ignore
         if t is Steal:
             return Steal((action.target - seat) % self.players)  # type: ignore[union-attr]
-        if t is Move:
-            x, y = view.pawns[seat]
-            steps = []
-            for nx, ny in action.route:  # type: ignore[union-attr]
-                steps.append(_XY_STEP[nx - x, ny - y])
-                x, y = nx, ny
-            return Route(tuple(steps))
-        return action
+        x, y = view.pawns[seat]  # a Move: its route as steps from the pawn
+        steps = []
+        for nx, ny in action.route:  # type: ignore[union-attr]
+            steps.append(_XY_STEP[nx - x, ny - y])
+            x, y = nx, ny
+        return Route(tuple(steps))
 
     def action(self, key: Key, seat: int, view: Any = None) -> Action:
         """The action of ``key`` played by ``seat`` (the inverse of :meth:`key`)."""
@@ -293,8 +293,7 @@ class Encoding:
         acts: list[Action] = []
         missed = 0
         for a in legal:
-            t = type(a)
-            key = self.key(a, seat, view) if t in _RELATIVE else a  # others are their own key
+            key = self.key(a, seat, view) if type(a) in _RELATIVE else a  # (``key``, inlined)
             i = by_type.get(type(key), _NONE).get(key)
             if i is None:
                 missed += 1
