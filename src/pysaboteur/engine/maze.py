@@ -35,7 +35,7 @@ from typing import Any
 
 from .actions import PlacePath, PlayOnCell
 from .cards import Catalogue, derived
-from .tiles import EDGES, OPPOSITE, E, N, S, W
+from .tiles import ALL_EDGES, EDGES, OPPOSITE, E, N, S, W
 
 _STRIDE_BITS = 10
 _OFFSET = 512
@@ -45,7 +45,6 @@ _STEPS = tuple((edge, DELTA[edge], OPPOSITE[edge]) for edge in EDGES)
 #: the steps out of a segment, by its edge mask: (delta, edge of the neighbour it enters)
 _SEG_STEPS = tuple(tuple((delta, opposite) for edge, delta, opposite in _STEPS if seg & edge)
                    for seg in range(16))
-_ALL_EDGES = sum(EDGES)  # a segment mask with every edge (``_SEG_STEPS``: all four steps)
 _EDGE_TOWARD = {delta: edge for edge, delta, _ in _STEPS}  # a neighbour's offset -> its side
 #: what a tile puts on its neighbours' fit constraints, by its open edges: (delta, the
 #: neighbour's edge that must be open, or closed in the high 4 bits)
@@ -394,7 +393,7 @@ class Maze:
         # ``c`` is an empty cell now: the reached segments around that lead into it
         blocks = self.blocks[ctx]
         into = 0
-        for n, _ in self._reached_beside(ctx, c, _ALL_EDGES):
+        for n, _ in self._reached_beside(ctx, c, ALL_EDGES):
             if not blocks.get(n, 0) & NO_LEAVE:
                 into |= _EDGE_TOWARD[n - c]
         if into:

@@ -69,7 +69,6 @@ _DECK_PATH_SET = frozenset(_DECK_PATHS)
 
 # menu entry kinds (see DuelState._menu)
 _M_LIST, _M_BRIBE, _M_PLACE, _M_CELL, _M_DISCARD, _M_PASS, _M_FIT = range(7)
-_new = tuple.__new__  # builds a NamedTuple action without its Python-level __new__
 
 # flat per-code and per-oriented-tile tables for the hot paths
 _CATEGORY = {k.code: k.category for k in CAT.kinds}
