@@ -157,14 +157,24 @@ async def _too_large(send: Send) -> None:
 @lru_cache(maxsize=16)
 def cards_payload(game: str) -> dict[str, Any]:
     g = make_game(game)
+    # a game played on a fixed board (The Lost Mines) names its size; the page draws it whole
+    width, height = getattr(g.data, "WIDTH", None), getattr(g.data, "HEIGHT", None)
+    bounds = [0, 0, width - 1, height - 1] if width and height else None
     return {"game": game, "width": svg.CARD_W, "height": svg.CARD_H,
-            "cards": svg.catalogue_fragments(g.catalogue),
+            "cards": svg.catalogue_fragments(g.catalogue), "bounds": bounds,
             "back": svg.back_fragment("goal"), "deck_back": svg.back_fragment("deck")}
 
 
 @lru_cache(maxsize=8)
 def translations(lang: str) -> dict[str, Any]:
+    """``i18n/<lang>.json`` with every ``i18n/<lang>.<module>.json`` merged in, group by
+    group: each of the browser client's modules keeps its own strings in its own file."""
     data: dict[str, Any] = json.loads((I18N_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    for part in sorted(I18N_DIR.glob(f"{lang}.*.json")):
+        extra = json.loads(part.read_text(encoding="utf-8"))
+        for group, entries in extra.items():
+            if isinstance(entries, dict):
+                data.setdefault(group, {}).update(entries)
     return data
 
 
