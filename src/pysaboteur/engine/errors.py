@@ -49,3 +49,8 @@ class NotationError(SaboteurError, ValueError):
 
 class RecordError(SaboteurError, ValueError):
     """A record that is malformed or does not match its game."""
+
+
+class BadOptions(SaboteurError, ValueError):
+    """Game options that are unknown, of the wrong type or out of bounds (the message names
+    the option and what it accepts)."""

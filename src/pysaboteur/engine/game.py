@@ -20,12 +20,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, Literal
 
 from .actions import Action
 from .cards import Catalogue
-from .errors import GameOver, IllegalAction, NotYourTurn, RecordError
+from .errors import BadOptions, GameOver, IllegalAction, NotYourTurn, RecordError
 from .notation import parse_action
 from .rng import Rng
 
@@ -106,12 +106,152 @@ def check_same_cards(given: Sequence[str], expected: Sequence[str], what: str) -
                           f"missing {dict(missing)}, unexpected {dict(extra)}")
 
 
+OPTION = "option"  # the field metadata key of an option's declaration
+
+
+def option(default: Any, *, min: int | None = None, max: int | None = None,
+           choices: Sequence[Any] | None = None, seat: bool = False,
+           players: tuple[int, int] | None = None) -> Any:
+    """A field of a game's :class:`Options` with what it accepts, next to its default: the
+    one table that the options schema (what a client builds its controls from) and the
+    validation of options from outside (:meth:`Options.check`) both read.
+
+    The type follows from the declaration: ``choices`` make a choice (one of the listed
+    JSON values), a ``bool`` default a boolean, anything else an integer within ``min`` and
+    ``max``; ``seat`` marks an integer that names a seat (at most the player count - 1).
+    ``players`` (lowest, highest): the player counts the option matters at (the schema of
+    a game played by other counts leaves it out).
+    """
+    if choices is not None:
+        kind = "choice"
+        if default not in choices:
+            raise ValueError(f"the default {default!r} is not one of the choices {choices!r}")
+    elif isinstance(default, bool):
+        kind = "bool"
+    elif isinstance(default, int):
+        kind = "int"
+        if seat and min is None:
+            min = 0
+        if min is None or (max is None and not seat):
+            raise ValueError("an integer option needs its bounds (min and max, or seat=True)")
+    else:
+        raise ValueError(f"an option is a bool, a bounded int or a choice, not {default!r}")
+    meta: dict[str, Any] = {"type": kind}
+    if min is not None:
+        meta["min"] = min
+    if max is not None:
+        meta["max"] = max
+    if choices is not None:
+        meta["choices"] = tuple(choices)
+    if seat:
+        meta["seat"] = True
+    if players is not None:
+        meta["players"] = players
+    return field(default=default, metadata={OPTION: meta})
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON values: ``True`` is not ``1``, ``4.0`` is not ``4``."""
+    return type(a) is type(b) and bool(a == b)
+
+
 @dataclass(frozen=True)
 class Options:
-    """Base of each game's options (frozen dataclass, JSON-friendly fields)."""
+    """Base of each game's options (frozen dataclass, JSON-friendly fields).
+
+    Declare each field with :func:`option` (its bounds or choices beside its default).
+    """
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+    @classmethod
+    def declared(cls) -> list[tuple[str, Any, dict[str, Any]]]:
+        """Each option as (name, default, declaration)."""
+        out = []
+        for f in fields(cls):
+            meta = f.metadata.get(OPTION)
+            if meta is None:  # an undeclared field: only booleans explain themselves
+                if not isinstance(f.default, bool):
+                    raise TypeError(f"{cls.__name__}.{f.name} is not declared with option()")
+                meta = {"type": "bool"}
+            default = None if f.default is MISSING else f.default
+            out.append((f.name, default, dict(meta)))
+        return out
+
+    @classmethod
+    def schema(cls, players: tuple[int, int] | None = None) -> list[dict[str, Any]]:
+        """One JSON entry per option: ``{"name", "type": "bool"|"int"|"choice", "default",
+        "min"?, "max"?, "choices"?, "seat"?}`` for a game of ``players`` (lowest, highest
+        count; options for other counts are left out); a seat option's ``max`` is the
+        last seat of the highest count (at a table: of its player count)."""
+        out = []
+        max_players = players[1] if players else None
+        for name, default, meta in cls.declared():
+            when = meta.get("players")
+            if players and when and (when[1] < players[0] or when[0] > players[1]):
+                continue
+            entry: dict[str, Any] = {"name": name, "type": meta["type"], "default": default}
+            if "min" in meta:
+                entry["min"] = meta["min"]
+            top = meta.get("max")
+            if meta.get("seat") and max_players is not None:
+                top = max_players - 1 if top is None else min(top, max_players - 1)
+            if top is not None:
+                entry["max"] = top
+            if "choices" in meta:
+                entry["choices"] = list(meta["choices"])
+            if meta.get("seat"):
+                entry["seat"] = True
+            out.append(entry)
+        return out
+
+    @classmethod
+    def check(cls, data: Mapping[str, Any], players: int | None = None,
+              title: str | None = None) -> dict[str, Any]:
+        """Options from outside (JSON) checked against the declarations: the options by name,
+        or :class:`BadOptions` naming the first option that is unknown, of the wrong type
+        or out of bounds (a seat option must name a seat of ``players``)."""
+        declared = {name: meta for name, _default, meta in cls.declared()}
+        of = f" of {title}" if title else ""
+        out: dict[str, Any] = {}
+        for name, value in data.items():
+            meta = declared.get(name) if isinstance(name, str) else None
+            if meta is None:
+                valid = ", ".join(declared) if declared else "none"
+                raise BadOptions(f"unknown option {str(name)[:40]!r}{of}; the options are: "
+                                 f"{valid}")
+            kind = meta["type"]
+            if kind == "bool":
+                if not isinstance(value, bool):
+                    raise BadOptions(f"option {name} is true or false")
+            elif kind == "choice":
+                choices = meta["choices"]
+                if not any(_same(value, c) for c in choices):
+                    listed = ", ".join(json_text(c) for c in choices)
+                    raise BadOptions(f"option {name} is one of {listed}")
+            else:
+                lo, hi = meta.get("min"), meta.get("max")
+                if meta.get("seat") and players is not None:
+                    hi = players - 1 if hi is None else min(hi, players - 1)
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise BadOptions(f"option {name} is a whole number from {lo} to {hi}")
+                if (lo is not None and value < lo) or (hi is not None and value > hi):
+                    raise BadOptions(f"option {name} is a whole number from {lo} to {hi}, "
+                                     f"not {value}")
+            out[name] = value
+        return out
+
+
+def json_text(value: Any) -> str:
+    """A choice as it is written in JSON (``null``, ``4``, ``"green"``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
 
 
 class Game(ABC):

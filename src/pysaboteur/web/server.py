@@ -227,16 +227,21 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     # -- games and cards -----------------------------------------------------------------
     @app.get("/api/games", tags=["games"])
     def games() -> list[dict[str, Any]]:
-        """Every game of the registry with its player range and default options."""
+        """Every game of the registry with its player range, default options and
+        ``options_schema``: one entry per option a table of it takes, ``{"name", "type":
+        "bool"|"int"|"choice", "default", "min"?, "max"?, "choices"?, "seat"?}`` (``seat``:
+        an integer naming a seat, at most the table's player count - 1).  Creating a table
+        checks its options against the same declarations."""
         out = []
         for entry in GAMES.values():
             try:
-                options = make_game(entry.name).options.to_json()
+                options = make_game(entry.name).options
             except Exception:  # a game still being written: list it without options
                 continue
             out.append({"name": entry.name, "title": entry.title, "min_players": entry.players[0],
                         "max_players": entry.players[1], "default_players": entry.default_players,
-                        "options": options})
+                        "options": options.to_json(),
+                        "options_schema": type(options).schema(entry.players)})
         return out
 
     @app.get("/api/difficulties", tags=["games"])

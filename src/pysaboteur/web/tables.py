@@ -23,7 +23,14 @@ from typing import Any
 
 from ..bots import BOTS, Bot, make_bot
 from ..engine.actions import Action
-from ..engine.errors import GameOver, IllegalAction, NotationError, NotYourTurn, SaboteurError
+from ..engine.errors import (
+    BadOptions,
+    GameOver,
+    IllegalAction,
+    NotationError,
+    NotYourTurn,
+    SaboteurError,
+)
 from ..engine.game import State
 from ..engine.views import View, plain
 from ..registry import GAMES, make_game
@@ -277,7 +284,15 @@ class Hub:
             raise Rejected(422, "bad-game", f"unknown game {game!r}; choose from "
                                             f"{', '.join(GAMES)}")
         try:
-            g = make_game(game, players, **options)
+            n = entry.default_players if players is None else players
+            if not entry.players[0] <= n <= entry.players[1]:
+                lo, hi = entry.players
+                raise Rejected(422, "bad-players", f"{entry.title} is for {lo}-{hi} players, "
+                                                   f"not {n}")
+            if not isinstance(options, dict):
+                raise BadOptions("options are an object of option names and values")
+            checked = type(make_game(game, n).options).check(options, n, entry.title)
+            g = make_game(game, n, **checked)
         except (ValueError, TypeError, SaboteurError) as exc:
             raise Rejected(422, "bad-options", str(exc)) from exc
         n = g.players

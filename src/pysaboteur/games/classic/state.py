@@ -43,6 +43,7 @@ from ...engine.game import (
     check_same_cards,
     deal_round,
     draw,
+    option,
 )
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, Memo, SharedMaze, cell
@@ -74,11 +75,11 @@ PHASE_NAMES = ("main", "orient", "steal")
 @dataclass(frozen=True)
 class ClassicOptions(Options):
     #: official optional rule: gold-diggers with a broken tool at round end get no gold
-    sabotaged_diggers_get_nothing: bool = False
+    sabotaged_diggers_get_nothing: bool = option(False)
     #: Board Game Arena: one gold-digger card less, all dwarf cards dealt, none set aside
-    max_saboteurs: bool = False
+    max_saboteurs: bool = option(False)
     #: the seat that begins round 1 ("the youngest player")
-    first_player: int = 0
+    first_player: int = option(0, seat=True)
 
 
 class ClassicGame(Game):

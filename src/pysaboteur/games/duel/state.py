@@ -33,7 +33,16 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round, draw
+from ...engine.game import (
+    Deal,
+    Game,
+    Options,
+    RoundResult,
+    check_same_cards,
+    deal_round,
+    draw,
+    option,
+)
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import (
     FITS,
@@ -189,11 +198,12 @@ def _decode(tag: int, a: Any, b: Any, i: int) -> Action:
 @dataclass(frozen=True)
 class DuelOptions(Options):
     #: colour of seat 0 in the two-player game (seat 1 plays the other)
-    seat0_colour: str = C.GREEN
+    seat0_colour: str = option(C.GREEN, choices=C.COLOURS, players=(2, 2))
     #: 4 = each colour has its own 4 markers instead of one shared pool of 8
-    markers_per_player: int | None = None
+    markers_per_player: int | None = option(None, choices=(None, C.MARKERS_SPLIT),
+                                            players=(2, 2))
     #: the solo player's colour
-    solo_colour: str = C.GREEN
+    solo_colour: str = option(C.GREEN, choices=C.COLOURS, players=(1, 1))
 
     def __post_init__(self) -> None:
         for colour in (self.seat0_colour, self.solo_colour):

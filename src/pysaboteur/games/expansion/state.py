@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from ...engine.actions import Action, Discard, PlayOnPlayer
 from ...engine.cards import Catalogue
 from ...engine.errors import IllegalAction, InvalidTarget
-from ...engine.game import Deal, Options, RoundResult
+from ...engine.game import Deal, Options, RoundResult, option
 from ...engine.maze import NO_ENTER, Maze, around, cell
 from ...engine.menu import Entry
 from ...engine.moves import Template
@@ -43,9 +43,9 @@ DOOR_RULES = ("bga", "literal")
 class ExpansionOptions(Options):
     #: who wins when the finder's own route is blocked: "bga" (the other team only if its
     #: route is open) or "literal" (the other team, whatever its route)
-    door_rule: str = "bga"
+    door_rule: str = option("bga", choices=DOOR_RULES)
     #: the seat that begins round 1
-    first_player: int = 0
+    first_player: int = option(0, seat=True)
 
     def __post_init__(self) -> None:
         if self.door_rule not in DOOR_RULES:

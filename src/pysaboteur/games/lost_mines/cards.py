@@ -117,6 +117,7 @@ MINE_CELLS = ((8, 0), (10, 2), (10, 4), (8, 6))
 
 # -- Counts -------------------------------------------------------------------------
 ROUNDS = 2  # [rule: two rounds; option ``rounds`` for more]
+MAX_ROUNDS = 10  # the most the option ``rounds`` may ask for
 SET_ASIDE = 10  # path and action cards set aside unseen [rule]
 #: cards dealt to each player, by player count [rule]
 HAND_SIZE = {3: 5, 4: 5, 5: 5, 6: 5, 7: 4, 8: 4, 9: 4}

@@ -43,7 +43,16 @@ from ...engine.errors import (
     InvalidTarget,
     WrongPhase,
 )
-from ...engine.game import Deal, Game, Options, RoundResult, check_same_cards, deal_round, draw
+from ...engine.game import (
+    Deal,
+    Game,
+    Options,
+    RoundResult,
+    check_same_cards,
+    deal_round,
+    draw,
+    option,
+)
 from ...engine.maze import DELTA, FITS, Maze, Memo, SharedMaze, cell, xy
 from ...engine.menu import Entry, MenuState
 from ...engine.moves import hand_template, nth_template_pass, template_passes
@@ -163,9 +172,9 @@ def dwarf_box(players: int) -> list[str]:
 @dataclass(frozen=True)
 class LostMinesOptions(Options):
     #: rounds in a match [rule: two; more is an option]
-    rounds: int = C.ROUNDS
+    rounds: int = option(C.ROUNDS, min=1, max=C.MAX_ROUNDS)
     #: the seat that begins round 1 [rule: an option]
-    first_player: int = 0
+    first_player: int = option(0, seat=True)
 
     def __post_init__(self) -> None:
         if self.rounds < 1:

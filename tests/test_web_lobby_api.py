@@ -1,0 +1,138 @@
+"""The lobby's API: options schemas and their validation, seat names, "my tables", open-seat
+links and the match record (in-process)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient
+
+from pysaboteur.engine.errors import BadOptions
+from pysaboteur.registry import GAMES, make_game
+from pysaboteur.web.server import create_app
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0,
+                               allow_seed=True)) as c:
+        yield c
+
+
+def post_table(client: TestClient, **body: Any) -> Any:
+    return client.post("/api/tables", json=body)
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = post_table(client, **body)
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def refused(r: Any, status: int, code: str) -> str:
+    assert r.status_code == status, r.text
+    detail = r.json()["detail"]
+    assert detail["code"] == code, detail
+    message: str = detail["message"]
+    for leak in ("__init__", "Traceback", "keyword argument", "Options("):
+        assert leak not in message, message
+    return message
+
+
+# -- the options schema ---------------------------------------------------------------------
+def test_every_game_lists_an_options_schema(client: TestClient) -> None:
+    games = {g["name"]: g for g in client.get("/api/games").json()}
+    assert set(games) == set(GAMES)
+    for name, g in games.items():
+        schema = g["options_schema"]
+        assert isinstance(schema, list)
+        for entry in schema:
+            assert entry["type"] in ("bool", "int", "choice")
+            assert entry["default"] == g["options"][entry["name"]]
+            if entry["type"] == "int":
+                assert isinstance(entry["min"], int) and isinstance(entry["max"], int)
+                assert entry["min"] <= entry["default"] <= entry["max"]
+            if entry["type"] == "choice":
+                assert entry["default"] in entry["choices"]
+        # the defaults from the schema make a game
+        make_game(name, **{e["name"]: e["default"] for e in schema})
+    duel = {e["name"]: e for e in games["duel"]["options_schema"]}
+    assert duel["seat0_colour"] == {"name": "seat0_colour", "type": "choice",
+                                    "default": "green", "choices": ["green", "blue"]}
+    assert duel["markers_per_player"]["choices"] == [None, 4]
+    assert "solo_colour" not in duel  # the solo mode's, not the Duel's
+    assert [e["name"] for e in games["solo"]["options_schema"]] == ["solo_colour"]
+    classic = {e["name"]: e for e in games["classic"]["options_schema"]}
+    assert classic["max_saboteurs"] == {"name": "max_saboteurs", "type": "bool",
+                                        "default": False}
+    assert classic["first_player"] == {"name": "first_player", "type": "int", "default": 0,
+                                       "min": 0, "max": 9, "seat": True}
+    mines = {e["name"]: e for e in games["lost-mines"]["options_schema"]}
+    assert mines["rounds"]["min"] == 1 and mines["rounds"]["max"] == 10
+    assert games["expansion"]["options_schema"][0]["choices"] == ["bga", "literal"]
+
+
+@pytest.mark.parametrize(("game", "options", "needle"), [
+    ("duel", {"nope": 1}, "'nope'"),
+    ("duel", {"seat0_colour": "red"}, "seat0_colour"),
+    ("duel", {"seat0_colour": 1}, "seat0_colour"),
+    ("duel", {"markers_per_player": 3}, "markers_per_player"),
+    ("duel", {"markers_per_player": 4.0}, "markers_per_player"),
+    ("duel", {"markers_per_player": True}, "markers_per_player"),
+    ("classic", {"max_saboteurs": 1}, "max_saboteurs"),
+    ("classic", {"max_saboteurs": "true"}, "max_saboteurs"),
+    ("classic", {"first_player": 4}, "first_player"),  # 4 players: seats 0-3
+    ("classic", {"first_player": -1}, "first_player"),
+    ("classic", {"first_player": 1.0}, "first_player"),
+    ("classic", {"first_player": True}, "first_player"),
+    ("lost-mines", {"rounds": 10**12}, "rounds"),
+    ("lost-mines", {"rounds": 1e12}, "rounds"),
+    ("lost-mines", {"rounds": 0}, "rounds"),
+    ("lost-mines", {"rounds": "3"}, "rounds"),
+    ("expansion", {"door_rule": "other"}, "door_rule"),
+])
+def test_bad_options_are_refused_plainly(client: TestClient, game: str, options: dict[str, Any],
+                                         needle: str) -> None:
+    before = client.get("/api/tables").json()
+    message = refused(post_table(client, game=game, options=options), 422, "bad-options")
+    assert needle in message
+    assert client.get("/api/tables").json() == before
+
+
+def test_an_unknown_option_names_the_valid_ones(client: TestClient) -> None:
+    message = refused(post_table(client, game="duel", options={"colour": "blue"}), 422,
+                      "bad-options")
+    assert "'colour'" in message and "seat0_colour" in message and "markers_per_player" in message
+
+
+def test_infinity_and_nan_are_no_numbers(client: TestClient) -> None:
+    for text in ("Infinity", "NaN", "-Infinity", "1e400"):
+        body = '{"game": "lost-mines", "options": {"rounds": ' + text + "}}"
+        r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        assert r.status_code in (400, 422), (text, r.text)
+        assert "Traceback" not in r.text
+
+
+def test_good_options_make_the_table(client: TestClient) -> None:
+    made = create(client, game="lost-mines", players=4, options={"rounds": 3, "first_player": 3},
+                  seats=[{"kind": "human"}] + [{"kind": "bot"}] * 3)
+    assert made["table"]["options"] == {"rounds": 3, "first_player": 3}
+    made = create(client, game="duel", options={"seat0_colour": "blue", "markers_per_player": 4})
+    assert made["table"]["options"]["markers_per_player"] == 4
+
+
+def test_options_check_is_the_games_own() -> None:
+    options = type(make_game("lost-mines").options)
+    assert options.check({"rounds": 5}, 5) == {"rounds": 5}
+    with pytest.raises(BadOptions, match="first_player"):
+        options.check({"first_player": 5}, 5)
+    with pytest.raises(BadOptions, match="rounds, first_player"):
+        options.check({"round": 5}, 5)
