@@ -32,6 +32,7 @@ def blank_state(kind: type[S], game: Game, view: Any) -> S:
     state.results = [RoundResult(r["round"], list(r["gold"]),
                                  {k: v for k, v in r.items() if k not in ("round", "gold")})
                      for r in view.results]
+    state.last_round = view.last_round  # immutable, public: shared
     state._round = view.round
     state.terminal = view.current_player == TERMINAL
     state.turn = view.turn  # type: ignore[attr-defined]

@@ -21,13 +21,16 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from .actions import Action
 from .cards import Catalogue
 from .errors import BadOptions, GameOver, IllegalAction, NotYourTurn, RecordError
 from .notation import parse_action
 from .rng import Rng
+
+if TYPE_CHECKING:
+    from .views import RoundEnd
 
 TERMINAL = -1
 
@@ -310,6 +313,8 @@ class State(ABC):
     rng: Rng
     history: list[Action]
     results: list[RoundResult]
+    #: the public facts of the last ended round (``views.RoundEnd``), None before
+    last_round: RoundEnd | None
     terminal: bool
     current: int
     _round: int
@@ -325,6 +330,7 @@ class State(ABC):
         self.history = []
         self.actors: list[int] = []
         self.results = []
+        self.last_round = None
 
     # -- turn ---------------------------------------------------------------
     @property

@@ -87,6 +87,68 @@ class PlacedCard:
     rotated: bool
 
 
+@dataclass(frozen=True)
+class RoundEnd:
+    """The public facts of the last ended round, as it ended: what a round-end screen
+    shows (every game's view: ``last_round``, None until a round has ended).
+
+    The state makes it once, when the round ends (the next round is set up inside the
+    same move), and clones share it.  It holds only what the rules make public at that
+    moment, so every seat and a spectator see the same object; what each seat won is in
+    the round's entry of the view's ``results`` (other seats' gold hidden where the rules
+    keep it private).
+
+    ``reason``, why the round ended:
+
+    - Saboteur and Saboteur 2: ``"gold"`` (a path reached the gold), ``"exhausted"``
+      (the draw pile and every hand are empty);
+    - the Duel and solo: ``"goals"`` (every goal is face up), ``"markers"`` (every
+      marker is on the table), ``"exhausted"`` (the pile and the hands are empty);
+    - The Lost Mines: ``"treasures"`` (every laid-out treasure is collected),
+      ``"vote"`` (every player agreed to end it), ``"exhausted"`` (the pile is empty
+      and nobody holds a card).
+
+    ``extra``, per game (JSON-ready values):
+
+    - Saboteur: ``in_front`` (the cards lying in front of each seat; broken tools);
+    - Saboteur 2: ``in_front`` and ``trapped`` (the seats with Trapped! in front:
+      they win nothing);
+    - the Duel: ``markers`` and ``bribes`` ((x, y, seat) on gold cards and trolls),
+      ``keys`` ((x, y) of the doors opened), ``in_front``;
+    - The Lost Mines: ``pawns`` ((x, y) per seat), ``forest`` (overcome obstacles),
+      ``traps`` ((x, y, "E"/"S") joints), ``trolls`` ((x, y, "E"/"S", seat)),
+      ``in_front``.
+    """
+
+    round: int
+    reason: str
+    board: tuple[PlacedCard, ...]  # the face-up cards in the order they were placed
+    face_down: tuple[tuple[int, int], ...]  # cells of the goals (mines) still face down
+    extra: dict[str, Any]
+
+
+def round_end(round_no: int, reason: str, maze: Maze, extra: dict[str, Any]) -> RoundEnd:
+    """The :class:`RoundEnd` of a round that ends with ``maze`` (made once per round)."""
+    cells = maze.cells
+    cards = _MADE.get(id(maze.cat))
+    if cards is None:
+        cards = _MADE[id(maze.cat)] = {}
+    board = []
+    for c in maze.order:
+        t = cells[c]
+        card = cards.get(c << 8 | t)
+        if card is None:
+            card = cards[c << 8 | t] = _placed_card(maze, c, t)
+        board.append(card)
+    return RoundEnd(round_no, reason, tuple(board),
+                    tuple(sorted(map(xy, maze.hidden))), extra)
+
+
+#: per catalogue (by id: the games' catalogues live as long as the process), PlacedCard by
+#: (cell << 8 | oriented tile), shared by every round end (immutable)
+_MADE: dict[int, dict[int, PlacedCard]] = {}
+
+
 #: what the other seats see of a move, or None when they see it all (``ViewMemo.log``)
 Masked = Callable[[Action], "str | None"]
 

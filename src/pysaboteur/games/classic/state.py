@@ -51,6 +51,7 @@ from ...engine.menu import LISTED, Entry, MenuState
 from ...engine.moves import DISTINCT, SINGLES, Template, add_template_passes, hand_template
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
+from ...engine.views import round_end
 from . import cards as C
 from .menu import (
     K_CELL,
@@ -631,11 +632,18 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
                    "finder": self.finder,
                    "roles": list(self.roles), "spare_roles": sorted(self.spare_roles), **details}
         self.results = [*self.results, RoundResult(self._round, earned, details)]
+        # the board as the round ended, made once (views show it as ``last_round``)
+        self.last_round = round_end(self._round, "gold" if self.finder >= 0 else "exhausted",
+                                    self.maze, self._round_end_extra())
         self.phase = MAIN
         self.pending = None
         self.next_turn = (self.last + 1) % self.game.players
         if not self._start_thefts():
             self._next_round()
+
+    def _round_end_extra(self) -> dict[str, Any]:
+        """The public facts of the round's end besides the board (``RoundEnd.extra``)."""
+        return {"in_front": self.in_front}
 
     def _start_thefts(self) -> bool:
         """Saboteur 2 settles thefts here; True when a thief's decision is pending."""

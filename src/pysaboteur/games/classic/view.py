@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...engine.actions import Action, Discard
 from ...engine.maze import xy
-from ...engine.views import PlacedCard, View, ViewMemo, masked_pass
+from ...engine.views import PlacedCard, RoundEnd, View, ViewMemo, masked_pass
 from .state import PHASE_NAMES
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ class ClassicView(View):
     set_aside: int
     pending_goal: tuple[int, int, str, tuple[bool, ...]] | None  # being revealed: x, y, card, ways
     results: tuple[dict[str, Any], ...]  # earlier rounds; others' gold hidden until the end
+    last_round: RoundEnd | None  # the last ended round as it ended (public), None before
     log: tuple[tuple[int, str], ...]  # (seat, move) with other seats' face-down cards hidden
     round_start: int  # index in ``log`` of this round's first move
     final_scores: tuple[int, ...] | None  # everybody's gold, once the match is over
@@ -116,6 +117,7 @@ def common_fields(state: ClassicState, seat: int | None) -> dict[str, Any]:
         "set_aside": len(state.aside),
         "pending_goal": pending,
         "results": tuple([public_result(r.to_json(), me, over) for r in state.results]),
+        "last_round": state.last_round,
         "log": memo.log(me, state.actors, masked_move),
         "round_start": state.round_start,
         "final_scores": tuple(state.scores()) if over else None,

@@ -60,6 +60,7 @@ from ...engine.maze import (
 from ...engine.menu import LISTED, Entry, MenuState
 from ...engine.moves import add_template_passes, hand_template, nth_template_pass
 from ...engine.rng import Rng
+from ...engine.views import RoundEnd, round_end
 from . import cards as C
 
 MAIN, AFTER, ORIENT = 0, 1, 2
@@ -1017,6 +1018,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             "paid": [sum(map(_value, p)) for p in payments],
             "totals": self.scores(),
         }))
+        self.last_round = self._round_end()
         if self._round == C.ROUNDS:
             self.terminal = True
             self.phase = MAIN
@@ -1028,6 +1030,21 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             poorer = [s for s in range(game.players) if totals[s] == lo]
             self.turn = poorer[0] if len(poorer) == 1 else game.colours.index(C.BLUE)
         self._setup_round()
+
+    def _round_end(self) -> RoundEnd:
+        """The public facts of the round that just ended, as it ended (``RoundEnd``)."""
+        if not any(self.pools):
+            reason = "markers"
+        elif not self.maze.hidden:
+            reason = "goals"
+        else:
+            reason = "exhausted"
+        return round_end(self._round, reason, self.maze, {
+            "markers": tuple([(*xy(c), s) for c, s in sorted(self.markers.items())]),
+            "bribes": tuple([(*xy(c), s) for c, s in sorted(self.bribes.items())]),
+            "keys": tuple(sorted(map(xy, self.keys))),
+            "in_front": tuple(map(tuple, self.in_front)),
+        })
 
     # ------------------------------------------------------------------ outcome
     def scores(self) -> list[int]:

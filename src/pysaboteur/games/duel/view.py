@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...engine.maze import xy
-from ...engine.views import PlacedCard, View, ViewMemo, masked_pass
+from ...engine.views import PlacedCard, RoundEnd, View, ViewMemo, masked_pass
 from . import cards as C
 from .state import PHASE_NAMES
 
@@ -58,6 +58,7 @@ class DuelView(View):
     resume: str  # after an orientation choice: "main" (before the option) or "after"
     pending_goal: tuple[int, int, str, tuple[bool, ...]] | None  # being revealed: x, y, card, ways
     results: tuple[dict[str, Any], ...]
+    last_round: RoundEnd | None  # the last ended round as it ended (public), None before
     log: tuple[tuple[int, str], ...]  # (seat, move) with other seats' passes hidden
     # private to ``seat``
     hand: tuple[str, ...] | None
@@ -112,6 +113,7 @@ def duel_view(state: DuelState, seat: int | None) -> DuelView:
         resume=("main", "after")[state.resume],
         pending_goal=pending,
         results=tuple([r.to_json() for r in state.results]),
+        last_round=state.last_round,
         log=memo.log(seat, state.actors, masked_pass),
         hand=tuple(sorted(state.hands[seat])) if own and seat is not None else None,
         known_goals=tuple([(*xy(c), code) for c, code in sorted(state.seen[seat].items())

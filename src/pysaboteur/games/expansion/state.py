@@ -311,6 +311,11 @@ class ExpansionState(ClassicState):
                        set_aside_roles=sorted(self.hats_aside), thefts=[])
         return earned, details
 
+    def _round_end_extra(self) -> dict[str, Any]:
+        """Also who is trapped (they win nothing this round)."""
+        return {"in_front": self.in_front,
+                "trapped": tuple(s for s in range(self.game.players) if self.trapped(s))}
+
     def _start_thefts(self) -> bool:
         """Every untrapped Theft holder steals; the last played first, then clockwise."""
         if not self.theft_order:

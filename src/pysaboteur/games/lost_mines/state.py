@@ -59,6 +59,7 @@ from ...engine.moves import hand_template, nth_template_pass, template_passes
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from ...engine.tiles import EDGES, OPPOSITE, E, N, S, W
+from ...engine.views import RoundEnd, round_end
 from . import cards as C
 
 CARD, MOVE, ORIENT, TAKE, VOTE = range(5)
@@ -650,7 +651,7 @@ class LostMinesState(SharedMaze, MenuState):
                 if self.voters:
                     self.current = self.voters[0]
                 else:
-                    self._end_round()
+                    self._end_round("vote")
         else:
             self._play(seat, action)
             if not self.deck and not any(self.hands):
@@ -818,7 +819,11 @@ class LostMinesState(SharedMaze, MenuState):
         front[seat] = []
 
     # ------------------------------------------------------------------ round end
-    def _end_round(self) -> None:
+    def _end_round(self, reason: str | None = None) -> None:
+        """The round is over: ``reason`` "vote", or what the position says (``RoundEnd``)."""
+        if reason is None:
+            reason = "treasures" if min(self.owner) >= 0 else "exhausted"
+        self.last_round = self._round_end(reason)
         points = round_points(self.dwarves, [[self.layout[s] for s in slots]
                                              for slots in self.collected], self.dragon)
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
@@ -839,6 +844,19 @@ class LostMinesState(SharedMaze, MenuState):
             return
         self.turn = (self.turn + 1) % self.game.players
         self._setup_round()
+
+    def _round_end(self, reason: str) -> RoundEnd:
+        """The public facts of the round that ends now, as it ends: the board, the pawns
+        and the tokens on it."""
+        return round_end(self._round, reason, self.maze, {
+            "pawns": tuple(map(xy, self.pawn)),
+            "forest": tuple(sorted(map(xy, self.overcome))),
+            "traps": tuple([(*xy(j >> 4), "E" if j & 15 == 2 else "S")
+                            for j in sorted(self.traps)]),
+            "trolls": tuple([(*xy(j >> 4), "E" if j & 15 == 2 else "S", s)
+                             for j, s in sorted(self.trolls.items())]),
+            "in_front": tuple(map(tuple, self.in_front)),
+        })
 
     # ------------------------------------------------------------------ outcome
     def scores(self) -> list[int]:

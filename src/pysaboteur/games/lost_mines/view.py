@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...engine.maze import xy
-from ...engine.views import PlacedCard, View, ViewMemo, masked_pass
+from ...engine.views import PlacedCard, RoundEnd, View, ViewMemo, masked_pass
 from . import cards as C
 
 if TYPE_CHECKING:
@@ -56,6 +56,7 @@ class LostMinesView(View):
     set_aside: int
     pending: tuple[Any, ...] | None  # orient: (x, y, mine, ways); take: slots; vote: voters left
     results: tuple[dict[str, Any], ...]
+    last_round: RoundEnd | None  # the last ended round as it ended (public), None before
     log: tuple[tuple[int, str], ...]  # (seat, move) with other seats' passes hidden
     round_start: int  # index in ``log`` of this round's first move
     pawn_segments: tuple[int, ...]  # per seat: the segment of its card the pawn stands on
@@ -124,6 +125,7 @@ def lost_mines_view(state: LostMinesState, seat: int | None) -> LostMinesView:
         set_aside=len(state.aside),
         pending=pending,
         results=tuple([r.to_json() for r in state.results]),
+        last_round=state.last_round,
         log=memo.log(seat, state.actors, masked_pass),
         round_start=state.round_start,
         pawn_segments=tuple(state.pawn_seg),
