@@ -16,6 +16,7 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 
 from pysaboteur.engine.errors import BadOptions
+from pysaboteur.engine.rng import Rng
 from pysaboteur.registry import GAMES, make_game
 from pysaboteur.web.server import create_app
 
@@ -136,3 +137,43 @@ def test_options_check_is_the_games_own() -> None:
         options.check({"first_player": 5}, 5)
     with pytest.raises(BadOptions, match="rounds, first_player"):
         options.check({"round": 5}, 5)
+
+
+# -- seat names -------------------------------------------------------------------------------
+def test_seats_without_a_name_have_none(client: TestClient) -> None:
+    made = create(client, game="classic", players=4, start=False,
+                  seats=[{"kind": "human", "name": "Ada"}, {"kind": "human"},
+                         {"kind": "bot", "name": "  "}, {"kind": "open"}])
+    names = [s["name"] for s in made["table"]["seats"]]
+    assert names == ["Ada", None, None, None]
+    joined = client.post(f"/api/tables/{made['id']}/join", json={"name": None}).json()
+    assert client.get(f"/api/tables/{made['id']}").json()["table"]["seats"][3]["name"] is None
+    # a bot without a name still plays; the rematch keeps the names as they were
+    client.post(f"/api/tables/{made['id']}/start", headers={"X-Seat-Token": made["host_token"]})
+    tokens = {0: made["seats"][0]["token"], 1: made["seats"][1]["token"], 3: joined["token"]}
+    info = finish(client, made["id"], tokens)
+    assert [s["name"] for s in info["seats"]] == ["Ada", None, None, None]
+    r = client.post(f"/api/tables/{made['id']}/rematch", headers={"X-Seat-Token": tokens[0]})
+    new = client.get(f"/api/tables/{r.json()['id']}").json()["table"]
+    assert [s["name"] for s in new["seats"]] == ["Ada", None, None, None]
+
+
+def finish(client: TestClient, table: str, tokens: dict[int, str],
+           pick: Rng | None = None) -> dict[str, Any]:
+    """Play every human seat of ``table`` with random legal moves to the end; the table's
+    info at the end."""
+    pick = pick or Rng(1)
+    while True:
+        st = client.get(f"/api/tables/{table}").json()
+        seat = st["table"]["current_player"]
+        if st["table"]["status"] == "finished":
+            return st["table"]  # type: ignore[no-any-return]
+        if seat not in tokens:  # a bot's turn: it moves by itself
+            continue
+        mine = client.get(f"/api/tables/{table}", headers={"X-Seat-Token": tokens[seat]}).json()
+        if not mine["legal"]:
+            continue
+        choice = mine["legal"][pick.below(len(mine["legal"]))]["text"]
+        r = client.post(f"/api/tables/{table}/actions", headers={"X-Seat-Token": tokens[seat]},
+                        json={"action": choice, "index": mine["index"]})
+        assert r.status_code in (200, 409), r.text

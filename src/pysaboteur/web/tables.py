@@ -55,6 +55,12 @@ def bot_for(difficulty: str) -> str:
     return "random"
 
 
+def seat_name(given: Any) -> str | None:
+    """A seat's name as given (trimmed, at most ``MAX_NAME`` characters), or None."""
+    name = str(given).strip()[:MAX_NAME] if given else ""
+    return name or None
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
@@ -96,7 +102,9 @@ def action_json(action: Action) -> dict[str, Any]:
 
 @dataclass
 class Seat:
-    name: str
+    #: the name its player (or the table's creator) gave; None: none was given (clients
+    #: show a default in their language; tables stored before kept "player 1", "bot 1")
+    name: str | None
     kind: str  # "human", "open" (anyone from the lobby may take it) or "bot"
     difficulty: str | None = None
     token_hash: str | None = None
@@ -314,7 +322,7 @@ class Hub:
             if difficulty is not None and difficulty not in DIFFICULTIES:
                 raise Rejected(422, "bad-seats", f"seat {i}: difficulty is one of "
                                                  f"{', '.join(DIFFICULTIES)}")
-            name = str(spec.get("name") or (f"bot {i}" if kind == "bot" else f"player {i + 1}"))
+            name = seat_name(spec.get("name"))
             token: str | None = None
             h: str | None = None
             if keep_hashes is not None and keep_hashes[i] is not None:
@@ -323,7 +331,7 @@ class Hub:
                 token = new_token()
                 h = token_hash(token)
             tokens.append(token)
-            seat_list.append(Seat(name[:MAX_NAME], kind, difficulty if kind == "bot" else None, h))
+            seat_list.append(Seat(name, kind, difficulty if kind == "bot" else None, h))
         host = new_token()
         table_id = secrets.token_hex(6)
         status = "playing" if start else "open"
@@ -366,8 +374,8 @@ class Hub:
             seat = table.seats[free[0]]
             token = new_token()
             seat.kind, seat.token_hash = "human", token_hash(token)
-            if name:
-                seat.name = str(name)[:MAX_NAME]
+            if seat_name(name):
+                seat.name = seat_name(name)
             await self._db(self.db.update_table, table.id,
                            seats=[x.to_store() for x in table.seats])
         self.broadcast(table)
