@@ -265,6 +265,9 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     catalogue: ClassVar[Catalogue]
+    #: (width, height) of a game played on a fixed board (cells 0..width-1, 0..height-1),
+    #: None where the maze grows from its start card
+    board_size: ClassVar[tuple[int, int] | None] = None
 
     def __init__(self, players: int, options: Options) -> None:
         if not self.min_players <= players <= self.max_players:

@@ -158,8 +158,7 @@ async def _too_large(send: Send) -> None:
 def cards_payload(game: str) -> dict[str, Any]:
     g = make_game(game)
     # a game played on a fixed board (The Lost Mines) names its size; the page draws it whole
-    width, height = getattr(g.data, "WIDTH", None), getattr(g.data, "HEIGHT", None)
-    bounds = [0, 0, width - 1, height - 1] if width and height else None
+    bounds = [0, 0, g.board_size[0] - 1, g.board_size[1] - 1] if g.board_size else None
     return {"game": game, "width": svg.CARD_W, "height": svg.CARD_H,
             "cards": svg.catalogue_fragments(g.catalogue), "bounds": bounds,
             "back": svg.back_fragment("goal"), "deck_back": svg.back_fragment("deck")}

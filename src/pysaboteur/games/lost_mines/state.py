@@ -192,6 +192,7 @@ class LostMinesGame(Game):
     min_players = 3
     max_players = 9
     catalogue = CAT
+    board_size = (C.WIDTH, C.HEIGHT)
 
     def __init__(self, players: int = 5, **options: Any) -> None:
         super().__init__(players, LostMinesOptions(**options))
