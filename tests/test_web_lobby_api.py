@@ -3,6 +3,7 @@ links and the match record (in-process)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -177,3 +178,63 @@ def finish(client: TestClient, table: str, tokens: dict[int, str],
         r = client.post(f"/api/tables/{table}/actions", headers={"X-Seat-Token": tokens[seat]},
                         json={"action": choice, "index": mine["index"]})
         assert r.status_code in (200, 409), r.text
+
+
+# -- my tables --------------------------------------------------------------------------------
+def mine(client: TestClient, *pairs: tuple[str, str]) -> list[dict[str, Any]]:
+    r = client.post("/api/tables/mine", json={"seats": [{"id": i, "token": t} for i, t in pairs]})
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def test_my_tables_answer_only_for_seats_held(client: TestClient) -> None:
+    a = create(client, game="duel", seed=4, start=True,
+               seats=[{"kind": "human", "name": "Ada"}, {"kind": "human"}])
+    b = create(client, game="classic", players=3, start=False,
+               seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "bot"}])
+    ta0, ta1, tb0 = a["seats"][0]["token"], a["seats"][1]["token"], b["seats"][0]["token"]
+    got = mine(client, (a["id"], ta0), (b["id"], tb0), (a["id"], tb0), (b["id"], ta0),
+               ("nope", ta0), (a["id"], a["host_token"]), (b["id"], "x" * 24), (a["id"], ta0))
+    assert [(g["id"], g["seat"]) for g in got] == [(a["id"], 0), (b["id"], 0)]
+    first, second = got
+    assert set(first) == {"id", "game", "title", "status", "seat", "players", "round", "rounds",
+                          "your_turn", "turn_of", "seats", "kinds", "rematch_next", "created"}
+    assert first["status"] == "playing" and first["round"] == 1 and first["rounds"] == 3
+    assert first["seats"] == ["Ada", None] and first["game"] == "duel"
+    assert first["turn_of"] in (0, 1) and first["your_turn"] == (first["turn_of"] == 0)
+    other = mine(client, (a["id"], ta1))[0]
+    assert other["seat"] == 1 and other["your_turn"] == (first["turn_of"] == 1)
+    assert second["status"] == "open" and second["turn_of"] is None
+    assert second["your_turn"] is False and second["kinds"] == ["human", "open", "bot"]
+    # nothing secret: no token, no seed, no hand
+    text = json.dumps(got)
+    assert ta0 not in text and tb0 not in text and "seed" not in text and "hand" not in text
+    assert mine(client) == []
+
+
+def test_my_tables_refuse_more_than_fifty(client: TestClient) -> None:
+    r = client.post("/api/tables/mine",
+                    json={"seats": [{"id": f"t{i}", "token": "x"} for i in range(51)]})
+    refused(r, 422, "too-many")
+    assert client.post("/api/tables/mine", json={"seats": "all"}).status_code == 422
+    ok = client.post("/api/tables/mine",
+                     json={"seats": [{"id": f"t{i}", "token": "x"} for i in range(50)]})
+    assert ok.status_code == 200 and ok.json() == []
+
+
+def test_my_tables_load_stored_tables_only_for_their_seats(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    with TestClient(create_app(url, bot_delay=0)) as c:
+        made = create(c, game="duel", start=True,
+                      seats=[{"kind": "human", "name": "Ada"}, {"kind": "bot"}])
+        token = made["seats"][0]["token"]
+        info = finish(c, made["id"], {0: token})
+        assert info["status"] == "finished"
+    with TestClient(create_app(url, bot_delay=0)) as c:
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        assert made["id"] not in hub.tables  # finished tables are not resumed
+        assert mine(c, (made["id"], "wrong-token")) == []
+        assert made["id"] not in hub.tables  # a wrong token revives nothing
+        got = mine(c, (made["id"], token))
+        assert got[0]["status"] == "finished" and got[0]["turn_of"] is None
+        assert got[0]["your_turn"] is False and got[0]["round"] == 3

@@ -108,6 +108,37 @@ class TableId(BaseModel):
     id: str
 
 
+MAX_MINE = 50  # entries of one "my tables" request
+
+
+class SeatRef(BaseModel):
+    id: str = Field(..., max_length=32, description="a table id")
+    token: str = Field(..., max_length=64, description="the seat token held at that table")
+
+
+class MineIn(BaseModel):
+    seats: list[SeatRef] = Field(default_factory=list,
+                                 description=f"at most {MAX_MINE} (table id, seat token) pairs")
+
+
+class MyTable(BaseModel):
+    id: str
+    game: str
+    title: str
+    status: str = Field(..., description="open (waiting for the host), playing or finished")
+    seat: int = Field(..., description="the seat the token holds")
+    players: int
+    round: int
+    rounds: int | None
+    your_turn: bool
+    turn_of: int | None = Field(..., description="the seat whose decision it is (playing only)")
+    seats: list[str | None] = Field(..., description="each seat's name (null: none given)")
+    kinds: list[str] = Field(..., description="each seat's kind: human, open or bot")
+    rematch_next: str | None = Field(..., description="the rematch table, where the same "
+                                                      "token holds the same seat")
+    created: float
+
+
 def _link(table_id: str, token: str) -> str:
     return f"/#/t/{table_id}/{token}"
 
@@ -201,7 +232,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         hub = Hub(db, bot_delay=bot_delay, allow_seed=allow_seed)
-        state["hub"] = hub
+        state["hub"] = _app.state.hub = hub
         n = await hub.resume()
         if n:
             log.info("resumed %d tables", n)
@@ -297,6 +328,19 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
                           link=_link(table.id, tokens[i]) if tokens[i] else None)  # type: ignore[arg-type]
                  for i, s in enumerate(table.seats)]
         return Created(id=table.id, host_token=host, seats=seats, table=table.info())
+
+    @app.post("/api/tables/mine", tags=["tables"], response_model=list[MyTable])
+    async def mine(body: MineIn) -> list[MyTable]:
+        """"My tables": for each ``{"id", "token"}`` (at most 50) whose token holds a seat at
+        that table, what that seat sees of it at a glance: its status, round, whose turn it
+        is, the seats' names.  Entries whose table is unknown or whose token holds no seat
+        there are left out silently (nothing can be probed); the same table twice counts
+        once.  More than 50 entries: 422 ``too-many``."""
+        if len(body.seats) > MAX_MINE:
+            raise Rejected(422, "too-many", f"ask for at most {MAX_MINE} tables at once, "
+                                            f"not {len(body.seats)}")
+        found = await hub().mine([(s.id, s.token) for s in body.seats])
+        return [MyTable(**entry) for entry in found]
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     async def table_state(table_id: str,

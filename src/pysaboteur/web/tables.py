@@ -192,6 +192,23 @@ class LiveTable:
     def is_host(self, token: str | None) -> bool:
         return bool(token) and secrets.compare_digest(self.host_hash, token_hash(token or ""))
 
+    def glance(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees of this table at a glance (its "my tables" entry): nothing
+        that its view or the public table info does not show."""
+        entry = GAMES.get(self.game)
+        view = self.state.view(seat)
+        playing = self.status == "playing" and not self.state.is_terminal
+        current = self.state.current_player if playing else None
+        return {
+            "id": self.id, "game": self.game, "title": entry.title if entry else self.game,
+            "status": self.status, "seat": seat, "players": self.players,
+            "round": getattr(view, "round", self.state.round_no),
+            "rounds": getattr(view, "rounds", None),
+            "your_turn": current == seat, "turn_of": current,
+            "seats": [s.name for s in self.seats], "kinds": [s.kind for s in self.seats],
+            "rematch_next": self.rematch_next, "created": self.created,
+        }
+
     def info(self) -> dict[str, Any]:
         """Public facts about the table (never a token, never the seed)."""
         connected = {c.seat for c in self.connections if c.seat is not None}
@@ -262,9 +279,49 @@ class Hub:
             stored = await self._db(self.db.load, table_id)
             if stored is None:
                 raise Rejected(404, "no-table", "there is no such table")
-            table = self._revive(stored)
-            self.tables[table_id] = table
-            return table
+            return self._adopt(stored)
+
+    def _adopt(self, stored: StoredTable) -> LiveTable:
+        """The live table of ``stored`` (revived unless another caller did meanwhile)."""
+        table = self.tables.get(stored.id)
+        if table is None:
+            table = self.tables[stored.id] = self._revive(stored)
+        return table
+
+    async def seated(self, table_id: str, token: str) -> tuple[LiveTable, int] | None:
+        """The table and the seat that ``token`` holds there, or None (no such table, or no
+        seat of it): a stored table is revived only when the token holds one of its seats."""
+        table = self.tables.get(table_id)
+        if table is None:
+            if not 1 <= len(table_id) <= 32 or not token:
+                return None
+            stored = await self._db(self.db.load, table_id)
+            if stored is None:
+                return None
+            h = token_hash(token)
+            if not any(isinstance(s.get("token_hash"), str)
+                       and secrets.compare_digest(s["token_hash"], h) for s in stored.seats):
+                return None
+            async with self._load_lock:
+                table = self._adopt(stored)
+        seat = table.seat_of(token)
+        return None if seat is None else (table, seat)
+
+    async def mine(self, entries: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+        """For each (table id, seat token) whose token holds a seat at that table, what that
+        seat may know of it at a glance (entries that do not: left out, silently)."""
+        out: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for table_id, token in entries:
+            if table_id in seen:
+                continue
+            found = await self.seated(table_id, token)
+            if found is None:
+                continue
+            seen.add(table_id)
+            table, seat = found
+            out.append(table.glance(seat))
+        return out
 
     def _revive(self, stored: StoredTable) -> LiveTable:
         """Rebuild a table by replaying its stored actions through the engine."""
