@@ -1,0 +1,75 @@
+/* Talking to the server: JSON over HTTP, the table's WebSocket, and feedback to the player. */
+import {S, $, render} from "./store.js";
+import {t} from "./i18n.js";
+
+let feedbackTimer = null;
+export function feedback(text, kind = "error") {
+  const el = $("#feedback");
+  el.textContent = text;
+  el.className = "show " + kind;
+  clearTimeout(feedbackTimer);
+  feedbackTimer = setTimeout(() => { el.className = ""; }, kind === "error" ? 6000 : 2500);
+}
+export function errorText(err) {
+  const known = S.tr.errors && S.tr.errors[err.code];
+  if (err.code === "illegal") return known || t("illegal");
+  if (err.code === "bad-notation") return `${known || t("illegal")}: ${err.message}`;
+  return known || err.message || String(err);
+}
+
+export async function api(path, options = {}) {
+  const r = await fetch(path, {headers: {"Content-Type": "application/json", ...(options.headers || {})}, ...options});
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw (body.detail && body.detail.code ? body.detail : {code: `http-${r.status}`, message: JSON.stringify(body.detail || body)});
+  return body;
+}
+export async function loadCards(game) {
+  if (!S.cards[game]) S.cards[game] = await api(`/api/games/${game}/cards`);
+  return S.cards[game];
+}
+
+/** Listeners told of every state message before it is drawn (old message, new message). */
+const stateListeners = [];
+export function onState(fn) { stateListeners.push(fn); }
+
+export function connect() {
+  const route = S.route;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/api/tables/${route.id}/ws`);
+  S.ws = ws;
+  ws.onopen = () => { S.wsTries = 0; ws.send(JSON.stringify({type: "hello", token: route.token})); };
+  ws.onmessage = async (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "state") {
+      await loadCards(msg.table.game);
+      if (S.ws !== ws) return;
+      const before = S.msg;
+      S.msg = msg;
+      if (!before || before.index !== msg.index) {
+        S.selected = S.selected && msg.view.hand && msg.view.hand.includes(S.selected) ? S.selected : null;
+        S.choice = null; S.passSel = [];
+      }
+      if (S.selected && !msg.legal.length) S.selected = null;
+      for (const fn of stateListeners) fn(before, msg);
+      render();
+    } else if (msg.type === "error") {
+      feedback(errorText(msg));
+      if (["bad-token", "no-table"].includes(msg.code)) { S.fatal = errorText(msg); render(); }
+    } else if (msg.type === "rematch") {
+      feedback(t("rematch_ready"), "info");
+      if (S.msg) { S.msg.table.rematch_next = msg.table; render(); }
+    }
+  };
+  ws.onclose = (ev) => {
+    if (S.ws !== ws || ev.code >= 4400) return;
+    S.wsTries += 1;
+    setTimeout(() => { if (S.ws === ws) connect(); }, Math.min(5000, 300 * S.wsTries));
+  };
+}
+export function disconnect() {
+  if (S.ws) { S.ws.onclose = null; S.ws.close(); S.ws = null; }
+}
+export function send(text) {
+  if (!S.msg || !S.ws || S.ws.readyState !== 1) { feedback(t("not_connected")); return; }
+  S.ws.send(JSON.stringify({type: "action", action: text, index: S.msg.index}));
+}
