@@ -238,3 +238,23 @@ def test_my_tables_load_stored_tables_only_for_their_seats(tmp_path: Path) -> No
         got = mine(c, (made["id"], token))
         assert got[0]["status"] == "finished" and got[0]["turn_of"] is None
         assert got[0]["your_turn"] is False and got[0]["round"] == 3
+
+
+# -- open-seat links ----------------------------------------------------------------------------
+def test_open_seats_get_a_join_link_humans_their_private_link(client: TestClient) -> None:
+    made = create(client, game="classic", players=4, public=False, start=False,
+                  seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "human"}, {"kind": "bot"}])
+    tid = made["id"]
+    links = [s["link"] for s in made["seats"]]
+    assert links[1] == f"/#/join/{tid}" and made["seats"][1]["token"] is None
+    for i in (0, 2):
+        token = made["seats"][i]["token"]
+        assert links[i] == f"/#/t/{tid}/{token}"
+    assert links[3] is None
+    assert tid not in json.dumps(client.get("/api/tables").json())  # unlisted
+    # the join link's table takes the open seat, once
+    joined = client.post(f"/api/tables/{tid}/join", json={}).json()
+    assert joined["seat"] == 1 and joined["link"] == f"/#/t/{tid}/{joined['token']}"
+    refused(client.post(f"/api/tables/{tid}/join", json={}), 409, "full")
+    doc = client.get("/openapi.json").json()
+    assert "/#/join/" in json.dumps(doc["paths"]["/api/tables"])

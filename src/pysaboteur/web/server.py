@@ -72,8 +72,11 @@ class CreateTable(BaseModel):
 class SeatLink(BaseModel):
     seat: int
     kind: str
-    token: str | None = None
-    link: str | None = None
+    token: str | None = Field(None, description="a human seat's private token (else null)")
+    link: str | None = Field(None, description=(
+        "human seats: the private link /#/t/<table id>/<token> (whoever holds it plays the "
+        "seat); open seats: the join link /#/join/<table id> (no token: whoever opens it "
+        "takes a free seat with POST /api/tables/{id}/join); bots: null"))
 
 
 class Created(BaseModel):
@@ -141,6 +144,17 @@ class MyTable(BaseModel):
 
 def _link(table_id: str, token: str) -> str:
     return f"/#/t/{table_id}/{token}"
+
+
+def _join_link(table_id: str) -> str:
+    return f"/#/join/{table_id}"
+
+
+def _seat_link(table_id: str, kind: str, token: str | None) -> str | None:
+    """A seat's link in the answer to its table's creation (see :class:`SeatLink`)."""
+    if token:
+        return _link(table_id, token)
+    return _join_link(table_id) if kind == "open" else None
 
 
 class BodyLimit:
@@ -320,12 +334,17 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
 
     @app.post("/api/tables", tags=["tables"], response_model=Created, status_code=201)
     async def create(body: CreateTable) -> Created:
-        """Create a table; the answer holds the host token and each human seat's private link."""
+        """Create a table; the answer holds the host token and a link for each seat: a human
+        seat's private link (``/#/t/<id>/<token>``, for that seat's player only), an open
+        seat's join link (``/#/join/<id>``: no token, whoever opens it takes a free seat of
+        the table with ``POST /api/tables/{id}/join``, listed in the lobby or not), none for
+        a bot.  Options are checked against the game's ``options_schema``
+        (``GET /api/games``): 422 ``bad-options`` names what is wrong."""
         table, host, tokens = await hub().create(
             body.game, body.players, body.options, [s.model_dump() for s in body.seats],
             public=body.public, start=body.start, seed=body.seed)
         seats = [SeatLink(seat=i, kind=s.kind, token=tokens[i],
-                          link=_link(table.id, tokens[i]) if tokens[i] else None)  # type: ignore[arg-type]
+                          link=_seat_link(table.id, s.kind, tokens[i]))
                  for i, s in enumerate(table.seats)]
         return Created(id=table.id, host_token=host, seats=seats, table=table.info())
 
@@ -361,7 +380,9 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"], response_model=Joined)
     async def join(table_id: str, body: Join) -> Joined:
-        """Take a free seat of a lobby table; the answer is that seat's private token."""
+        """Take a free (open) seat of a table, public or not, that has not finished: what an
+        open seat's join link (``/#/join/<id>``) does.  The answer is that seat's private
+        token and link; 409 ``full`` when no seat is free, ``finished`` after the match."""
         table = await hub().get(table_id)
         seat, token = await hub().join(table, body.name)
         return Joined(id=table.id, seat=seat, token=token, link=_link(table.id, token))
