@@ -258,3 +258,36 @@ def test_open_seats_get_a_join_link_humans_their_private_link(client: TestClient
     refused(client.post(f"/api/tables/{tid}/join", json={}), 409, "full")
     doc = client.get("/openapi.json").json()
     assert "/#/join/" in json.dumps(doc["paths"]["/api/tables"])
+
+
+# -- the match record ---------------------------------------------------------------------------
+def test_the_record_is_given_once_the_match_is_over(client: TestClient, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from pysaboteur.cli.main import app
+    from pysaboteur.records import Record, replay
+
+    made = create(client, game="duel", seed=21, start=False,
+                  seats=[{"kind": "human", "name": "Ada"}, {"kind": "bot", "difficulty": "easy"}])
+    tid, token = made["id"], made["seats"][0]["token"]
+    refused(client.get(f"/api/tables/{tid}/record"), 409, "not-finished")  # open
+    client.post(f"/api/tables/{tid}/start", headers={"X-Seat-Token": made["host_token"]})
+    refused(client.get(f"/api/tables/{tid}/record"), 409, "not-finished")  # playing
+    assert client.get("/api/tables/nope/record").status_code == 404
+    finish(client, tid, {0: token})
+    r = client.get(f"/api/tables/{tid}/record")
+    assert r.status_code == 200
+    data = r.json()
+    assert data["seed"] == 21 and data["game"] == "duel"
+    assert data["seats"] == [{"name": "Ada", "kind": "human"},
+                             {"name": "seat 1", "kind": "random", "difficulty": "easy"}]
+    assert token not in r.text and made["host_token"] not in r.text
+    record = Record.from_json(data)
+    state = replay(record)
+    assert state.is_terminal and state.scores() == data["final"]["scores"]
+    path = tmp_path / "match.json"
+    path.write_text(r.text, encoding="utf-8")
+    out = CliRunner().invoke(app, ["check", str(path), "--json"])
+    assert out.exit_code == 0, out.output
+    checked = json.loads(out.output)
+    assert checked["ok"] and checked["finished"] and checked["actions"] == len(data["actions"])

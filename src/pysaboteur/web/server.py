@@ -371,6 +371,19 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
             raise Rejected(403, "bad-token", "this token holds no seat at this table")
         return hub().message_for(table, seat)
 
+    @app.get("/api/tables/{table_id}/record", tags=["tables"])
+    async def record(table_id: str) -> JSONResponse:
+        """The match record once the match is over: the JSON document that ``saboteur check
+        FILE`` and ``saboteur replay FILE`` read (format ``pysaboteur-record``: game,
+        options, seed, seats, every action, results).  Before the end 409 ``not-finished``:
+        the seed and the order of every card are secret until then."""
+        table = await hub().get(table_id)
+        if table.status != "finished" or not table.state.is_terminal:
+            raise Rejected(409, "not-finished", "the record is shown once the match is over "
+                                                "(it holds the seed and every card's place)")
+        return JSONResponse(table.record(), headers={
+            "Content-Disposition": f'attachment; filename="pysaboteur-{table.id}.json"'})
+
     @app.post("/api/tables/{table_id}/start", tags=["tables"], response_model=Acked)
     async def start(table_id: str, x_seat_token: str | None = Header(None)) -> Acked:
         """Start the table (the host's token)."""

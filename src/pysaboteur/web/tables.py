@@ -33,6 +33,7 @@ from ..engine.errors import (
 )
 from ..engine.game import State
 from ..engine.views import View, plain
+from ..records import Record
 from ..registry import GAMES, make_game
 from .db import Database, StoredTable
 
@@ -191,6 +192,16 @@ class LiveTable:
 
     def is_host(self, token: str | None) -> bool:
         return bool(token) and secrets.compare_digest(self.host_hash, token_hash(token or ""))
+
+    def record(self) -> dict[str, Any]:
+        """The match record (``pysaboteur.records``: what ``saboteur check`` and ``saboteur
+        replay`` read), seed and every action included: for finished matches only, the
+        caller's to check."""
+        seats = [{"name": s.name or f"seat {i}",
+                  "kind": bot_for(s.difficulty or "easy") if s.is_bot else "human",
+                  **({"difficulty": s.difficulty} if s.is_bot else {})}
+                 for i, s in enumerate(self.seats)]
+        return Record.of(self.state, seats).to_json()
 
     def glance(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees of this table at a glance (its "my tables" entry): nothing
