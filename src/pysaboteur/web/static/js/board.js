@@ -116,11 +116,11 @@ export function worldSvg(view, game, {targets = new Map(), last = null, marks = 
     const pend = view.pending_goal || (view.pending && view.pending.length >= 3 && typeof view.pending[2] === "string" ? view.pending : null);
     if (pend && cards.cards[pend[2]]) parts.push(at(pend[0], pend[1], cards.cards[pend[2]].svg + `<rect x="2" y="2" width="96" height="146" rx="8" class="pending"/>`, `data-cell="${pend[0]},${pend[1]}"`));
   }
-  const src = last || view;
+  const src = last ? last.extra || {} : view;  // markers, bribes, keys, pawns
   for (const m of src.markers || []) parts.push(at(m[0], m[1], seatDisc(view, m[2], 80, 20, 13, "#fff")));
   for (const m of src.bribes || []) parts.push(at(m[0], m[1], seatDisc(view, m[2], 20, 20, 13)));
   for (const k of src.keys || []) parts.push(at(k[0], k[1], `<g transform="translate(62,96)"><circle cx="10" cy="10" r="8" fill="#f2c230" stroke="#8a6500" stroke-width="3"/><rect x="7" y="17" width="6" height="22" fill="#f2c230" stroke="#8a6500" stroke-width="2"/></g>`));
-  const pawns = (last && last.pawns) || (!last && view.pawns) || [];
+  const pawns = src.pawns || [];
   pawns.forEach((p, s) => {
     if (!p) return;
     const here = pawns.filter((q, r) => q && r < s && q[0] === p[0] && q[1] === p[1]).length;
