@@ -12,6 +12,7 @@ import {seatColour, seatDisc} from "./seats.js";
 
 export const CW = 100, CH = 150;  // a card in world units (the SVG fragments' size)
 const MIN_SCALE = 0.15, MAX_SCALE = 3;
+const CONTROLS_W = 46;  // px kept free on the right for the camera's buttons
 
 const B = {
   cam: null,            // {s, tx, ty}: world -> screen pixels
@@ -124,7 +125,7 @@ export function worldSvg(view, game, {targets = new Map(), last = null, marks = 
   pawns.forEach((p, s) => {
     if (!p) return;
     const here = pawns.filter((q, r) => q && r < s && q[0] === p[0] && q[1] === p[1]).length;
-    parts.push(at(p[0], p[1], seatDisc(view, s, 26 + 24 * (here % 3), 48 + 26 * Math.floor(here / 3), 14, s === view.seat ? "#fff" : "#000"),
+    parts.push(at(p[0], p[1], seatDisc(view, s, 20 + 30 * (here % 3), 45 + 34 * Math.floor(here / 3), s === view.seat ? 19 : 16, s === view.seat ? "#fff" : "#000"),
       `data-pawn="${s}" class="pawn${s === view.seat ? " mine" : ""}"`, seatName(s)));
   });
   for (const [k, seat] of marks) {
@@ -163,8 +164,9 @@ function fitCells(b, maxScale = MAX_SCALE) {
   const r = box();
   if (!r || !r.width || !r.height) return;
   const w = (b[2] - b[0] + 1) * CW, h = (b[3] - b[1] + 1) * CH;
-  const s = Math.max(MIN_SCALE, Math.min(maxScale, r.width / w, r.height / h));
-  B.cam = {s, tx: (r.width - w * s) / 2 - b[0] * CW * s, ty: (r.height - h * s) / 2 - b[1] * CH * s};
+  const room = r.width - CONTROLS_W;  // the zoom buttons stand on the right edge
+  const s = Math.max(MIN_SCALE, Math.min(maxScale, room / w, r.height / h));
+  B.cam = {s, tx: (room - w * s) / 2 - b[0] * CW * s, ty: (r.height - h * s) / 2 - b[1] * CH * s};
   apply();
 }
 export function fit() { B.moved = false; if (B.bounds) fitCells(B.bounds, 1.2); }
@@ -189,7 +191,6 @@ function bringIntoView(cells) {
   if (!cells.length || cells.every(([x, y]) => visible(x, y))) return;
   const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
   fitCells([Math.min(...xs) - 1, Math.min(...ys) - 1, Math.max(...xs) + 1, Math.max(...ys) + 1], B.cam ? Math.max(B.cam.s, 0.4) : 1);
-  B.moved = true;
 }
 
 /* -- the board's box, made once per table ------------------------------------------------------ */

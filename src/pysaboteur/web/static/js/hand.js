@@ -58,8 +58,6 @@ export function passMode(on) { S.passMode = on; S.selected = null; S.passSel = [
 
 export function renderHand(ctx) {
   const {msg, view, game} = ctx;
-  // a card picked earlier means nothing in a phase without cards (The Lost Mines' move)
-  if (S.selected && !msg.legal.some((a) => a.card !== undefined)) S.selected = null;
   const hand = view.hand ? view.hand.map((c, i) => {
     const cls = ["hand-card"];
     if (S.selected === c && !S.passMode) cls.push("selected");
@@ -73,11 +71,13 @@ export function renderHand(ctx) {
   const extra = msg.legal.filter((a) => !CLICKED_KINDS.has(a.kind) && a.kind !== "Orient");
   const passable = msg.legal.some((a) => a.kind === "Pass" || a.kind === "Discard");
   const selectedTile = S.selected && S.cards[game].cards[S.selected] && S.cards[game].cards[S.selected].svg_r;
-  const treasures = S.selected ? msg.legal.filter((a) => a.kind === "PlayOnTreasure" && a.card === S.selected) : [];
+  // moves of the picked card that are not on the board (players, treasures): buttons too,
+  // so that they can be made by keyboard and on a small screen
+  const aimed = S.selected ? msg.legal.filter((a) => (a.kind === "PlayOnTreasure" || a.kind === "PlayOnPlayer") && a.card === S.selected) : [];
   $("#tools").innerHTML = `
       ${selectedTile ? `<button id="rotate" data-testid="rotate" aria-keyshortcuts="R">⟲ ${t("rotate")}</button>` : ""}
       ${passable && !S.passMode ? `<button id="pass-mode" data-testid="pass-mode" aria-keyshortcuts="P">${t("pass_or_discard")}</button>` : ""}
-      ${treasures.map((a) => `<button data-act="${esc(a.text)}" data-testid="act-PlayOnTreasure">${esc(actionLabel(a, game))}</button>`).join("")}
+      ${aimed.map((a) => `<button data-act="${esc(a.text)}" data-testid="act-${a.kind}">${esc(actionLabel(a, game))}</button>`).join("")}
       ${extra.map((a) => `<button data-act="${esc(a.text)}" data-testid="act-${esc(a.kind)}">${esc(actionLabel(a, game))}</button>`).join("")}`;
 
   let prompt = "";

@@ -12,7 +12,15 @@ export function onKey(ev) {
   const tag = (ev.target.tagName || "").toLowerCase();
   if (tag === "input" || tag === "select" || tag === "textarea") return;
   const k = ev.key;
-  if (/^[0-9]$/.test(k)) { pickCard(k === "0" ? 9 : Number(k) - 1, true); ev.preventDefault(); return; }
+  if (/^[0-9]$/.test(k)) {
+    pickCard(k === "0" ? 9 : Number(k) - 1, true);
+    ev.preventDefault(); $("#board-svg").focus({preventScroll: true}); return;
+  }
+  if (k === "Enter" && S.passMode) {
+    const confirm = $("[data-testid=confirm-pass]:not([disabled])");
+    if (confirm) { confirm.click(); ev.preventDefault(); }
+    return;
+  }
   if (ARROWS[k] && (tag !== "button" || ev.target.closest("#board-wrap"))) {
     moveCursor(...ARROWS[k]); ev.preventDefault(); $("#board-svg").focus({preventScroll: true}); return;
   }

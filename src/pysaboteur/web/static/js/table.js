@@ -38,6 +38,8 @@ export function renderTable(app) {
   if (S.fatal) { built = null; app.innerHTML = `<section class="panel"><p class="error">${esc(S.fatal)}</p><a href="#/">${t("back_to_lobby")}</a></section>`; return; }
   const ctx = tableContext();
   if (!ctx) { built = null; app.innerHTML = `<p>${t("connecting")}</p>`; return; }
+  // a card picked earlier means nothing in a phase without cards (The Lost Mines' move)
+  if (S.selected && !ctx.legal.some((a) => a.card !== undefined)) S.selected = null;
   const key = `${ctx.table.id}/${S.lang}`;
   if (built !== key || !$("#table-page")) { layout(app); built = key; }
   $("#subtitle").textContent = tr("games", ctx.game, ctx.table.title);
