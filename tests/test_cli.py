@@ -140,3 +140,61 @@ def test_bench_times_lists_and_apply_inside_random_play(
     legal, apply = bench._in_play(game, 0.05, 7)
     assert seeds[:3] == [7, 8, 9]
     assert 0 < legal < float("inf") and 0 < apply < float("inf")
+
+
+# ------------------------------------------------------------------ saboteur play
+def _play(*args: str, keys: str) -> str:
+    result = runner.invoke(app, ["play", *args], input=keys)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_play_shows_my_role_and_identity() -> None:
+    role = make_game("classic", 4).new_state(3).roles[0]
+    out = _play("classic", "--players", "4", "--seed", "3", keys="quit\n")
+    assert f"you are seat 0: {'gold-digger' if role == 'digger' else role} (secret)" in out
+    state = make_game("lost-mines", 4).new_state(3)
+    out = _play("lost-mines", "--players", "4", "--seed", "3", keys="quit\n")
+    assert f"you are seat 0: {state.clan(0)} clan, {state.identity(0)} dwarf (secret)" in out
+    assert "pawns: 0 you" in out  # the pawns' legend under the board
+
+
+def test_classic_round_end_shows_roles_and_winner_but_only_my_gold() -> None:
+    out = _play("classic", "--players", "4", "--seed", "3", keys="pass 1\n" * 60 + "quit\n")
+    assert "round 1 over: the draw pile and every hand ran out" in out
+    end = out[out.index("round 1 over"):]
+    end = end[:end.index("Enter for the next round")]
+    assert "roles: 0 (you) " in end and " win" in end
+    assert "you receive 0 gold this round; the others' gold stays secret" in end
+    during = out[:out.index("round 3 over")] if "round 3 over" in out else out
+    assert "gold this round:" not in during and "gold [" not in out  # nobody else's amounts
+    if "final standings" in out:  # the match is over: every amount is public
+        assert "gold this round: 0 (you): " in out[out.index("round 3 over"):]
+
+
+def test_help_is_each_games_own() -> None:
+    texts = {}
+    for game, players in (("duel", "2"), ("solo", "1"), ("classic", "4"), ("expansion", "5"),
+                          ("lost-mines", "4")):
+        out = _play(game, "--players", players, "--seed", "1", keys="help\nquit\n")
+        texts[game] = out[out.index("Cards by code"):out.index("game left unfinished")]
+    assert len(set(texts.values())) == 5
+    assert "bribe@" in texts["duel"] and "bribe@" not in texts["classic"]
+    assert "steal>" in texts["expansion"] and "steal>" not in texts["classic"]
+    assert "move 1,2" in texts["lost-mines"] and "move 1,2" not in texts["expansion"]
+
+
+def test_quit_says_whether_the_game_is_saved(tmp_path: Path) -> None:
+    out = _play("classic", "--seed", "2", keys="help\nquit\n")
+    assert "NOT saved" in out and "not saved (start with --save FILE" in out
+    assert "record saved" not in out
+    save = tmp_path / "kept.json"
+    out = _play("classic", "--seed", "2", "--save", str(save), keys="help\nquit\n")
+    assert "quit  save the record and leave" in out and save.exists()
+    assert "the record is saved to" in out
+
+
+def test_lost_mines_skipped_move_is_explained() -> None:
+    # seed 3, seat 0: a log obstacle north of the yellow start leaves the pawn no step
+    out = _play("lost-mines", "--players", "4", "--seed", "3", keys="3@0,3\nquit\n")
+    assert "no move this turn: no step is open from your pawn at 0,4" in out

@@ -20,7 +20,8 @@ from ..engine.game import State
 from ..records import Record, ReplayError, replay
 from ..registry import GAMES, make_game
 from . import bench as bench_mod
-from .render import board_text, view_panel
+from .helptext import help_text
+from .render import board_text, round_end_panel, standings, view_panel
 
 app = typer.Typer(
     help="Saboteur card games: play in the browser (serve) or the terminal (play), replay and "
@@ -29,17 +30,6 @@ app = typer.Typer(
     add_completion=False,
 )
 console = Console()
-
-NOTATION_HELP = """\
-Moves (cards by code or by hand slot 1..n, cells as x,y; 'r' turns a path card):
-  3@1,1        put hand card 3 on (1,1)           3@1,1r   ... turned 180 degrees
-  2@7,1        map / key / rockfall on a cell      2>1      broken tool on seat 1
-  2>0:lantern  two-tool repair: name the tool      bribe@2,1  bribe the troll on (2,1)
-  pass 1 4     discard cards face down, draw as many
-  discard 1 2 -break-cart   discard two cards to remove a card in front of you
-  end          end the turn (instead of another bribe)
-  orient / orient r         choose how a revealed goal lies
-  ?  legal moves    help  this text    quit  save and leave"""
 
 GameOpt = Annotated[str, typer.Argument(help=f"one of: {', '.join(GAMES)}")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="number of players")]
@@ -82,18 +72,36 @@ def play(
              for i in range(g.players)]
     console.print(f"[bold]{g.title}[/] - seed {s}. Type [bold]help[/] for the notation, "
                   "[bold]?[/] for your legal moves.")
-    last_round = 0
+    if save is None:
+        console.print("[dim]this game is not saved (start with --save FILE to keep a record)[/]")
+    helping = help_text(getattr(g, "mode", g.name), save is not None)  # the Duel: or "solo"
+    ruled = 0  # the round whose rule is printed
+    ended = 0  # the last round whose end is shown
+    sat_out = 0  # the round in which "you sit out" was said
     bot_views: dict[int, Any] = {}  # each bot's last view of the round (--show-beliefs)
     try:
-        while not state.is_terminal:
-            if state.round_no != last_round:
-                last_round = state.round_no
-                _show_results(state)
+        while True:
+            mine = state.view(seat)
+            end = mine.last_round
+            if end is not None and end.round > ended and (
+                    state.is_terminal or mine.phase != "steal"):  # Saboteur 2: thefts first
+                ended = end.round
+                console.print(round_end_panel(mine, g.catalogue))
                 if show_beliefs and state.results:
                     _show_beliefs(bot_views, state.results[-1].details.get("roles"))
+                if not state.is_terminal:
+                    _wait("Enter for the next round")
+            if state.is_terminal:
+                break
+            if state.round_no != ruled:
+                ruled = state.round_no
                 console.rule(f"round {state.round_no}")
             p = state.current_player
             if p in bots:
+                if not mine.hand and mine.deck_size == 0 and sat_out != state.round_no:
+                    sat_out = state.round_no
+                    console.print("[yellow]you have no cards left: you sit out the rest of "
+                                  "the round[/]")
                 bot_views[p] = state.view(p)
                 action = bots[p].choose(bot_views[p], state.legal_actions())
                 state.apply(action)
@@ -103,17 +111,16 @@ def play(
                 continue
             view = state.view(p)
             console.print(view_panel(view, g.catalogue))
-            if state.is_terminal:
-                break
-            _human_turn(state, p, view)
+            _human_turn(state, p, view, helping)
+            skipped = _skipped_move(view, state.view(p))
+            if skipped:
+                console.print(f"[yellow]{skipped}[/]")
     except (KeyboardInterrupt, EOFError, _Quit):
-        console.print("\n[yellow]game left unfinished[/]")
-    _show_results(state)
-    if show_beliefs and state.is_terminal and state.results:
-        _show_beliefs(bot_views, state.results[-1].details.get("roles"))
+        kept = f"; the record is saved to {save}" if save else (
+            " and not saved (start with --save FILE to keep a record next time)")
+        console.print(f"\n[yellow]game left unfinished{kept}[/]")
     if state.is_terminal:
-        console.print(board_text(state.view(seat), g.catalogue))
-        console.print(f"[bold]final gold:[/] {state.scores()}")
+        console.print(standings(state.view(seat)))
         if hasattr(state, "rating") and g.players == 1:
             console.print(f"[bold]rating:[/] {state.rating()}")
     if save:
@@ -121,17 +128,34 @@ def play(
         console.print(f"record saved to {save}")
 
 
+def _wait(prompt: str) -> None:
+    """Wait for Enter (``quit`` leaves)."""
+    if console.input(f"[dim]{prompt}[/] ").strip() in ("quit", "exit"):
+        raise _Quit
+
+
+def _skipped_move(before: Any, after: Any) -> str | None:
+    """The Lost Mines: the seat played its card and has no move to make: why, in a line."""
+    if getattr(before, "phase", None) != "card" or after.last_round is not before.last_round:
+        return None
+    if after.phase == "vote" or (after.current_player == before.seat and after.phase == "move"):
+        return None
+    x, y = after.pawns[before.seat]
+    return (f"no move this turn: no step is open from your pawn at {x},{y} (a dead end, an "
+            "obstacle not overcome, an occupied rock or a troll blocks every way); it stays")
+
+
 class _Quit(Exception):
     pass
 
 
-def _human_turn(state: State, seat: int, view: Any) -> None:
+def _human_turn(state: State, seat: int, view: Any, helping: str) -> None:
     while True:
         text = console.input(f"[bold cyan]seat {seat} ({view.phase})>[/] ").strip()
         if text in ("quit", "exit"):
             raise _Quit
         if text in ("help", "h"):
-            console.print(NOTATION_HELP)
+            console.print(helping, markup=False, highlight=False)
             continue
         if text == "?":
             console.print("  ".join(str(a) for a in state.legal_actions()))
