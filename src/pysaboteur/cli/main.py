@@ -196,14 +196,6 @@ def _show_beliefs(views: dict[int, Any], roles: list[str] | None) -> None:
     views.clear()
 
 
-def _show_results(state: State) -> None:
-    shown = getattr(state, "_shown_results", 0)
-    for r in state.results[shown:]:
-        console.print(f"[bold]round {r.round} over[/]: gold {r.gold} -> totals {state.scores()}"
-                      if state.is_terminal else f"[bold]round {r.round} over[/]: gold {r.gold}")
-    state._shown_results = len(state.results)  # type: ignore[attr-defined]
-
-
 def _options(pairs: list[str] | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for pair in pairs or []:
@@ -232,6 +224,7 @@ def replay_cmd(
         _fail(f"cannot set up the game: {exc}")
     game = state.game
     total = len(record.actions) if to is None else min(to, len(record.actions))
+    ended = None  # the last round end shown
     for i, text in enumerate(record.actions[:total]):
         actor = state.current_player
         try:
@@ -239,11 +232,18 @@ def replay_cmd(
         except (NotationError, IllegalAction) as exc:
             _fail(f"action {i + 1} ({text!r}) is illegal: {exc}")
         console.rule(f"{i + 1}/{total}  seat {actor}: {text}")
-        console.print(board_text(state.view(seat), game.catalogue))
+        view = state.view(seat)
+        end = view.last_round
+        if end is not None and end is not ended and (state.is_terminal or view.phase != "steal"):
+            ended = end
+            console.print(round_end_panel(view, game.catalogue))  # the board as it ended
+        else:
+            console.print(board_text(view, game.catalogue))
         if step and sys.stdin.isatty():
             console.input("[dim]Enter for the next move[/]")
     console.print(view_panel(state.view(seat), game.catalogue))
-    _show_results(state)
+    if state.is_terminal:
+        console.print(standings(state.view(seat)))
 
 
 @app.command()

@@ -316,6 +316,10 @@ def round_end_panel(view: Any, catalogue: Catalogue) -> Group:
         lines += _lost_mines_lines(view, result)
     elif "bribes" in result:  # the Duel, solo
         lines += _duel_lines(view, result)
+    fronts = extra.get("in_front", ())
+    if any(fronts):
+        lines.append("in front: " + "; ".join(f"{_seat(view, s)} {' '.join(f)}"
+                                              for s, f in enumerate(fronts) if f))
     parts += [Text(line) for line in lines]
     return Group(*parts)
 
