@@ -6,7 +6,7 @@
  * each frame redraws only the world inside it.
  */
 import {S, $, esc, render, legalFor} from "./store.js";
-import {t, cardName, seatName} from "./i18n.js";
+import {t, tr, cardName, seatName} from "./i18n.js";
 import {send, feedback} from "./net.js";
 import {seatColour, seatDisc} from "./seats.js";
 
@@ -121,6 +121,18 @@ export function worldSvg(view, game, {targets = new Map(), last = null, marks = 
   for (const m of src.markers || []) parts.push(at(m[0], m[1], seatDisc(view, m[2], 80, 20, 13, "#fff")));
   for (const m of src.bribes || []) parts.push(at(m[0], m[1], seatDisc(view, m[2], 20, 20, 13)));
   for (const k of src.keys || []) parts.push(at(k[0], k[1], `<g transform="translate(62,96)"><circle cx="10" cy="10" r="8" fill="#f2c230" stroke="#8a6500" stroke-width="3"/><rect x="7" y="17" width="6" height="22" fill="#f2c230" stroke="#8a6500" stroke-width="2"/></g>`));
+  // The Lost Mines: overcome obstacles on their cells, traps and trolls on the joints
+  // between two cells ("E": with the cell east of it, "S": south)
+  for (const f of src.forest || []) parts.push(at(f[0], f[1], `<g class="forest"><circle cx="80" cy="128" r="13"/><path d="M73 128 l5 6 l10 -12"/></g>`, "", t("overcome")));
+  const joint = (x, y, side) => (side === "E" ? [x * CW + CW, y * CH + CH / 2] : [x * CW + CW / 2, y * CH + CH]);
+  for (const [x, y, side] of src.traps || []) {
+    const [jx, jy] = joint(x, y, side);
+    parts.push(`<g class="trap" transform="translate(${jx},${jy})"><title>${esc(t("trap_here"))}</title><circle r="16"/><text dy="0.35em" text-anchor="middle">⚠</text></g>`);
+  }
+  for (const [x, y, side, owner] of src.trolls || []) {
+    const [jx, jy] = joint(x, y, side);
+    parts.push(`<g class="troll" transform="translate(${jx},${jy})"><title>${esc(t("troll_of", {name: seatName(owner)}))}</title>${seatDisc(view, owner, 0, 0, 17, "#b04de0")}</g>`);
+  }
   const pawns = src.pawns || [];
   pawns.forEach((p, s) => {
     if (!p) return;
@@ -195,7 +207,8 @@ function bringIntoView(cells) {
 
 /* -- the board's box, made once per table ------------------------------------------------------ */
 export function boardShell() {
-  return `<div class="board-wrap" id="board-wrap">
+  return `<div class="treasures" id="board-treasures" aria-label="${esc(t("treasure"))}"></div>
+    <div class="board-wrap" id="board-wrap">
       <svg id="board-svg" data-testid="board" tabindex="0" role="application" aria-label="${esc(t("board"))}"><g id="board-world"></g></svg>
       <div class="board-controls" role="toolbar" aria-label="${esc(t("board"))}">
         <button data-cam="in" title="${esc(t("zoom_in"))}" aria-label="${esc(t("zoom_in"))}">+</button>
@@ -290,6 +303,10 @@ export function renderBoard(ctx) {
   if (view.pawns) {
     legend.innerHTML = view.pawns.map((p, s) => `<span class="legend-item"><svg width="22" height="22" viewBox="0 0 30 30" aria-hidden="true">${seatDisc(view, s, 15, 15, 12)}</svg> ${esc(seatName(s))}${s === view.seat ? ` (${esc(t("you"))})` : ""}</span>`).join("");
   } else legend.innerHTML = "";
+  // The Lost Mines: the treasures laid out this round, by slot, and who took each
+  $("#board-treasures").innerHTML = (view.treasures || []).map(([slot, kind, holder]) =>
+    `<span class="treasure ${esc(kind)}" data-testid="treasure-${slot}" title="${esc(`${t("treasure")} ${slot + 1}: ${tr("treasures", kind, kind)}${holder >= 0 ? ` (${seatName(holder)})` : ""}`)}">`
+    + `${slot + 1} ${esc(tr("treasures", kind, kind))}${holder >= 0 ? ` <svg width="18" height="18" viewBox="0 0 30 30" aria-hidden="true">${seatDisc(view, holder, 15, 15, 12)}</svg>` : ""}</span>`).join("");
 }
 
 /* -- acting on a cell (mouse, touch or keyboard) ------------------------------------------------ */

@@ -17,16 +17,18 @@ function layout(app) {
       <div id="invite"></div>
       <div id="status" class="status" data-testid="status" role="status" aria-live="polite"></div>
       <div class="table-main">
-        <section class="board-area" aria-label="${esc(t("board"))}">${boardShell()}</section>
+        <div class="play">
+          <section class="board-area" aria-label="${esc(t("board"))}">${boardShell()}</section>
+          <div id="prompt"></div>
+          <div class="hand" id="hand" data-testid="hand" aria-label="${esc(t("your_hand"))}"></div>
+          <div class="tools" id="tools"></div>
+        </div>
         <aside class="side">
           <div id="players" class="players" aria-label="${esc(t("players"))}"></div>
           <details class="panel" open><summary>${t("results")}</summary><div id="results"></div></details>
           <details class="panel log" open><summary>${t("log")}</summary><ol id="log" data-testid="log" aria-live="polite"></ol></details>
         </aside>
       </div>
-      <div id="prompt"></div>
-      <div class="hand" id="hand" data-testid="hand" aria-label="${esc(t("your_hand"))}"></div>
-      <div class="tools" id="tools"></div>
       <div id="overlay"></div>
     </div>`;
   bindBoard();
