@@ -1,6 +1,7 @@
 /* Talking to the server: JSON over HTTP, the table's WebSocket, and feedback to the player. */
 import {S, $, render} from "./store.js";
 import {t} from "./i18n.js";
+import {refusalText} from "./log.js";
 
 let feedbackTimer = null;
 export function feedback(text, kind = "error") {
@@ -12,8 +13,7 @@ export function feedback(text, kind = "error") {
 }
 export function errorText(err) {
   const known = S.tr.errors && S.tr.errors[err.code];
-  if (err.code === "illegal") return known || t("illegal");
-  if (err.code === "bad-notation") return `${known || t("illegal")}: ${err.message}`;
+  if (err.code === "illegal" || err.code === "bad-notation") return refusalText(err, lastSent);  // the move as the log writes it
   return known || err.message || String(err);
 }
 
@@ -69,7 +69,9 @@ export function connect() {
 export function disconnect() {
   if (S.ws) { S.ws.onclose = null; S.ws.close(); S.ws = null; }
 }
+let lastSent = null;
 export function send(text) {
+  lastSent = text;
   if (!S.msg || !S.ws || S.ws.readyState !== 1) { feedback(t("not_connected")); return; }
   S.ws.send(JSON.stringify({type: "action", action: text, index: S.msg.index}));
 }
