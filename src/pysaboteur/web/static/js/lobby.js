@@ -88,7 +88,7 @@ function mineItem(f) {
 }
 
 // -- the new-table form: a draft kept while the page lives -----------------------------------
-const draft = {game: null, players: null, seats: [], options: {}};
+const draft = {game: null, players: null, seats: [], options: {}, public: true};
 
 function gameOf(name) { return S.games.find((g) => g.name === name) || S.games[0]; }
 function defaultSeat(i) { return i === 0 ? {kind: "human", name: "", difficulty: "normal"} : {kind: "bot", name: "", difficulty: "normal"}; }
@@ -149,23 +149,52 @@ function seatRow(s, i) {
       <select data-seat-kind="${i}" data-testid="seat-kind-${i}" aria-label="${esc(L("seat_n", {n: i + 1}))}">${kinds}</select>${level}${name}</li>`;
 }
 
+/** The whole form from the draft (a new game or page); seats and options drawn apart. */
 function drawForm() {
-  const g = gameOf(draft.game);
-  $("#new-players").min = g.min_players; $("#new-players").max = g.max_players;
-  $("#new-players").value = draft.players;
-  $("#new-players").disabled = g.min_players === g.max_players;
+  drawPlayers();
+  $("#new-seats").innerHTML = "";
+  drawSeats();
+  drawOptions();
+}
+function drawPlayers() {
+  const g = gameOf(draft.game), input = $("#new-players");
+  input.min = g.min_players; input.max = g.max_players;
+  input.value = draft.players;
+  input.disabled = g.min_players === g.max_players;
   $("#players-range").textContent = g.min_players === g.max_players ? "" : `${g.min_players}–${g.max_players}`;
-  $("#new-seats").innerHTML = draft.seats.slice(0, draft.players).map(seatRow).join("");
-  const schema = g.options_schema || [];
+}
+/** The seat rows: rows already drawn stay (and keep focus); rows are added or taken away. */
+function drawSeats() {
+  const box = $("#new-seats");
+  const rows = $$(":scope > li", box);
+  for (const row of rows.slice(draft.players)) row.remove();
+  for (let i = rows.length; i < draft.players; i++) {
+    box.insertAdjacentHTML("beforeend", seatRow(draft.seats[i], i));
+    bindSeat(i);
+  }
+}
+function redrawSeat(i) {
+  const row = $(`[data-testid=seat-${i}]`);
+  row.outerHTML = seatRow(draft.seats[i], i);
+  bindSeat(i);
+}
+function bindSeat(i) {
+  const row = $(`[data-testid=seat-${i}]`);
+  const kind = $("[data-seat-kind]", row), level = $("[data-seat-level]", row), name = $("[data-seat-name]", row);
+  kind.onchange = () => {
+    draft.seats[i].kind = kind.value;
+    redrawSeat(i);
+    $(`[data-testid=seat-kind-${i}]`).focus();
+  };
+  if (level) level.onchange = () => { draft.seats[i].difficulty = level.value; };
+  if (name) {
+    name.oninput = () => { draft.seats[i].name = name.value; };
+    name.onchange = () => { drawSeatOptions(); };
+  }
+}
+function drawOptions() {
+  const schema = gameOf(draft.game).options_schema || [];
   $("#new-options").innerHTML = schema.length ? schema.map(optionControl).join("") : `<p class="dim">${L("no_options")}</p>`;
-  for (const el of $$("[data-seat-kind]")) {
-    el.onchange = () => { draft.seats[+el.dataset.seatKind].kind = el.value; drawForm(); };
-  }
-  for (const el of $$("[data-seat-level]")) el.onchange = () => { draft.seats[+el.dataset.seatLevel].difficulty = el.value; };
-  for (const el of $$("[data-seat-name]")) {
-    el.oninput = () => { draft.seats[+el.dataset.seatName].name = el.value; };
-    el.onchange = () => { redrawSeatOptions(); };
-  }
   for (const el of $$("[data-opt]")) {
     const o = schema.find((x) => x.name === el.dataset.opt);
     el.onchange = () => {
@@ -173,20 +202,16 @@ function drawForm() {
       else if (o.type === "choice") draft.options[o.name] = o.choices[+el.value];
       else draft.options[o.name] = Number(el.value);
     };
+    if (o.type === "int" && !o.seat) el.oninput = el.onchange;
   }
 }
-function redrawSeatOptions() {
-  const g = gameOf(draft.game);
-  for (const o of (g.options_schema || []).filter((x) => x.seat)) {
+/** The seats a seat option lists follow the seats (their count, their names). */
+function drawSeatOptions() {
+  for (const o of (gameOf(draft.game).options_schema || []).filter((x) => x.seat)) {
     const el = $(`#opt-${o.name}`);
-    if (el) el.closest(".option").outerHTML = optionControl(o);
-  }
-  drawFormBindingsForSeatOptions(g);
-}
-function drawFormBindingsForSeatOptions(g) {
-  for (const o of (g.options_schema || []).filter((x) => x.seat)) {
-    const el = $(`#opt-${o.name}`);
-    if (el) el.onchange = () => { draft.options[o.name] = Number(el.value); };
+    if (!el) continue;
+    el.innerHTML = Array.from({length: draft.players}, (_, i) => `<option value="${i}">${esc(seatTitle(i))}</option>`).join("");
+    el.value = String(draft.options[o.name]);
   }
 }
 
@@ -206,16 +231,14 @@ function draftOptions() {
 }
 
 // -- the lobby page ------------------------------------------------------------------------
+let lobbyDraws = 0;  // the lists fetched for an older drawing of the page are dropped
+
 export async function renderLobby(app, route = S.route) {
   if (route && route.page === "join") { await renderJoin(app, route.id); return; }
   if (!S.games.length) S.games = await api("/api/games");
-  const [lobby, mine] = await Promise.all([
-    api("/api/tables").catch(() => []),
-    fetchMine().catch(() => null)]);
   if (!draft.game) shape(S.games.find((g) => g.name === "classic") ? "classic" : S.games[0].name, null);
   const gameOpts = S.games.map((g) => `<option value="${esc(g.name)}" ${g.name === draft.game ? "selected" : ""}>${esc(tr("games", g.name, g.title))}</option>`).join("");
-  const mineIds = new Set((mine || []).map((f) => f.id));
-  const open = lobby.filter((tb) => !mineIds.has(tb.id));
+  // the page at once (the form from the draft), the lists when the server answers
   app.innerHTML = `
     <div class="lobby"><div class="col">
     <section class="panel quick">
@@ -225,8 +248,7 @@ export async function renderLobby(app, route = S.route) {
     </section>
     <section class="panel mine" data-testid="my-tables">
       <h2>${L("my_tables")}</h2>
-      ${mine === null ? `<p class="error">${L("mine_unavailable")}</p>`
-        : mine.length ? `<ul class="mine-list">${mine.map(mineItem).join("")}</ul>` : `<p class="dim">${L("no_my_tables")}</p>`}
+      <div id="mine-body" aria-live="polite"><p class="dim">…</p></div>
     </section>
     </div><div class="col">
     <section class="panel new-table" data-testid="new-table">
@@ -240,24 +262,28 @@ export async function renderLobby(app, route = S.route) {
       <h3>${L("options")}</h3>
       <div id="new-options" class="options" data-testid="new-options"></div>
       <div class="row">
-        <label><input id="new-public" data-testid="new-public" type="checkbox" checked> ${L("public_table")}</label>
+        <label><input id="new-public" data-testid="new-public" type="checkbox" ${draft.public ? "checked" : ""}> ${L("public_table")}</label>
         <button id="create" data-testid="create" class="primary">${L("create")}</button>
       </div>
     </section>
     </div><div class="col">
     <section class="panel open-tables">
       <h2>${L("open_tables")}</h2>
-      <ul id="lobby" data-testid="lobby">${open.length ? open.map((tb) => `
-        <li><span class="what"><b>${esc(tr("games", tb.game, tb.title))}</b> · ${esc(L("players_n", {n: tb.players}))} ·
-          ${tb.seats.map((s, i) => esc(s.kind === "open" ? L("free_seat") : s.name || L(s.kind === "bot" ? "default_bot" : "default_player", {n: i + 1}))).join(", ")}</span>
-          <span class="actions">${tb.free_seats ? `<button data-join="${esc(tb.id)}" data-testid="join-${esc(tb.id)}">${L("join")}</button>` : ""}
-          <a href="#/t/${esc(tb.id)}">${L("watch")}</a></span></li>`).join("") : `<li class="dim">${L("no_open_tables")}</li>`}
-      </ul>
+      <ul id="lobby" data-testid="lobby"><li class="dim">…</li></ul>
     </section>
     </div></div>`;
   drawForm();
-  $("#new-game").onchange = () => { shape($("#new-game").value, null); drawForm(); };
-  $("#new-players").onchange = () => { shape(draft.game, $("#new-players").value); drawForm(); };
+  $("#new-game").onchange = () => {
+    const before = draft.game;
+    shape($("#new-game").value, null);
+    drawPlayers(); drawSeats();
+    if (draft.game !== before) drawOptions();
+  };
+  $("#new-players").onchange = () => {
+    shape(draft.game, $("#new-players").value);
+    drawPlayers(); drawSeats(); drawSeatOptions();
+  };
+  $("#new-public").onchange = () => { draft.public = $("#new-public").checked; };
   $("#create").onclick = async () => {
     const {options, error} = draftOptions();
     if (error) { feedback(error); return; }
@@ -266,11 +292,27 @@ export async function renderLobby(app, route = S.route) {
       difficulty: s.kind === "bot" ? s.difficulty : null}));
     const people = seats.filter((s) => s.kind !== "bot").length;
     await createTable({game: draft.game, players: draft.players, seats, options,
-                       public: $("#new-public").checked, start: people <= 1 && seats.every((s) => s.kind !== "open")});
+                       public: draft.public, start: people <= 1 && seats.every((s) => s.kind !== "open")});
   };
   $("#quick-duel").onclick = () => createTable({game: "duel", seats: [{kind: "human"}, {kind: "bot", difficulty: "normal"}], start: true, public: false});
   $("#quick-solo").onclick = () => createTable({game: "solo", seats: [{kind: "human"}], start: true, public: false});
-  for (const b of $$("[data-join]")) b.onclick = () => join(b.dataset.join);
+
+  const stamp = ++lobbyDraws;
+  const [lobby, mine] = await Promise.all([
+    api("/api/tables").catch(() => []),
+    fetchMine().catch(() => null)]);
+  const mineBox = $("#mine-body"), lobbyBox = $("#lobby");
+  if (stamp !== lobbyDraws || !mineBox || !lobbyBox) return;  // drawn again or left meanwhile
+  mineBox.innerHTML = mine === null ? `<p class="error">${L("mine_unavailable")}</p>`
+    : mine.length ? `<ul class="mine-list">${mine.map(mineItem).join("")}</ul>` : `<p class="dim">${L("no_my_tables")}</p>`;
+  const mineIds = new Set((mine || []).map((f) => f.id));
+  const open = lobby.filter((tb) => !mineIds.has(tb.id));
+  lobbyBox.innerHTML = open.length ? open.map((tb) => `
+        <li><span class="what"><b>${esc(tr("games", tb.game, tb.title))}</b> · ${esc(L("players_n", {n: tb.players}))} ·
+          ${tb.seats.map((s, i) => esc(s.kind === "open" ? L("free_seat") : s.name || L(s.kind === "bot" ? "default_bot" : "default_player", {n: i + 1}))).join(", ")}</span>
+          <span class="actions">${tb.free_seats ? `<button data-join="${esc(tb.id)}" data-testid="join-${esc(tb.id)}">${L("join")}</button>` : ""}
+          <a href="#/t/${esc(tb.id)}">${L("watch")}</a></span></li>`).join("") : `<li class="dim">${L("no_open_tables")}</li>`;
+  for (const b of $$("[data-join]", lobbyBox)) b.onclick = () => join(b.dataset.join);
 }
 
 export async function createTable(body) {
