@@ -4,16 +4,24 @@ SQLite (a file in the user's data directory) by default, any SQLAlchemy URL
 otherwise (``postgresql+psycopg://user:pw@host/db``).  An action is appended in
 its own transaction before the server acknowledges it, so a restart that
 replays the stored records loses nothing that anybody was told happened.
+
+Storage never lies: every failure to read or write raises :class:`StorageError` (with a
+one-line reason) and is never acknowledged.  A SQLite file is watched: before and after
+each write the file at the URL's path must still be the one opened (a file deleted or
+replaced while the server runs would otherwise take every later write with it, unseen),
+and :meth:`Database.check` probes that the database still takes writes
+(``GET /readyz`` answers from it).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -29,10 +37,17 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    make_url,
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+
+T = TypeVar("T")
+
+#: the statuses of a table still being played (or waiting to be): "live"
+LIVE = ("open", "playing")
 
 metadata = MetaData()
 
@@ -45,7 +60,7 @@ tables_t = Table(
     Column("seed", BigInteger, nullable=False),
     Column("seats", Text, nullable=False),  # JSON: [{name, kind, difficulty, token_hash}]
     Column("host_hash", String(64), nullable=False),
-    Column("status", String(16), nullable=False),  # open, playing, finished
+    Column("status", String(16), nullable=False),  # open, playing, finished, abandoned
     Column("public", Boolean, nullable=False, default=True),
     Column("rematch_of", String(32), nullable=True),
     Column("rematch_next", String(32), nullable=True),
@@ -75,6 +90,42 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'server.sqlite3'}"
 
 
+class StorageError(Exception):
+    """The database failed a read or a write (``str()``: a one-line reason)."""
+
+
+class Conflict(StorageError):
+    """A write refused by a constraint (another writer stored the same action first)."""
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (``sqlite:///x``, ``sqlite:///file:x?mode=ro&uri=true``);
+    None for an in-memory database or another engine."""
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        return None
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    name = u.database
+    if name.startswith("file:"):
+        name = name[5:].split("?", 1)[0]
+        if not name or name == ":memory:" or u.query.get("mode") == "memory":
+            return None
+    return Path(name).absolute()
+
+
+@dataclass
+class LiveRow:
+    """What the server keeps of a table it has not loaded (its lobby and limits need it)."""
+
+    id: str
+    status: str
+    public: bool
+    created: float
+    updated: float
+
+
 @dataclass
 class StoredTable:
     id: str
@@ -93,37 +144,130 @@ class StoredTable:
 
 
 class Database:
-    """A thin, synchronous store; every write is one short transaction."""
+    """A thin, synchronous store; every write is one short transaction.
+
+    ``problem`` is None while the store works, else why it does not (the last failure);
+    it clears on the next write or :meth:`check` that succeeds (except for a SQLite file
+    deleted or replaced under the server: that stays until a restart)."""
 
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
+        self.path = sqlite_path(self.url)
+        self.problem: str | None = None
+        self._gone: str | None = None  # the SQLite file is not the one opened any more
+        self._identity: tuple[int, int] | None = None
+        if self.path is not None and not self.path.parent.is_dir():
+            raise StorageError(f"the database directory {self.path.parent} does not exist")
         kwargs: dict[str, Any] = {}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
-        self.engine: Engine = create_engine(self.url, **kwargs)
+        try:
+            self.engine: Engine = create_engine(self.url, **kwargs)
+        except (SQLAlchemyError, ImportError, ValueError) as exc:
+            raise StorageError(f"cannot use the database {self.safe_url}: {_reason(exc)}") from exc
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        try:
+            metadata.create_all(self.engine)
+        except (SQLAlchemyError, OSError) as exc:
+            self.engine.dispose()
+            raise StorageError(f"cannot open the database {self.safe_url}: "
+                               f"{_reason(exc)}") from exc
+        if self.path is not None:
+            self._identity = self._file_identity()
+
+    @property
+    def safe_url(self) -> str:
+        """The URL without its password."""
+        try:
+            return make_url(self.url).render_as_string(hide_password=True)
+        except ArgumentError:
+            return "(an invalid URL)"
 
     def close(self) -> None:
         self.engine.dispose()
 
+    # -- health -----------------------------------------------------------------------
+    def _file_identity(self) -> tuple[int, int] | None:
+        assert self.path is not None
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    def _check_file(self) -> None:
+        """Refuse to go on when the SQLite file opened is no longer at its path."""
+        if self._gone is not None:
+            raise StorageError(self._gone)
+        if self.path is None or self._identity is None:
+            return
+        now = self._file_identity()
+        if now != self._identity:
+            what = "deleted" if now is None else "replaced"
+            self._gone = self.problem = (f"the database file {self.path} was {what} while the "
+                                         f"server ran; restart it on a database file")
+            raise StorageError(self._gone)
+
+    def _write(self, fn: Callable[[Connection], T]) -> T:
+        """Run ``fn`` in one transaction; any failure raises :class:`StorageError` (and sets
+        ``problem``), and nothing that raised was committed to the file the server uses."""
+        self._check_file()
+        try:
+            with self.engine.begin() as conn:
+                out = fn(conn)
+        except IntegrityError as exc:
+            raise Conflict(f"the database refused the write: {_reason(exc)}") from exc
+        except (SQLAlchemyError, OSError) as exc:
+            self.problem = f"the database refused a write: {_reason(exc)}"
+            raise StorageError(self.problem) from exc
+        self._check_file()  # deleted during the commit: the commit went nowhere lasting
+        self.problem = None
+        return out
+
+    def _read(self, fn: Callable[[Connection], T]) -> T:
+        self._check_file()
+        try:
+            with self.engine.connect() as conn:
+                return fn(conn)
+        except (SQLAlchemyError, OSError) as exc:
+            self.problem = f"the database refused a read: {_reason(exc)}"
+            raise StorageError(self.problem) from exc
+
+    def check(self) -> str | None:
+        """Probe the store (the file is still the one opened; a write goes through): None
+        when it works, else the reason (also kept in ``problem``)."""
+        try:
+            self._write(lambda conn: conn.execute(
+                update(tables_t).where(tables_t.c.id == "").values(updated=tables_t.c.updated)))
+        except StorageError as exc:
+            self.problem = str(exc)
+        return self.problem
+
     # -- writes ---------------------------------------------------------------------
     def create_table(self, t: StoredTable) -> None:
         now = time.time()
-        with self.engine.begin() as conn:
-            conn.execute(insert(tables_t).values(
-                id=t.id, game=t.game, players=t.players, options=json.dumps(t.options),
-                seed=t.seed, seats=json.dumps(t.seats), host_hash=t.host_hash, status=t.status,
-                public=t.public, rematch_of=t.rematch_of, rematch_next=t.rematch_next,
-                created=t.created or now, updated=now))
+        self._write(lambda conn: conn.execute(insert(tables_t).values(
+            id=t.id, game=t.game, players=t.players, options=json.dumps(t.options),
+            seed=t.seed, seats=json.dumps(t.seats), host_hash=t.host_hash, status=t.status,
+            public=t.public, rematch_of=t.rematch_of, rematch_next=t.rematch_next,
+            created=t.created or now, updated=now)))
 
     def update_table(self, table_id: str, **values: Any) -> None:
         if "seats" in values:
             values["seats"] = json.dumps(values["seats"])
-        with self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id)
-                         .values(updated=time.time(), **values))
+        self._write(lambda conn: conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                                              .values(updated=time.time(), **values)))
+
+    def abandon(self, table_id: str, before: float) -> bool:
+        """Close a live table with no write since ``before`` as abandoned; False when it was
+        not live or moved on meanwhile."""
+        def go(conn: Connection) -> bool:
+            res = conn.execute(update(tables_t).where(
+                tables_t.c.id == table_id, tables_t.c.status.in_(LIVE),
+                tables_t.c.updated <= before).values(status="abandoned", updated=time.time()))
+            return bool(res.rowcount)
+        return self._write(go)
 
     def append_action(self, table_id: str, idx: int, seat: int, text: str,
                       status: str | None = None) -> None:
@@ -132,23 +276,30 @@ class Database:
         The primary key (table, idx) makes a second writer of the same index fail.
         """
         now = time.time()
-        with self.engine.begin() as conn:
+        values: dict[str, Any] = {"updated": now}
+        if status is not None:
+            values["status"] = status
+
+        def go(conn: Connection) -> None:
             conn.execute(insert(actions_t).values(table_id=table_id, idx=idx, seat=seat,
                                                   text=text, at=now))
-            values: dict[str, Any] = {"updated": now}
-            if status is not None:
-                values["status"] = status
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+        self._write(go)
 
     # -- reads ----------------------------------------------------------------------
     def load(self, table_id: str) -> StoredTable | None:
-        with self.engine.connect() as conn:
+        def go(conn: Connection) -> tuple[Any, list[Any]] | None:
             row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
             if row is None:
                 return None
             acts = conn.execute(select(actions_t.c.idx, actions_t.c.seat, actions_t.c.text)
                                 .where(actions_t.c.table_id == table_id)
                                 .order_by(actions_t.c.idx)).all()
+            return row, list(acts)
+        found = self._read(go)
+        if found is None:
+            return None
+        row, acts = found
         t = _stored(row._mapping)
         for i, (idx, seat, text) in enumerate(acts):
             if idx != i:
@@ -156,14 +307,22 @@ class Database:
             t.actions.append((seat, text))
         return t
 
-    def ids(self, statuses: tuple[str, ...] = ("open", "playing")) -> list[str]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(tables_t.c.id).where(tables_t.c.status.in_(statuses))
-                                .order_by(tables_t.c.created)).all()
+    def ids(self, statuses: tuple[str, ...] = LIVE) -> list[str]:
+        rows = self._read(lambda conn: conn.execute(
+            select(tables_t.c.id).where(tables_t.c.status.in_(statuses))
+            .order_by(tables_t.c.created)).all())
         return [r[0] for r in rows]
 
+    def live(self) -> list[LiveRow]:
+        """Every open or playing table, without its actions (what a restart reads)."""
+        rows = self._read(lambda conn: conn.execute(
+            select(tables_t.c.id, tables_t.c.status, tables_t.c.public, tables_t.c.created,
+                   tables_t.c.updated).where(tables_t.c.status.in_(LIVE))
+            .order_by(tables_t.c.created)).all())
+        return [LiveRow(r[0], r[1], bool(r[2]), float(r[3]), float(r[4])) for r in rows]
+
     def iter_all(self) -> Iterator[StoredTable]:
-        for table_id in self.ids(("open", "playing", "finished")):
+        for table_id in self.ids(("open", "playing", "finished", "abandoned")):
             t = self.load(table_id)
             if t is not None:
                 yield t
@@ -175,6 +334,14 @@ def _stored(m: Any) -> StoredTable:
                        seats=json.loads(m["seats"]), host_hash=m["host_hash"], status=m["status"],
                        public=bool(m["public"]), rematch_of=m["rematch_of"],
                        rematch_next=m["rematch_next"], created=m["created"])
+
+
+def _reason(exc: BaseException) -> str:
+    """An exception as one short line (a driver's first line, without SQLAlchemy's
+    statement and background link)."""
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip().splitlines()
+    return (text[0] if text else type(exc).__name__)[:300]
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
