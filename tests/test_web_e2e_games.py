@@ -1,0 +1,175 @@
+"""End-to-end, one whole match of every game through the page, by clicking only.
+
+The table is made with the lobby's own form (or its quick-play button), the other seats are
+bots at no delay, and every move of the person's seat is a click (a card and its first
+highlighted cell, a button, or a pass).  At every round's end the round-end panel is
+checked for what the rules turn over then (roles, identities, gold per seat, others' gold
+"?" in Saboteur until the match ends), and at the match's end for the standings, the
+rematch button, the record link, closing and reopening.  Screenshots of each game in play
+and at each round's end go to /tmp/shots/ (and the test's tmp dir, and $SABOTEUR_SHOTS).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from e2e_support import (DESKTOP, PHONE, Page, browser, play_one_move, screenshot, server,
+                         shot_dirs, state, wait_after_move)
+
+__all__ = ["browser", "server"]  # fixtures
+
+pytestmark = pytest.mark.e2e
+
+ROUNDS = {"duel": 3, "solo": 3, "classic": 3, "expansion": 3, "lost-mines": 1}
+
+
+def _create(page: Any, url: str, game: str, players: int, options: dict[str, int] | None = None) -> None:
+    """Make a table with the lobby's form: seat 1 this person, the others easy bots."""
+    page.goto(url)
+    page.wait_for_selector("[data-testid=create]")
+    page.wait_for_load_state("networkidle")
+    if game == "solo":
+        page.locator("[data-testid=quick-solo]").click()
+        page.wait_for_selector("[data-testid=hand-0]")
+        return
+    page.select_option("[data-testid=new-game]", game)
+    if players != int(page.locator("[data-testid=new-players]").input_value()):
+        page.locator("[data-testid=new-players]").fill(str(players))
+        page.locator("[data-testid=new-players]").dispatch_event("change")
+    page.wait_for_selector(f"[data-testid=seat-{players - 1}]")
+    for i in range(1, players):
+        page.select_option(f"[data-testid=seat-kind-{i}]", "bot")
+        page.select_option(f"[data-testid=seat-level-{i}]", "easy")
+    for name, value in (options or {}).items():
+        page.locator(f"[data-testid=opt-{name}]").fill(str(value))
+        page.locator(f"[data-testid=opt-{name}]").dispatch_event("change")
+    page.locator("[data-testid=create]").click()
+    page.wait_for_selector("[data-testid=hand-0]")
+
+
+def _check_round_end(page: Any, game: str, players: int, final: bool) -> None:
+    msg = state(page)
+    view = msg["view"]
+    r = view["results"][-1]
+    panel = page.locator("[data-testid=match-over]" if final else "[data-testid=round-over]")
+    text = panel.inner_text()
+    assert page.locator("[data-testid=end-board]").count() == 1  # the board as it ended
+    last = view["last_round"]
+    assert last["round"] == r["round"]
+    # the end board is the ended round's, not the new round's
+    drawn = page.evaluate("() => document.querySelectorAll('[data-testid=end-board] [data-card]').length")
+    assert drawn == len(last["board"])
+    why = page.locator("[data-testid=re-why]").inner_text()
+    assert why.strip()
+    gold = [page.locator(f"[data-testid=re-gold-{s}]").inner_text().strip() for s in range(players)]
+    roles = [page.locator(f"[data-testid=re-role-{s}]").inner_text().strip() for s in range(players)]
+    if game in ("classic", "expansion"):
+        assert all(roles), roles  # every seat's role is turned over
+        assert re.search(r"win|Nobody", why), why
+        assert gold[0].isdigit()
+        if not final:
+            assert all(g == "?" for g in gold[1:]), gold  # the others' gold stays secret
+        else:
+            assert all(g.isdigit() for g in gold), gold
+    elif game == "lost-mines":
+        assert all("clan" in x for x in roles), roles  # clans and identities revealed
+        assert all(re.search("loyal|selfish|saboteur", x) for x in roles), roles
+        assert all(g.lstrip("-").isdigit() for g in gold), gold
+    else:  # the Duel and solo: every seat's gold this round
+        assert all(g.isdigit() for g in gold), gold
+        assert [int(g) for g in gold] == r["gold"]
+    assert f"Round {r['round']}" in text
+
+
+def _check_match_end(page: Any, url: str, game: str, players: int) -> None:
+    panel = page.locator("[data-testid=match-over]")
+    assert page.locator("[data-testid^=standing-]").count() == players
+    assert page.locator("[data-testid=rematch], [data-testid=goto-rematch]").count() == 1
+    link = page.locator("[data-testid=record-link]")
+    href = link.get_attribute("href")
+    table_id = state(page)["table"]["id"]
+    assert href == f"/api/tables/{table_id}/record"
+    assert page.request.get(url.rstrip("/") + href).status == 200  # the link works (a read)
+    if game == "solo":
+        assert page.locator("[data-testid=solo-rating]").count() == 1
+    assert "match is over" in panel.inner_text()
+    # close: the board stays; reopen from the results panel
+    page.locator("[data-testid=close-results]").click()
+    assert page.locator("[data-testid=match-over]").count() == 0
+    assert page.locator("#board-svg [data-card]").count() > 0
+    page.locator("[data-testid=reopen-results]").click()
+    page.wait_for_selector("[data-testid=match-over]")
+
+
+def _play_match(page: Any, url: str, game: str, players: int, dirs: list[Path], name: str,
+                rounds: int, deadline: float) -> int:
+    ended = 0
+    moves = 0
+    shot_mid = False
+    propose = 10 if game == "lost-mines" else None
+    while time.time() < deadline:
+        if page.locator("[data-testid=match-over]").count():
+            _check_round_end(page, game, players, final=True)
+            screenshot(page, dirs, f"{name}-match-end")
+            _check_match_end(page, url, game, players)
+            page.locator("[data-testid=close-results]").click()
+            screenshot(page, dirs, f"{name}-match-closed")
+            return moves
+        if page.locator("[data-testid=round-over]").count():
+            ended += 1
+            _check_round_end(page, game, players, final=False)
+            screenshot(page, dirs, f"{name}-round-{ended}-end")
+            page.locator("[data-testid=close-banner]").click()
+            page.wait_for_selector("[data-testid=round-over]", state="detached")
+            continue
+        msg = state(page)
+        if msg and msg["legal"]:
+            if not shot_mid and moves == 6:
+                screenshot(page, dirs, f"{name}-mid-play")
+                shot_mid = True
+            play_one_move(page, moves, propose_end_after=propose)
+            moves += 1
+            wait_after_move(page, msg["index"])
+        else:
+            page.wait_for_timeout(30)
+    raise AssertionError(f"{game}: the match did not end in time ({ended} rounds, {moves} moves)")
+
+
+CASES = [
+    ("duel", 2, None, PHONE),
+    ("solo", 1, None, DESKTOP),
+    ("classic", 3, None, DESKTOP),
+    ("expansion", 3, None, DESKTOP),
+    ("lost-mines", 3, {"rounds": 1}, DESKTOP),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "options", "viewport"), CASES, ids=[c[0] for c in CASES])
+def test_a_whole_match_by_clicking(server: str, browser: Any, tmp_path: Path, game: str,
+                                   players: int, options: dict[str, int] | None,
+                                   viewport: dict[str, int]) -> None:
+    dirs = shot_dirs(tmp_path)
+    pg = Page(browser, viewport)
+    try:
+        page = pg.page
+        _create(page, server, game, players, options)
+        assert "#/t/" in page.url
+        view = state(page)["view"]
+        assert view["rounds"] == ROUNDS[game]
+        # panels: my role only on my panel, a running turn clock, markers as one pool
+        if game in ("classic", "expansion", "lost-mines"):
+            assert page.locator("[data-testid=my-role]").count() == 1
+            assert page.locator("[data-testid=player-0] [data-testid=my-role]").count() == 1
+        assert page.locator("[data-testid=turn-timer]").count() >= 1
+        if game == "duel":
+            assert "Markers: 8" in page.locator("[data-testid=status]").inner_text()
+            assert "Markers 8" not in page.locator("#players").inner_text()
+        moves = _play_match(page, server, game, players, dirs, f"games-{game}", ROUNDS[game], time.time() + 150)
+        assert moves > 3
+    finally:
+        pg.close()
