@@ -4,13 +4,14 @@ import {S, $, $$, esc, render} from "./store.js";
 import {t, tr, cardName, seatLabel} from "./i18n.js";
 import {send, feedback} from "./net.js";
 import {cursorToFirstTarget} from "./board.js";
+import {cardTitle} from "./help.js";
 
 export const CW = 100, CH = 150;
 
 export function cardSvg(game, code, rotated, cls = "card") {
   const c = S.cards[game] && S.cards[game].cards[code];
   const inner = c ? (rotated && c.svg_r ? c.svg_r : c.svg) : S.cards[game].back;
-  return `<svg class="${cls}" viewBox="0 0 ${CW} ${CH}" role="img" aria-label="${esc(cardName(game, code))}"><title>${esc(cardName(game, code))}</title>${inner}</svg>`;
+  return `<svg class="${cls}" viewBox="0 0 ${CW} ${CH}" role="img" aria-label="${esc(cardName(game, code))}"><title>${esc(cardTitle(game, code))}</title>${inner}</svg>`;
 }
 
 export function actionLabel(a, game) {
@@ -64,7 +65,7 @@ export function renderHand(ctx) {
     if (S.passMode && S.passSel.includes(i)) cls.push("selected");
     if (msg.legal.some((a) => a.card === c)) cls.push("playable");
     const name = cardName(game, c);
-    return `<button class="${cls.join(" ")}" data-hand="${i}" data-code="${esc(c)}" data-testid="hand-${i}" title="${esc(name)}" aria-pressed="${cls.includes("selected")}" aria-label="${esc(`${i + 1}: ${name}`)}">${cardSvg(game, c, S.selected === c && S.rotated && !S.passMode)}<span class="cname">${esc(name)}</span></button>`;
+    return `<button class="${cls.join(" ")}" data-hand="${i}" data-code="${esc(c)}" data-testid="hand-${i}" title="${esc(cardTitle(game, c))}" aria-pressed="${cls.includes("selected")}" aria-label="${esc(`${i + 1}: ${name}`)}">${cardSvg(game, c, S.selected === c && S.rotated && !S.passMode)}<span class="cname">${esc(name)}</span></button>`;
   }).join("") : `<p>${t("spectating")}</p>`;
   $("#hand").innerHTML = hand;
 

@@ -16,6 +16,7 @@ import {renderTable, forgetLayout} from "./table.js";
 import {resetBoard} from "./board.js";
 import {resetRoundEnd} from "./roundend.js";
 import {onKey} from "./keyboard.js";
+import "./help.js";  // the Rules button, card help, the turn notice
 
 function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, "").split("/");
