@@ -431,7 +431,7 @@ def test_no_message_carries_a_hidden_fact(client: TestClient, db_url: str, game:
         for m in messages:
             text = json.dumps(m)
             if m["type"] != "state":
-                assert m["type"] in ("ack", "error", "pong"), m
+                assert m["type"] in ("ack", "error", "pong", "presence"), m
                 continue
             counted += 1
             true = truth[m["index"]]

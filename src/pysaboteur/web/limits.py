@@ -54,6 +54,27 @@ class Limits:
         900.0, "seconds an open or playing table with nobody connected and no action stays "
                "in memory (it is loaded again on its next use)")
 
+    # -- connections (WebSockets)
+    ws_queue: int = limit(
+        32, "messages (besides the newest state and presence, which replace older ones) "
+            "that may wait for one connection to read them; past it the connection is closed "
+            "(4429)")
+    ws_send_timeout: float = limit(
+        10.0, "seconds one message may take to reach a connection; a slower reader is "
+              "closed (4408)")
+    ws_per_seat: int = limit(6, "connections open at once for one seat (0: no limit)")
+    ws_per_table: int = limit(
+        256, "connections open at once to one table, spectators included (0: no limit)")
+    ws_per_client: int = limit(
+        32, "connections open at once from one client address (behind a proxy every client "
+            "shares its address; 0: no limit)")
+    ws_rate: float = limit(
+        20.0, "messages a second one connection may send on average (more: an error each)")
+    ws_burst: int = limit(60, "messages one connection may send at once, above the rate")
+    ws_flood: int = limit(
+        100, "messages refused for the rate (forgotten one a second) that close the "
+             "connection (4429)")
+
     # -- storage
     storage_check_interval: float = limit(
         5.0, "seconds between checks that the database is still there and writable "

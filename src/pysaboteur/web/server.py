@@ -4,17 +4,30 @@
 The OpenAPI schema is at ``/openapi.json`` (browsable at ``/docs``).
 
 WebSocket protocol (``/api/tables/{id}/ws``), JSON text messages of at most
-``MAX_MESSAGE`` bytes:
+``Limits.max_message`` bytes:
 
-* client -> server, first: ``{"type": "hello", "token": "<seat token>"}`` (``null``
-  or no token: a spectator); then ``{"type": "action", "action": "NES@1,0r",
-  "index": 12}`` where ``index`` is the ``index`` of the last state received
-  (an action meant for another position is refused as stale); ``{"type": "ping"}``.
+* client -> server, first (within ``Limits.hello_timeout`` s): ``{"type": "hello",
+  "token": "<seat token>"}`` (``null`` or no token: a spectator); then ``{"type":
+  "action", "action": "NES@1,0r", "index": 12}`` where ``index`` is the ``index`` of the
+  last state received (an action meant for another position is refused as stale);
+  ``{"type": "state"}`` (the current state again); ``{"type": "ping"}``.  At most
+  ``Limits.ws_rate`` messages a second (``ws_burst`` at once); each one over it is
+  answered by an ``error`` ``rate`` and not read.  Text must be valid Unicode: a lone
+  surrogate (``"\\ud800"``) anywhere is refused as ``bad-text``, never echoed.
 * server -> client: ``{"type": "state", "seat", "index", "table", "view", "legal"}``
-  after every change (``legal`` only to the seat whose decision it is);
+  on connecting, after every change and on request (``legal`` only to the seat whose
+  decision it is; a slow reader gets the newest state, not every one);
+  ``{"type": "presence", "connected": [bool, ...]}`` when a seat connects or leaves
+  (``connected[i]`` is ``table.seats[i].connected``; spectators come and go unannounced);
   ``{"type": "ack", "index"}`` to the seat whose action was accepted;
-  ``{"type": "error", "code", "message"}`` for anything refused (nothing changes);
-  ``{"type": "rematch", "table"}`` when a rematch table exists.
+  ``{"type": "pong"}``; ``{"type": "error", "code", "message"}`` for anything refused
+  (nothing changes); ``{"type": "rematch", "table"}`` when a rematch table exists.
+* the server closes a socket with an ``error`` message, then a close code: 4404 no such
+  table, 4400 no hello, 4403 a token that holds no seat, 4408 no hello in time or a
+  message that took over ``ws_send_timeout`` s to send, 4429 too many connections (per
+  seat, table or client address: ``ws_per_seat``, ``ws_per_table``, ``ws_per_client``),
+  a reader more than ``ws_queue`` messages behind, or a client that keeps flooding
+  (``ws_flood``); 1011 a send that failed.
 """
 
 from __future__ import annotations
@@ -23,13 +36,16 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -38,7 +54,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import svg
 from ..registry import GAMES, make_game
 from .db import Database
-from .tables import DIFFICULTIES, Connection, Hub, Rejected, bot_for
+from .tables import (
+    DIFFICULTIES,
+    Connection,
+    Dropped,
+    Hub,
+    Rejected,
+    bot_for,
+    encode,
+    lone_surrogate,
+    safe_text,
+)
 
 log = logging.getLogger("pysaboteur.web")
 
@@ -192,6 +218,66 @@ class _TooLarge(Exception):
     pass
 
 
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+class TextCheck:
+    """Refuse a JSON request body holding a lone surrogate (``"\\ud800"``: valid JSON, but
+    no text can hold it) with 400 ``bad-text``, before anything stores or echoes it.
+    Runs inside :class:`BodyLimit` (bodies it sees are bounded)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        while True:
+            msg = await receive()
+            if msg["type"] != "http.request":
+                break
+            chunks.append(msg.get("body", b""))
+            if not msg.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if _SURROGATE.search(body):
+            try:
+                data = json.loads(body)
+            except (ValueError, RecursionError):
+                data = None
+            if lone_surrogate(data):
+                out = json.dumps({"detail": {"code": "bad-text", "message": (
+                    "the request's text must be valid Unicode (a lone surrogate such as "
+                    "\\ud800 is not)")}}).encode()
+                await send({"type": "http.response.start", "status": 400,
+                            "headers": [(b"content-type", b"application/json")]})
+                await send({"type": "http.response.body", "body": out})
+                return
+        replayed = False
+
+        async def again() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, again, send)
+
+
+def _encodable(data: Any) -> Any:
+    """JSON-like ``data`` with every string made encodable (:func:`safe_text`)."""
+    if isinstance(data, str):
+        return safe_text(data)
+    if isinstance(data, dict):
+        return {_encodable(k): _encodable(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_encodable(v) for v in data]
+    return data
+
+
 async def _too_large(send: Send) -> None:
     body = json.dumps({"detail": {"code": "too-large", "message": "request body too large"}})
     await send({"type": "http.response.start", "status": 413,
@@ -258,6 +344,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
 
     app = FastAPI(title="pysaboteur", version="0.1.0", lifespan=lifespan,
                   description="Play the Saboteur card games: tables, seats, actions, views.")
+    app.add_middleware(TextCheck)  # inside BodyLimit (added after: the outer one)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.state.db = db
 
@@ -267,6 +354,12 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     @app.exception_handler(Rejected)
     async def rejected(_request: Request, exc: Rejected) -> JSONResponse:
         return JSONResponse({"detail": exc.to_json()}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        """FastAPI's 422, its echoed input made encodable (never a 500 for the text)."""
+        return JSONResponse({"detail": _encodable(jsonable_encoder(exc.errors()))},
+                            status_code=422)
 
     # -- games and cards -----------------------------------------------------------------
     @app.get("/api/games", tags=["games"])
@@ -423,35 +516,44 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     @app.websocket("/api/tables/{table_id}/ws")
     async def socket(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
+        limits = hub().limits
         try:
             table = await hub().get(table_id)
         except Rejected as exc:
-            await ws.send_json({"type": "error", **exc.to_json()})
-            await ws.close(code=4404)
+            await _refuse(ws, 4404, exc.code, exc.message)
             return
         try:
-            hello = await asyncio.wait_for(_receive(ws), HELLO_TIMEOUT)
+            hello = await asyncio.wait_for(_receive(ws, limits.max_message), limits.hello_timeout)
         except (TimeoutError, WebSocketDisconnect):
             with contextlib.suppress(Exception):
                 await ws.close(code=4408)
             return
-        if not isinstance(hello, dict) or hello.get("type") != "hello":
-            await ws.send_json({"type": "error", "code": "no-hello",
-                                "message": 'first send {"type": "hello", "token": ...}'})
-            await ws.close(code=4400)
+        if isinstance(hello, Rejected) or hello.get("type") != "hello":
+            await _refuse(ws, 4400, "no-hello", 'first send {"type": "hello", "token": ...}')
             return
         token = hello.get("token")
         seat = table.seat_of(token) if isinstance(token, str) else None
         if token and seat is None and not table.is_host(token if isinstance(token, str) else ""):
-            await ws.send_json({"type": "error", "code": "bad-token",
-                                "message": "this token holds no seat at this table"})
-            await ws.close(code=4403)
+            await _refuse(ws, 4403, "bad-token", "this token holds no seat at this table")
             return
-        conn = Connection(seat, ws.send_json)
-        hub().subscribe(table, conn)
+        client = ws.client.host if ws.client else ""
+        conn = Connection(seat, ws.send_text, _closer(ws), client=client, limits=limits)
         try:
-            while True:
-                msg = await _receive(ws)
+            hub().subscribe(table, conn)
+        except Rejected as exc:
+            await _refuse(ws, 4429, exc.code, exc.message)
+            return
+        try:
+            while conn.dead is None:
+                msg = await _next(ws, conn, limits.max_message)
+                if not conn.allow():
+                    if conn.flooding:
+                        conn.drop(4429, "flood", "too many messages: closed")
+                        break
+                    conn.push({"type": "error", "code": "rate",
+                               "message": f"at most {limits.ws_rate:g} messages a second "
+                                          "(this one was not read)"}, key="rate")
+                    continue
                 if isinstance(msg, Rejected):
                     conn.push({"type": "error", **msg.to_json()})
                     continue
@@ -463,14 +565,14 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
                         index = await hub().act(table, seat, msg.get("action"), msg.get("index"))
                         conn.push({"type": "ack", "index": index})
                     except Rejected as exc:
-                        conn.push({"type": "error", "action": str(msg.get("action"))[:200],
-                                   **exc.to_json()})
+                        echo = safe_text(str(msg.get("action"))[:200])
+                        conn.push({"type": "error", "action": echo, **exc.to_json()})
                 elif kind == "state":
-                    conn.push(hub().message_for(table, seat))
+                    conn.push(hub().state_out(table, seat), key="state")
                 else:
                     conn.push({"type": "error", "code": "bad-message",
                                "message": "messages are hello, action, state or ping"})
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, Dropped):
             pass
         finally:
             await hub().unsubscribe(table, conn)
@@ -484,29 +586,59 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     return app
 
 
-async def _receive(ws: WebSocket) -> Any:
-    """The next JSON message, or a :class:`Rejected` for an oversized or malformed one."""
+async def _receive(ws: WebSocket, limit: int = MAX_MESSAGE) -> dict[str, Any] | Rejected:
+    """The next JSON message, or a :class:`Rejected` for an oversized, malformed or
+    unencodable one (a lone surrogate anywhere: refused, never echoed)."""
     msg = await ws.receive()
     if msg["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(msg.get("code", 1000))
     text = msg.get("text")
     if text is None:
         data = msg.get("bytes") or b""
-        if len(data) > MAX_MESSAGE:
-            return Rejected(413, "too-large", f"messages are at most {MAX_MESSAGE} bytes")
+        if len(data) > limit:
+            return Rejected(413, "too-large", f"messages are at most {limit} bytes")
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             return Rejected(400, "bad-json", "messages are JSON text")
-    if len(text.encode("utf-8")) > MAX_MESSAGE:
-        return Rejected(413, "too-large", f"messages are at most {MAX_MESSAGE} bytes")
+    if len(text.encode("utf-8", "surrogatepass")) > limit:
+        return Rejected(413, "too-large", f"messages are at most {limit} bytes")
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
         return Rejected(400, "bad-json", "that message is not JSON")
     if not isinstance(data, dict):
         return Rejected(400, "bad-json", "a message is a JSON object")
+    if lone_surrogate(data):
+        return Rejected(400, "bad-text", "a message's text must be valid Unicode "
+                                         "(a lone surrogate such as \\ud800 is not)")
     return data
+
+
+async def _next(ws: WebSocket, conn: Connection, limit: int) -> dict[str, Any] | Rejected:
+    """The next message of ``ws``, unless the server drops ``conn`` first (:class:`Dropped`)."""
+    receiving = asyncio.ensure_future(_receive(ws, limit))
+    await asyncio.wait({receiving, conn.dropped}, return_when=asyncio.FIRST_COMPLETED)
+    if not receiving.done():
+        receiving.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await receiving
+        raise Dropped
+    return receiving.result()
+
+
+def _closer(ws: WebSocket) -> Callable[[int, str], Awaitable[None]]:
+    async def close(code: int, reason: str) -> None:
+        await ws.close(code=code, reason=reason)
+    return close
+
+
+async def _refuse(ws: WebSocket, code: int, error: str, message: str) -> None:
+    """An error message, then the close code, to a socket that is not subscribed."""
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(5):
+            await ws.send_text(encode({"type": "error", "code": error, "message": message}))
+            await ws.close(code=code, reason=error)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,

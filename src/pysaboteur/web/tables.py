@@ -13,9 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import secrets
 import time
+import weakref
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, is_dataclass
@@ -35,7 +38,8 @@ from ..engine.game import State
 from ..engine.views import View, plain
 from ..records import Record
 from ..registry import GAMES, make_game
-from .db import Database, StoredTable
+from .db import LIVE, Conflict, Database, LiveRow, StorageError, StoredTable
+from .limits import Limits
 
 log = logging.getLogger("pysaboteur.web")
 
@@ -46,6 +50,10 @@ DIFFICULTIES: dict[str, tuple[str, ...]] = {
     "hard": ("ismcts", "heuristic", "random"),
 }
 MAX_NAME = 40
+#: a bot whose move the store refused waits this long, doubling with each refusal in a
+#: row, up to BOT_BACKOFF_MAX seconds (a database that is down is not asked in a loop)
+BOT_BACKOFF = 0.1
+BOT_BACKOFF_MAX = 30.0
 
 
 def bot_for(difficulty: str) -> str:
@@ -73,9 +81,11 @@ def new_token() -> str:
 class Rejected(Exception):
     """An action or request refused; ``status`` is the HTTP code, ``code`` a stable word."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.headers = headers  # of the HTTP answer (Retry-After)
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message}
@@ -123,37 +133,236 @@ class Seat:
                 "token_hash": self.token_hash}
 
 
-class Connection:
-    """One WebSocket (or test client) subscribed to a table as a seat or a spectator."""
+def safe_text(text: str) -> str:
+    """``text`` as it can be encoded: a lone surrogate becomes the six characters of its
+    escape (``\\ud800``), so that nothing the server echoes fails to encode."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
-    def __init__(self, seat: int | None, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+
+def lone_surrogate(data: Any) -> bool:
+    """Whether any string of JSON-like ``data`` (keys included) cannot be encoded as UTF-8
+    (a lone surrogate such as ``"\\ud800"``, which JSON's escapes can carry)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as JSON text that always encodes (lone surrogates escaped)."""
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # \ud800-style escapes: still valid JSON, plain ASCII
+        text = json.dumps(message, separators=(",", ":"))
+    return text
+
+
+class Outgoing:
+    """One message on its way to connections; its JSON text is built once, for every
+    connection it goes to (``changed()`` after the message was patched)."""
+
+    __slots__ = ("_text", "message")
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        self.message = message
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = encode(self.message)
+        return self._text
+
+    def changed(self) -> None:
+        self._text = None
+
+
+class Dropped(Exception):
+    """The connection was closed by the server (too slow, flooding, a failed send)."""
+
+
+class Connection:
+    """One WebSocket (or test client) subscribed to a table as a seat or a spectator.
+
+    Its outgoing queue is bounded: a message pushed with a ``key`` ("state", "presence",
+    "rate") replaces the one of the same key still waiting (a slow reader gets the newest
+    state, not every state); other messages (ack, error, pong, rematch) count against
+    ``limits.ws_queue``.  A reader further behind, a send that takes over
+    ``limits.ws_send_timeout`` or any failure to send drops the connection: an error
+    message and a close code (4429 too far behind or flooding, 4408 too slow, 1011 a
+    failed send) when they can still be sent, and ``on_drop`` (the hub unsubscribes it).
+    """
+
+    #: keys whose message replaces the waiting one of the same key
+    KEYS = ("state", "presence", "rate")
+
+    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]],
+                 close: Callable[[int, str], Awaitable[None]] | None = None, *,
+                 client: str = "", limits: Limits | None = None) -> None:
         self.seat = seat
+        self.client = client
+        self.limits = limits or Limits()
         self._send = send
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._close = close
+        self.queue: deque[tuple[str | None, Outgoing]] = deque()
+        self.pending = 0  # messages of the queue without a key
+        self.high_water = 0  # the longest the queue has been
         self.task: asyncio.Task[None] | None = None
+        self.dead: tuple[int, str, str] | None = None  # (close code, error code, message)
+        self.on_drop: Callable[[Connection], None] | None = None
+        self.closing = False
+        self._wake = asyncio.Event()
+        self.dropped: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        # the token bucket of messages received (see allow()) and the flood count
+        self._tokens = float(self.limits.ws_burst)
+        self._strikes = 0.0
+        self._stamp = time.monotonic()
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._pump())
 
-    def push(self, message: dict[str, Any]) -> None:
-        self.queue.put_nowait(message)
+    def push(self, message: dict[str, Any] | Outgoing, key: str | None = None) -> None:
+        """Queue ``message`` (``key``: replacing the waiting message of that key)."""
+        if self.dead is not None or self.closing:
+            return
+        out = message if isinstance(message, Outgoing) else Outgoing(message)
+        if key is not None:
+            for i, (k, _) in enumerate(self.queue):
+                if k == key:
+                    del self.queue[i]
+                    break
+        elif self.pending >= self.limits.ws_queue:
+            self.drop(4429, "too-slow", f"more than {self.limits.ws_queue} messages waited for "
+                                        "this connection to read them: closed")
+            return
+        else:
+            self.pending += 1
+        self.queue.append((key, out))
+        self.high_water = max(self.high_water, len(self.queue))
+        self._wake.set()
+
+    def allow(self) -> bool:
+        """Whether one more message received keeps within the rate (a token bucket of
+        ``ws_burst`` messages refilled at ``ws_rate`` a second); a refused one counts
+        towards ``ws_flood`` (decaying one a second), past which :attr:`flooding`."""
+        now = time.monotonic()
+        elapsed, self._stamp = now - self._stamp, now
+        refill = self._tokens + elapsed * self.limits.ws_rate
+        self._tokens = min(float(self.limits.ws_burst), refill)
+        self._strikes = max(0.0, self._strikes - elapsed)
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        self._strikes += 1.0
+        return False
+
+    @property
+    def flooding(self) -> bool:
+        return self._strikes > self.limits.ws_flood
+
+    def drop(self, code: int, error: str, message: str) -> None:
+        """Close this connection from the server's side (once): stop sending, say why
+        when that can still be said, and leave the table (``on_drop``)."""
+        if self.dead is not None:
+            return
+        self.dead = (code, error, message)
+        self.queue.clear()
+        self.pending = 0
+        if not self.dropped.done():
+            self.dropped.set_result(None)
+        if self.on_drop is not None:
+            self.on_drop(self)
+        if self.task is None:
+            return
+        if self.task is not asyncio.current_task() and not self.task.done():
+            self.task.cancel()  # wherever the pump waits (a send that does not finish)
+        self._wake.set()
 
     async def _pump(self) -> None:
-        while True:
-            msg = await self.queue.get()
-            if msg is None:
-                return
+        try:
+            await self._run()
+        except asyncio.CancelledError:
+            if self.dead is None:
+                raise  # the server stops
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+        except Exception as exc:  # pragma: no cover - _run catches what it expects
+            log.exception("a connection's sender failed")
+            self.drop(1011, "send-failed", f"sending failed: {type(exc).__name__}")
+        if self.dead is not None:
+            await self._farewell()
+
+    async def _run(self) -> None:
+        while self.dead is None:
+            if not self.queue:
+                if self.closing:
+                    return
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            key, out = self.queue.popleft()
+            if key is None:
+                self.pending -= 1
             try:
-                await self._send(msg)
-            except Exception:  # the socket is gone; the reader side cleans up
-                return
+                text = out.text
+            except (TypeError, ValueError) as exc:  # pragma: no cover - our own message
+                log.error("a message could not be encoded: %s", exc)
+                continue
+            try:
+                await asyncio.wait_for(self._send(text), self.limits.ws_send_timeout)
+            except TimeoutError:
+                self.drop(4408, "too-slow", f"a message took over {self.limits.ws_send_timeout:g}"
+                                            " s to send: closed")
+            except Exception as exc:  # the socket is gone, or could not take it
+                self.drop(1011, "send-failed", f"sending failed: {type(exc).__name__}")
+
+    async def _farewell(self) -> None:
+        """The error message and the close code of a dropped connection, if the socket
+        takes them within a second or two (else the transport goes with the handler)."""
+        if self._close is None or self.dead is None:
+            return
+        code, error, message = self.dead
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(min(2.0, self.limits.ws_send_timeout)):
+                if code != 1011:
+                    await self._send(encode({"type": "error", "code": error, "message": message}))
+                await self._close(code, error)
 
     async def close(self) -> None:
+        """Send what is queued (for a second or two at most), then stop."""
         self.closing = True
-        self.queue.put_nowait(None)
-        if self.task is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.task, 2)
+        self._wake.set()
+        if self.task is not None and not self.task.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(self.task), 2)
+            except (TimeoutError, asyncio.CancelledError, Exception):
+                self.task.cancel()
+
+
+@dataclass
+class Views:
+    """The state message of each seat (None: spectators) at one index of one table, all
+    sharing one ``table`` info (patched in place when presence changes)."""
+
+    index: int
+    info: dict[str, Any]
+    by_seat: dict[int | None, Outgoing] = field(default_factory=dict)
 
 
 @dataclass
@@ -173,9 +382,20 @@ class LiveTable:
     created: float = field(default_factory=time.time)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
+    #: open connections per seat (who is connected: presence, without counting sockets)
+    present: dict[int, int] = field(default_factory=dict)
+    #: the state messages built at the current index (Hub.state_out), until the next change
+    views: Views | None = None
     actors: list[int] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    #: the bot moves the store refused in a row (the bots back off)
+    bot_failures: int = 0
+    #: the time of the table's last write (an abandoned table: none for Limits.abandon_after)
+    updated: float = field(default_factory=time.time)
+    #: when the table was last used (time.monotonic(); its eviction from memory counts
+    #: from there)
+    touched: float = field(default_factory=time.monotonic)
 
     @property
     def index(self) -> int:
@@ -222,7 +442,7 @@ class LiveTable:
 
     def info(self) -> dict[str, Any]:
         """Public facts about the table (never a token, never the seed)."""
-        connected = {c.seat for c in self.connections if c.seat is not None}
+        connected = {seat for seat, n in self.present.items() if n}
         entry = GAMES.get(self.game)
         return {
             "id": self.id, "game": self.game, "title": entry.title if entry else self.game,
@@ -242,7 +462,7 @@ class Hub:
     """Every live table of one server process."""
 
     def __init__(self, db: Database, bot_delay: float = 0.6, allow_seed: bool = False,
-                 bot_threads: int = 2) -> None:
+                 bot_threads: int = 2, limits: Limits | None = None) -> None:
         self.db = db
         self.bot_delay = bot_delay
         self.allow_seed = allow_seed
@@ -251,70 +471,272 @@ class Hub:
         self.db_pool = ThreadPoolExecutor(1, thread_name_prefix="db")
         self._load_lock = asyncio.Lock()
         self.closing = False
+        self.limits = limits or Limits()
+        #: open connections per client address (``ws_per_client``)
+        self.clients: dict[str, int] = {}
+        #: every open or playing table, loaded or not (the lobby and the limits count them)
+        self.live: dict[str, LiveRow] = {}
+        #: tables evicted from ``tables`` that something still holds: found again there
+        #: (never loaded twice)
+        self._held: weakref.WeakValueDictionary[str, LiveTable] = weakref.WeakValueDictionary()
+        #: when each client address created its tables of the last minute
+        self._created: dict[str, deque[float]] = {}
+        self._creating = 0  # creations admitted, not yet stored
+        self._housekeeper: asyncio.Task[None] | None = None
+        self.storage_checked = 0.0  # time.time() of the last storage check
 
     # -- life cycle -----------------------------------------------------------------
     async def resume(self) -> int:
-        """Load every open or playing table from the store and restart its bots."""
-        n = 0
-        for table_id in self.db.ids(("open", "playing")):
-            table = await self.get(table_id)
-            self._schedule_bots(table)
-            n += 1
-        return n
+        """Read which tables are open or playing (without loading any: each is loaded on
+        its first use, and its bots go on from there); returns how many."""
+        rows = await self._db(self.db.live)
+        self.live = {r.id: r for r in rows}
+        return len(rows)
+
+    def housekeeping(self) -> None:
+        """Start the task that checks the storage, closes abandoned tables and evicts idle
+        ones from memory (``Limits``: storage_check_interval, abandon_after, evict_*)."""
+        if self._housekeeper is None:
+            self._housekeeper = asyncio.create_task(self._housekeep())
 
     async def close(self) -> None:
         self.closing = True
+        if self._housekeeper is not None:
+            self._housekeeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._housekeeper
         for table in list(self.tables.values()):
             if table.bot_task is not None:
                 table.bot_task.cancel()
-            for conn in list(table.connections):
-                await conn.close()
+            await asyncio.gather(*(conn.close() for conn in list(table.connections)))
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         self.db_pool.shutdown(wait=True)
 
     async def _db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Run a database call in the database thread; a failure of the store is a
+        :class:`Rejected` 503 ``unavailable`` (nothing was stored, nothing is acknowledged)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.db_pool, lambda: fn(*args, **kwargs))
+        try:
+            return await loop.run_in_executor(self.db_pool, lambda: fn(*args, **kwargs))
+        except Conflict as exc:
+            raise Rejected(409, "conflict", "another change was stored first; "
+                                            "reload and try again") from exc
+        except StorageError as exc:
+            log.error("storage: %s", exc)
+            raise Rejected(503, "unavailable", "the server cannot store anything now: nothing "
+                                               "was changed; try again later",
+                           headers={"Retry-After": "10"}) from exc
+
+    # -- storage health -----------------------------------------------------------------
+    @property
+    def storage_problem(self) -> str | None:
+        """None while the store works, else why it does not (as last seen)."""
+        return self.db.problem
+
+    async def check_storage(self) -> str | None:
+        """Probe the store now (in the database thread): None, or what is wrong."""
+        before = self.db.problem
+        loop = asyncio.get_running_loop()
+        problem: str | None = await loop.run_in_executor(self.db_pool, self.db.check)
+        self.storage_checked = time.time()
+        if problem != before:
+            if problem is None:
+                log.warning("storage works again")
+            else:
+                log.error("storage: %s", problem)
+        return problem
+
+    # -- housekeeping --------------------------------------------------------------------
+    def _tick(self) -> float:
+        L = self.limits
+        times = [t for t in (L.abandon_after, L.evict_finished_after, L.evict_idle_after,
+                             L.storage_check_interval) if t > 0]
+        return min(5.0, max(0.02, min(times, default=20.0) / 4))
+
+    async def _housekeep(self) -> None:
+        next_check = 0.0
+        while not self.closing:
+            try:
+                now = time.monotonic()
+                if self.limits.storage_check_interval > 0 and now >= next_check:
+                    next_check = now + self.limits.storage_check_interval
+                    await self.check_storage()
+                await self.abandon_idle()
+                self.evict()
+                self._prune_rates()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # pragma: no cover - housekeeping must go on
+                log.exception("housekeeping failed")
+            await asyncio.sleep(self._tick())
+
+    def _loaded(self, table_id: str) -> LiveTable | None:
+        return self.tables.get(table_id) or self._held.get(table_id)
+
+    async def abandon_idle(self) -> int:
+        """Close every open or playing table without a write for ``abandon_after``
+        seconds: its status becomes ``abandoned`` (stored first), its bots stop, its
+        connections are told (a state message); returns how many were closed."""
+        after = self.limits.abandon_after
+        if after <= 0:
+            return 0
+        cutoff = time.time() - after
+        n = 0
+        for row in [r for r in self.live.values() if r.updated <= cutoff]:
+            table = self._loaded(row.id)
+            if table is None:
+                if not await self._db(self.db.abandon, row.id, row.updated):
+                    log.warning("table %s was not live in the store", row.id)
+                self.live.pop(row.id, None)
+                table = self._loaded(row.id)  # loaded meanwhile
+                if table is None:
+                    n += 1
+                    continue
+            async with table.lock:
+                if table.status not in LIVE or table.updated > cutoff:
+                    continue
+                await self._db(self.db.abandon, table.id, table.updated + 1)
+                table.status = "abandoned"
+                self.live.pop(table.id, None)
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+            log.info("table %s abandoned", table.id)
+            self.broadcast(table)
+            n += 1
+        return n
+
+    def evict(self) -> int:
+        """Drop from memory every table nobody uses: no connection, no bot moving, no
+        change under way, unused for ``evict_finished_after`` (finished or abandoned) or
+        ``evict_idle_after`` seconds; returns how many.  A table is loaded again from the
+        store only for someone with a right to it (see :meth:`get`)."""
+        now = time.monotonic()
+        n = 0
+        for table_id, table in list(self.tables.items()):
+            if table.connections or table.lock.locked() or (
+                    table.bot_task is not None and not table.bot_task.done()):
+                table.touched = now
+                continue
+            idle = (self.limits.evict_idle_after if table.status in LIVE
+                    else self.limits.evict_finished_after)
+            if now - table.touched >= idle:
+                del self.tables[table_id]
+                table.views = None
+                n += 1
+        return n
+
+    def _prune_rates(self) -> None:
+        cutoff = time.monotonic() - 60
+        for client, times in list(self._created.items()):
+            while times and times[0] <= cutoff:
+                times.popleft()
+            if not times:
+                del self._created[client]
+
+    def _admit(self, client: str | None) -> str | None:
+        """Refuse a new table past ``max_open_tables`` (503) or past ``tables_per_minute``
+        from ``client`` (429), each with Retry-After; else count it (:meth:`_admitted`)."""
+        L = self.limits
+        if L.max_open_tables and len(self.live) + self._creating >= L.max_open_tables:
+            raise Rejected(503, "too-many-tables",
+                           f"this server has {L.max_open_tables} tables open or playing, as "
+                           "many as it takes; try again later", headers={"Retry-After": "60"})
+        if client is not None and L.tables_per_minute:
+            now = time.monotonic()
+            times = self._created.setdefault(client, deque())
+            while times and times[0] <= now - 60:
+                times.popleft()
+            if len(times) >= L.tables_per_minute:
+                wait = max(1, int(times[0] + 60 - now + 0.999))
+                raise Rejected(429, "rate-limited",
+                               f"at most {L.tables_per_minute} new tables a minute from one "
+                               f"address; try again in {wait} s",
+                               headers={"Retry-After": str(wait)})
+            times.append(now)
+        self._creating += 1
+        return client
+
+    def _admitted(self, client: str | None, stored: bool) -> None:
+        self._creating -= 1
+        if not stored and client is not None:
+            times = self._created.get(client)
+            if times:
+                times.pop()  # a creation that failed does not count
 
     # -- tables -----------------------------------------------------------------------
-    async def get(self, table_id: str) -> LiveTable:
-        table = self.tables.get(table_id)
-        if table is not None:
-            return table
+    async def get(self, table_id: str, token: str | None = None, *,
+                  record: bool = False) -> LiveTable:
+        """The live table ``table_id``.  A table in memory, or open or playing, comes for
+        anyone (spectators watch); a finished or abandoned one that was evicted from memory
+        is loaded again only for ``token`` holding one of its seats or its host's token, or
+        for its record (``record``): an unknown id, or a stored one asked for without a
+        right to it, is a 404 without touching the store."""
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
             raise Rejected(404, "no-table", "there is no such table")
+        table = self._hold(table_id)
+        if table is not None:
+            return table
+        if table_id not in self.live and not token and not record:
+            raise Rejected(404, "no-table", "there is no such table")
         async with self._load_lock:
-            table = self.tables.get(table_id)
+            table = self._hold(table_id)
             if table is not None:
                 return table
             stored = await self._db(self.db.load, table_id)
-            if stored is None:
+            if stored is None or (stored.status not in LIVE and not record
+                                  and not _entitled(stored, token)):
                 raise Rejected(404, "no-table", "there is no such table")
             return self._adopt(stored)
 
-    def _adopt(self, stored: StoredTable) -> LiveTable:
-        """The live table of ``stored`` (revived unless another caller did meanwhile)."""
-        table = self.tables.get(stored.id)
+    def _hold(self, table_id: str) -> LiveTable | None:
+        """The table if it is in memory (back among the hub's tables when it was evicted
+        but is still held somewhere), marked as used now."""
+        table = self.tables.get(table_id)
         if table is None:
-            table = self.tables[stored.id] = self._revive(stored)
+            table = self._held.get(table_id)
+            if table is None:
+                return None
+            self.tables[table_id] = table
+        table.touched = time.monotonic()
         return table
+
+    def _adopt(self, stored: StoredTable) -> LiveTable:
+        """The live table of ``stored`` (revived unless another caller did meanwhile); its
+        bots go on."""
+        table = self._hold(stored.id)
+        if table is None:
+            table = self.tables[stored.id] = self._held[stored.id] = self._revive(stored)
+            if table.status in LIVE and table.id not in self.live:
+                self.live[table.id] = LiveRow(table.id, table.status, table.public,
+                                              table.created, table.updated)
+            self._schedule_bots(table)
+        return table
+
+    def _touch(self, table: LiveTable) -> None:
+        """The table was just written: its last write (abandonment counts from it), its
+        entry among the live tables."""
+        table.updated = time.time()
+        table.touched = time.monotonic()
+        if table.status in LIVE:
+            row = self.live.get(table.id)
+            if row is None:
+                row = self.live[table.id] = LiveRow(table.id, table.status, table.public,
+                                                    table.created, table.updated)
+            row.status, row.updated = table.status, table.updated
+        else:
+            self.live.pop(table.id, None)
 
     async def seated(self, table_id: str, token: str) -> tuple[LiveTable, int] | None:
         """The table and the seat that ``token`` holds there, or None (no such table, or no
         seat of it): a stored table is revived only when the token holds one of its seats."""
-        table = self.tables.get(table_id)
-        if table is None:
-            if not 1 <= len(table_id) <= 32 or not token:
+        if not token:
+            return None
+        try:
+            table = await self.get(table_id, token)
+        except Rejected as exc:
+            if exc.status == 404:
                 return None
-            stored = await self._db(self.db.load, table_id)
-            if stored is None:
-                return None
-            h = token_hash(token)
-            if not any(isinstance(s.get("token_hash"), str)
-                       and secrets.compare_digest(s["token_hash"], h) for s in stored.seats):
-                return None
-            async with self._load_lock:
-                table = self._adopt(stored)
+            raise
         seat = table.seat_of(token)
         return None if seat is None else (table, seat)
 
@@ -347,14 +769,35 @@ class Hub:
             seed=stored.seed, seats=[Seat(**s) for s in stored.seats], host_hash=stored.host_hash,
             status=stored.status, state=state, public=stored.public,
             rematch_of=stored.rematch_of, rematch_next=stored.rematch_next,
-            created=stored.created, actors=actors)
+            created=stored.created, actors=actors, updated=stored.updated or stored.created)
 
     async def create(self, game: str, players: int | None, options: dict[str, Any],
                      seats: Sequence[dict[str, Any]], public: bool = True, start: bool = False,
                      seed: int | None = None, rematch_of: str | None = None,
-                     keep_hashes: Sequence[str | None] | None = None) -> tuple[LiveTable, str,
-                                                                                list[str | None]]:
-        """A new table: returns it, the host token and each seat's token (None: bot or open)."""
+                     keep_hashes: Sequence[str | None] | None = None,
+                     host_hash: str | None = None,
+                     client: str | None = None) -> tuple[LiveTable, str, list[str | None]]:
+        """A new table: returns it, the host token and each seat's token (None: bot or open).
+
+        Refused past ``Limits.max_open_tables`` (503 ``too-many-tables``) and, for
+        ``client`` (the creator's address), past ``Limits.tables_per_minute`` (429
+        ``rate-limited``); ``host_hash``: keep that host (a rematch) instead of a new one."""
+        admitted = self._admit(client)
+        stored_ok = False
+        try:
+            table, host, tokens = await self._create(
+                game, players, options, seats, public, start, seed, rematch_of, keep_hashes,
+                host_hash)
+            stored_ok = True
+        finally:
+            self._admitted(admitted, stored_ok)
+        return table, host, tokens
+
+    async def _create(self, game: str, players: int | None, options: dict[str, Any],
+                      seats: Sequence[dict[str, Any]], public: bool, start: bool,
+                      seed: int | None, rematch_of: str | None,
+                      keep_hashes: Sequence[str | None] | None,
+                      host_hash: str | None) -> tuple[LiveTable, str, list[str | None]]:
         entry = GAMES.get(game)
         if entry is None:
             raise Rejected(422, "bad-game", f"unknown game {game!r}; choose from "
@@ -406,19 +849,36 @@ class Hub:
         state = g.new_state(seed)
         stored = StoredTable(id=table_id, game=game, players=n, options=g.options.to_json(),
                              seed=seed, seats=[s.to_store() for s in seat_list],
-                             host_hash=token_hash(host), status=status, public=public,
-                             rematch_of=rematch_of)
+                             host_hash=host_hash or token_hash(host), status=status,
+                             public=public, rematch_of=rematch_of, created=time.time())
         await self._db(self.db.create_table, stored)
         table = LiveTable(id=table_id, game=game, players=n, options=stored.options, seed=seed,
                           seats=seat_list, host_hash=stored.host_hash, status=status, state=state,
-                          public=public, rematch_of=rematch_of)
-        self.tables[table_id] = table
+                          public=public, rematch_of=rematch_of, created=stored.created)
+        self.tables[table_id] = self._held[table_id] = table
+        self._touch(table)
         self._schedule_bots(table)
         return table, host, tokens
 
-    def lobby(self) -> list[dict[str, Any]]:
-        return [t.info() for t in sorted(self.tables.values(), key=lambda t: -t.created)
-                if t.public and t.status == "open"]
+    async def lobby(self, offset: int = 0, limit: int | None = None) -> tuple[int, list[dict[
+            str, Any]]]:
+        """The public tables that have not started, newest first: how many there are, and
+        the ``limit`` of them (at most ``Limits.lobby_page``) from ``offset`` on."""
+        page = self.limits.lobby_page or 100
+        limit = page if limit is None else max(0, min(limit, page))
+        rows = sorted((r for r in self.live.values() if r.public and r.status == "open"),
+                      key=lambda r: -r.created)
+        out: list[dict[str, Any]] = []
+        for row in rows[max(0, offset):max(0, offset) + limit]:
+            try:
+                table = await self.get(row.id)
+            except Rejected as exc:
+                if exc.status == 404:
+                    continue
+                raise
+            if table.public and table.status == "open":
+                out.append(table.info())
+        return len(rows), out
 
     async def start(self, table: LiveTable, host_token: str | None) -> None:
         if not table.is_host(host_token):
@@ -428,6 +888,7 @@ class Hub:
                 raise Rejected(409, "started", "the table has already started")
             await self._db(self.db.update_table, table.id, status="playing")
             table.status = "playing"
+            self._touch(table)
         self.broadcast(table)
         self._schedule_bots(table)
 
@@ -436,16 +897,18 @@ class Hub:
         async with table.lock:
             if table.status == "finished":
                 raise Rejected(409, "finished", "the match is over")
+            if table.status == "abandoned":
+                raise Rejected(409, "abandoned", "this table was closed: nobody played it")
             free = [i for i, s in enumerate(table.seats) if s.kind == "open"]
             if not free:
                 raise Rejected(409, "full", "every seat of this table is taken")
-            seat = table.seats[free[0]]
+            old = table.seats[free[0]]
             token = new_token()
-            seat.kind, seat.token_hash = "human", token_hash(token)
-            if seat_name(name):
-                seat.name = seat_name(name)
-            await self._db(self.db.update_table, table.id,
-                           seats=[x.to_store() for x in table.seats])
+            taken = Seat(seat_name(name) or old.name, "human", old.difficulty, token_hash(token))
+            seats = [taken if i == free[0] else s for i, s in enumerate(table.seats)]
+            await self._db(self.db.update_table, table.id, seats=[x.to_store() for x in seats])
+            table.seats[free[0]] = taken  # only once stored
+            self._touch(table)
         self.broadcast(table)
         return free[0], token
 
@@ -458,17 +921,15 @@ class Hub:
             if table.status != "finished":
                 raise Rejected(409, "not-finished", "a rematch needs a finished match")
             if table.rematch_next is not None:
-                return await self.get(table.rematch_next)
+                return await self.get(table.rematch_next, token)
             new, _, _ = await self.create(
                 table.game, table.players, table.options,
                 [{"kind": s.kind, "name": s.name,
                   "difficulty": s.difficulty} for s in table.seats],
                 public=False, start=True, rematch_of=table.id,
-                keep_hashes=[s.token_hash for s in table.seats])
-            new.host_hash = table.host_hash
-            await self._db(self.db.update_table, new.id, host_hash=table.host_hash)
-            table.rematch_next = new.id
+                keep_hashes=[s.token_hash for s in table.seats], host_hash=table.host_hash)
             await self._db(self.db.update_table, table.id, rematch_next=new.id)
+            table.rematch_next = new.id
         self.broadcast(table)
         return new
 
@@ -488,6 +949,8 @@ class Hub:
                 raise Rejected(409, "not-started", "the table has not started yet")
             if table.status == "finished" or state.is_terminal:
                 raise Rejected(409, "game-over", "the match is over")
+            if table.status == "abandoned":
+                raise Rejected(409, "abandoned", "this table was closed: nobody played it")
             if index != table.index:
                 raise Rejected(409, "stale", f"this action was meant for position {index}, "
                                              f"the game is at {table.index}")
@@ -509,12 +972,20 @@ class Hub:
             except IllegalAction as exc:
                 raise Rejected(422, "illegal", str(exc)) from exc
             finished = new.is_terminal
-            await self._db(self.db.append_action, table.id, table.index, seat, str(action),
-                           "finished" if finished else None)
+            try:
+                await self._db(self.db.append_action, table.id, table.index, seat, str(action),
+                               "finished" if finished else None)
+            except Rejected as exc:
+                if exc.status == 503:  # the actor hears it from its answer, the others here
+                    self.tell(table, {"type": "error", "code": exc.code,
+                                      "message": "a move could not be stored: " + exc.message},
+                              skip_seat=seat)
+                raise
             table.state = new
             table.actors.append(seat)
             if finished:
                 table.status = "finished"
+            self._touch(table)
             index_now = table.index
         self.broadcast(table)
         self._schedule_bots(table)
@@ -533,25 +1004,105 @@ class Hub:
                 "table": table.info() if info is None else info,
                 "view": view_json(state.view(seat)), "legal": legal}
 
+    def state_out(self, table: LiveTable, seat: int | None) -> Outgoing:
+        """The state message of ``seat`` at the table's current index, built once per
+        (index, seat) and change: every connection of that seat, and each ``state``
+        request, gets the same one (its JSON text encoded once)."""
+        views = table.views
+        if views is None or views.index != table.index:
+            views = table.views = Views(table.index, table.info())
+        out = views.by_seat.get(seat)
+        if out is None:
+            out = views.by_seat[seat] = Outgoing(self.message_for(table, seat, views.info))
+        return out
+
     def subscribe(self, table: LiveTable, conn: Connection) -> None:
+        """Add ``conn`` to the table and send it its state; refused (:class:`Rejected`,
+        429 ``too-many-connections``) past ``ws_per_seat``, ``ws_per_table`` or
+        ``ws_per_client``.  Costs the same at the 600th spectator as at the first: a
+        spectator's arrival is told to nobody, a seat's only as a ``presence`` message
+        when the seat was not connected before."""
+        limits = self.limits
+        if limits.ws_per_table and len(table.connections) >= limits.ws_per_table:
+            raise Rejected(429, "too-many-connections",
+                           f"this table has {limits.ws_per_table} connections already")
+        if (conn.seat is not None and limits.ws_per_seat
+                and table.present.get(conn.seat, 0) >= limits.ws_per_seat):
+            raise Rejected(429, "too-many-connections",
+                           f"this seat has {limits.ws_per_seat} connections already")
+        if limits.ws_per_client and self.clients.get(conn.client, 0) >= limits.ws_per_client:
+            raise Rejected(429, "too-many-connections",
+                           f"at most {limits.ws_per_client} connections from one address")
         table.connections.add(conn)
+        self.clients[conn.client] = self.clients.get(conn.client, 0) + 1
+        conn.on_drop = lambda c: self._drop(table, c)
+        if conn.seat is not None:
+            table.present[conn.seat] = table.present.get(conn.seat, 0) + 1
+            if table.present[conn.seat] == 1:
+                self._presence(table, skip=conn)
         conn.start()
-        self.broadcast(table)  # everybody sees who is connected
+        conn.push(self.state_out(table, conn.seat), key="state")
+
+    def _drop(self, table: LiveTable, conn: Connection) -> None:
+        """Take ``conn`` off the table (once; a dropped connection leaves at once)."""
+        if conn not in table.connections:
+            return
+        table.connections.discard(conn)
+        left = self.clients.get(conn.client, 0) - 1
+        if left > 0:
+            self.clients[conn.client] = left
+        else:
+            self.clients.pop(conn.client, None)
+        if conn.seat is not None:
+            n = table.present.get(conn.seat, 0) - 1
+            if n > 0:
+                table.present[conn.seat] = n
+            else:
+                table.present.pop(conn.seat, None)
+                self._presence(table)
 
     async def unsubscribe(self, table: LiveTable, conn: Connection) -> None:
-        table.connections.discard(conn)
+        self._drop(table, conn)
         await conn.close()
-        self.broadcast(table)
+
+    def presence(self, table: LiveTable) -> dict[str, Any]:
+        """Who is connected: ``connected[i]`` as ``table.seats[i].connected`` says."""
+        return {"type": "presence",
+                "connected": [s.is_bot or table.present.get(i, 0) > 0
+                              for i, s in enumerate(table.seats)]}
+
+    def _presence(self, table: LiveTable, skip: Connection | None = None) -> None:
+        """A seat came or went: patch the state messages built (so that each one sent from
+        now on says so) and tell every other connection in one small message."""
+        message = self.presence(table)
+        views = table.views
+        if views is not None:
+            for entry, connected in zip(views.info.get("seats", ()), message["connected"],
+                                        strict=False):
+                entry["connected"] = connected
+            for out in views.by_seat.values():
+                out.changed()
+        out = Outgoing(message)
+        for conn in list(table.connections):
+            if conn is not skip:
+                conn.push(out, key="presence")
 
     def broadcast(self, table: LiveTable, extra: dict[str, Any] | None = None) -> None:
-        cache: dict[int | None, dict[str, Any]] = {}
-        info = table.info()  # the same for every seat
+        """Send every connection its state after a change (of anything a state message
+        shows: every such change comes through here), and ``extra`` after it."""
+        table.views = None
+        after = Outgoing(extra) if extra is not None else None
         for conn in list(table.connections):
-            if conn.seat not in cache:
-                cache[conn.seat] = self.message_for(table, conn.seat, info)
-            conn.push(cache[conn.seat])
-            if extra is not None:
-                conn.push(extra)
+            conn.push(self.state_out(table, conn.seat), key="state")
+            if after is not None:
+                conn.push(after)
+
+    def tell(self, table: LiveTable, message: dict[str, Any], skip_seat: int | None = None) -> None:
+        """Send ``message`` to every connection of the table but those of ``skip_seat``."""
+        out = Outgoing(message)
+        for conn in list(table.connections):
+            if skip_seat is None or conn.seat != skip_seat:
+                conn.push(out)
 
     # -- bots -------------------------------------------------------------------------------
     def _schedule_bots(self, table: LiveTable) -> None:
@@ -588,8 +1139,13 @@ class Hub:
                 action = await loop.run_in_executor(self.bot_pool, bot.choose, view, legal)
                 try:
                     await self.act(table, p, str(action), index)
+                    table.bot_failures = 0
                 except Rejected as exc:  # the table moved on meanwhile (e.g. restart)
                     log.warning("bot move %s at %s refused: %s", action, table.id, exc.message)
+                    if exc.status == 503:  # the store is down: wait longer each time
+                        table.bot_failures += 1
+                        await asyncio.sleep(bot_backoff(table.bot_failures))
+                        continue
                     if exc.code != "stale":
                         return
                 await asyncio.sleep(0)
@@ -597,11 +1153,28 @@ class Hub:
             raise
         except Exception:  # pragma: no cover - a bot bug must not kill the server
             log.exception("bot task of table %s failed", table.id)
+            table.bot_failures += 1
         finally:
             table.bot_task = None
             # an act() inside the loop saw the task still running; go on if a bot is due
+            # (after a failure: not at once, and later with each failure in a row)
             if not self.closing and table.status == "playing" and not table.state.is_terminal:
                 p = table.state.current_player
                 if table.seats[p].is_bot:
+                    delay = bot_backoff(table.bot_failures) if table.bot_failures else 0.0
                     with contextlib.suppress(RuntimeError):
-                        asyncio.get_running_loop().call_soon(self._schedule_bots, table)
+                        asyncio.get_running_loop().call_later(delay, self._schedule_bots, table)
+
+
+def bot_backoff(failures: int) -> float:
+    """Seconds a bot waits after ``failures`` refusals in a row: doubling, bounded."""
+    return float(min(BOT_BACKOFF_MAX, BOT_BACKOFF * 2 ** min(failures - 1, 30)))
+
+
+def _entitled(stored: StoredTable, token: str | None) -> bool:
+    """Whether ``token`` holds a seat of the stored table or is its host's."""
+    if not token:
+        return False
+    h = token_hash(token)
+    hashes = [s.get("token_hash") for s in stored.seats] + [stored.host_hash]
+    return any(isinstance(x, str) and secrets.compare_digest(x, h) for x in hashes)

@@ -55,6 +55,8 @@ export function connect() {
     } else if (msg.type === "error") {
       feedback(errorText(msg));
       if (["bad-token", "no-table"].includes(msg.code)) { S.fatal = errorText(msg); render(); }
+    } else if (msg.type === "presence") {  // who is connected: connected[i] for seat i
+      if (S.msg) { msg.connected.forEach((c, i) => { if (S.msg.table.seats[i]) S.msg.table.seats[i].connected = c; }); render(); }
     } else if (msg.type === "rematch") {
       feedback(t("rematch_ready"), "info");
       if (S.msg) { S.msg.table.rematch_next = msg.table; render(); }
