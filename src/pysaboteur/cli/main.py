@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..bots import BOTS, make_bot
-from ..engine.errors import IllegalAction, NotationError, RecordError
+from ..engine.errors import IllegalAction, NotationError, RecordError, SaboteurError
 from ..engine.game import State
 from ..records import Record, ReplayError, replay
 from ..registry import GAMES, make_game
@@ -214,13 +215,15 @@ def replay_cmd(
     file: Annotated[Path, typer.Argument(help="a record (JSON)")],
     seat: Annotated[int | None, typer.Option(help="show the game as this seat saw it")] = None,
     step: Annotated[bool, typer.Option(help="wait for Enter after each move")] = False,
-    to: Annotated[int | None, typer.Option(help="stop after this many actions")] = None,
+    to: Annotated[int | None, typer.Option(min=0, help="stop after this many actions")] = None,
 ) -> None:
     """Step through a record, drawing the maze after every move."""
-    record = _load(file)
+    record = _load(file)  # read and checked as ``saboteur check`` reads it
+    if seat is not None and not 0 <= seat < record.players:
+        _fail(f"--seat is one of 0..{record.players - 1} for this record, not {seat}")
     try:
         state = record.new_state()
-    except (ValueError, TypeError, RecordError) as exc:
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
         _fail(f"cannot set up the game: {exc}")
     game = state.game
     total = len(record.actions) if to is None else min(to, len(record.actions))
@@ -229,9 +232,9 @@ def replay_cmd(
         actor = state.current_player
         try:
             state.apply(game.parse_action(text))
-        except (NotationError, IllegalAction) as exc:
+        except (SaboteurError, ValueError, KeyError, IndexError, TypeError) as exc:
             _fail(f"action {i + 1} ({text!r}) is illegal: {exc}")
-        console.rule(f"{i + 1}/{total}  seat {actor}: {text}")
+        console.rule(escape(f"{i + 1}/{total}  seat {actor}: {text}"))
         view = state.view(seat)
         end = view.last_round
         if end is not None and end is not ended and (state.is_terminal or view.phase != "steal"):
@@ -251,19 +254,26 @@ def check(
     file: Annotated[Path, typer.Argument(help="a record (JSON)")],
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
 ) -> None:
-    """Replay a record: print the final scores, or the first illegal action and exit 1."""
-    record = _load(file)
+    """Replay a record: print the final scores, or the first illegal action and exit 1.
+
+    Anything that is not a sound record (not JSON, not UTF-8, a field missing, unknown, of
+    the wrong type, out of range or too large, an illegal action, results or scores that
+    the replay does not give) is one line saying why, and exit 1 (``--json``: an object
+    ``{"ok": false, "reason": ...}``)."""
+    record = _load(file, as_json)
     try:
         state = replay(record)
     except ReplayError as exc:
         if as_json:
             print(json.dumps({"ok": False, "index": exc.index, "action": exc.action,
-                              "reason": exc.reason}))
+                              "reason": _one_line(exc.reason)}))
         else:
-            console.print(f"[red]illegal:[/] {exc}")
+            console.print(f"[red]illegal:[/] {escape(_one_line(str(exc)))}", soft_wrap=True)
         raise typer.Exit(1) from exc
     except RecordError as exc:
         _fail(str(exc), as_json)
+    except Exception as exc:  # never a traceback: a record the engine chokes on is refused
+        _fail(f"cannot check this record: {type(exc).__name__}: {exc}", as_json)
     result = {"ok": True, "actions": len(record.actions), "finished": state.is_terminal,
               "round": state.round_no, "scores": state.scores(),
               "returns": state.returns() if state.is_terminal else None}
@@ -275,20 +285,31 @@ def check(
                       f"scores {state.scores()}")
 
 
-def _load(file: Path) -> Record:
+def _load(file: Path, as_json: bool = False) -> Record:
+    """The record in ``file``, read and checked (:meth:`Record.load`), or a one-line
+    reason and exit 1."""
     try:
         return Record.load(file)
     except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror}")
+        _fail(f"cannot read {file}: {exc.strerror or exc}", as_json)
     except RecordError as exc:
-        _fail(f"{file}: {exc}")
+        _fail(f"{file}: {exc}", as_json)
+    except Exception as exc:  # never a traceback
+        _fail(f"{file}: cannot read this record: {type(exc).__name__}: {exc}", as_json)
 
 
-def _fail(message: str, as_json: bool = False) -> Any:
+def _one_line(message: str, limit: int = 300) -> str:
+    """``message`` on one line, at most about ``limit`` characters, safe to print."""
+    text = " ".join(message.split())
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")  # lone surrogates
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _fail(message: str, as_json: bool = False) -> NoReturn:
     if as_json:
-        print(json.dumps({"ok": False, "reason": message}))
+        print(json.dumps({"ok": False, "reason": _one_line(message)}))
     else:
-        console.print(f"[red]{message}[/]")
+        console.print(f"[red]{escape(_one_line(message))}[/]", soft_wrap=True)
     raise typer.Exit(1)
 
 
