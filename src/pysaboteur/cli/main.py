@@ -34,7 +34,9 @@ console = Console()
 
 GameOpt = Annotated[str, typer.Argument(help=f"one of: {', '.join(GAMES)}")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="number of players")]
-SeedOpt = Annotated[int | None, typer.Option(help="seed (default: random)")]
+# a record's seed is 0 <= seed < 2**63 (records.MAX_SEED): what `check` reads back
+SeedOpt = Annotated[int | None, typer.Option(min=0, max=(1 << 63) - 1,
+                                             help="seed (default: random)")]
 
 
 def _seed(seed: int | None) -> int:
