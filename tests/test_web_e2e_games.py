@@ -119,6 +119,11 @@ def _play_match(page: Any, url: str, game: str, players: int, dirs: list[Path], 
             _check_match_end(page, url, game, players)
             page.locator("[data-testid=close-results]").click()
             screenshot(page, dirs, f"{name}-match-closed")
+            minis = page.locator("#players .front .mini")
+            if minis.count():  # a tap on a card in front names it
+                minis.first.click()
+                page.wait_for_selector("#feedback.show")
+                assert page.locator("#feedback").inner_text() == minis.first.get_attribute("data-front-name")
             return moves
         if page.locator("[data-testid=round-over]").count():
             ended += 1
@@ -171,5 +176,25 @@ def test_a_whole_match_by_clicking(server: str, browser: Any, tmp_path: Path, ga
             assert "Markers 8" not in page.locator("#players").inner_text()
         moves = _play_match(page, server, game, players, dirs, f"games-{game}", ROUNDS[game], time.time() + 150)
         assert moves > 3
+    finally:
+        pg.close()
+
+
+def test_an_open_seat_says_not_joined_yet(server: str, browser: Any) -> None:
+    pg = Page(browser, DESKTOP)
+    try:
+        page = pg.page
+        page.goto(server)
+        page.wait_for_selector("[data-testid=create]")
+        page.wait_for_load_state("networkidle")
+        page.select_option("[data-testid=new-game]", "classic")
+        page.locator("[data-testid=new-players]").fill("3")
+        page.locator("[data-testid=new-players]").dispatch_event("change")
+        page.wait_for_selector("[data-testid=seat-2]")
+        page.select_option("[data-testid=seat-kind-1]", "open")
+        page.locator("[data-testid=create]").click()
+        page.wait_for_selector("[data-testid=player-1]")
+        assert "not joined yet" in page.locator("[data-testid=player-1]").inner_text()
+        assert "offline" not in page.locator("#players").inner_text()
     finally:
         pg.close()

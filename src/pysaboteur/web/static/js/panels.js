@@ -82,7 +82,7 @@ function goldOf(ctx, s) {
   if (game === "expansion") {
     if (s === view.seat && typeof view.gold === "number") return cell(t("gold"), view.gold);
     const has = view.has_gold && view.has_gold[s];
-    return cell(t("gold"), has ? P("has_gold") : P("no_gold"), ` title="${esc(P("gold_amount_secret"))}"`);
+    return `<span class="score" data-testid="score-${s}" title="${esc(P("gold_amount_secret"))}">${esc(has ? P("has_gold") : P("no_gold"))}</span>`;
   }
   if (game === "lost-mines") return view.scores ? cell(P("points"), view.scores[s]) : "";
   if (view.scores) return cell(t("gold"), view.scores[s]);
