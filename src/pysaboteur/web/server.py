@@ -1,7 +1,10 @@
 """The HTTP + WebSocket server: FastAPI on uvicorn, JSON API, one WebSocket per seat.
 
-``create_app(database_url)`` builds the application; ``saboteur serve`` runs it.
-The OpenAPI schema is at ``/openapi.json`` (browsable at ``/docs``).
+``create_app(database_url, limits=Limits(...))`` builds the application; ``saboteur
+serve`` runs it (every field of :class:`~pysaboteur.web.limits.Limits` is an option of
+it).  The OpenAPI schema is at ``/openapi.json`` (browsable at ``/docs``).
+``GET /healthz`` says the process is alive; ``GET /readyz`` fails with 503 while the
+database does not take writes.
 
 WebSocket protocol (``/api/tables/{id}/ws``), JSON text messages of at most
 ``Limits.max_message`` bytes:
@@ -21,7 +24,9 @@ WebSocket protocol (``/api/tables/{id}/ws``), JSON text messages of at most
   (``connected[i]`` is ``table.seats[i].connected``; spectators come and go unannounced);
   ``{"type": "ack", "index"}`` to the seat whose action was accepted;
   ``{"type": "pong"}``; ``{"type": "error", "code", "message"}`` for anything refused
-  (nothing changes); ``{"type": "rematch", "table"}`` when a rematch table exists.
+  (nothing changes; ``unavailable``: the database could not store a move, sent to its
+  actor and to the table's other seats); ``{"type": "rematch", "table"}`` when a rematch
+  table exists.
 * the server closes a socket with an ``error`` message, then a close code: 4404 no such
   table, 4400 no hello, 4403 a token that holds no seat, 4408 no hello in time or a
   message that took over ``ws_send_timeout`` s to send, 4429 too many connections (per
@@ -43,7 +48,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -53,7 +58,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import svg
 from ..registry import GAMES, make_game
-from .db import Database
+from .db import Database, StorageError
+from .limits import Limits
 from .tables import (
     DIFFICULTIES,
     Connection,
@@ -68,9 +74,6 @@ from .tables import (
 
 log = logging.getLogger("pysaboteur.web")
 
-MAX_MESSAGE = 4096  # bytes of one WebSocket message
-MAX_BODY = 16384  # bytes of one HTTP request body
-HELLO_TIMEOUT = 10.0
 WEB_DIR = Path(str(resources.files("pysaboteur.web")))
 STATIC_DIR = WEB_DIR / "static"
 I18N_DIR = WEB_DIR / "i18n"
@@ -323,19 +326,37 @@ def pick_language(accept: str | None) -> str:
     return min(best)[2] if best else "en"
 
 
+class Health(BaseModel):
+    status: str = Field(..., description="ok (/healthz: the process answers), ready or "
+                                         "unavailable (/readyz)")
+    storage: str = Field(..., description="ok, or why the database takes no writes")
+    checked: float = Field(..., description="when the storage was last probed (Unix time)")
+    live_tables: int = Field(..., description="tables open or playing")
+    loaded_tables: int = Field(..., description="tables in memory")
+
+
 def create_app(database_url: str | None = None, bot_delay: float = 0.6,
-               allow_seed: bool = False) -> FastAPI:
-    """The whole server as one ASGI application (tables are resumed on start-up)."""
+               allow_seed: bool = False, limits: Limits | None = None) -> FastAPI:
+    """The whole server as one ASGI application.
+
+    On start-up it reads which tables are open or playing (loading none: each is loaded on
+    its first use) and probes the database (a database that takes no writes starts the
+    server unready: ``/readyz`` 503, every write 503).  Raises
+    :class:`~pysaboteur.web.db.StorageError` when the database cannot be opened at all."""
+    limits = limits or Limits()
     db = Database(database_url)
     state: dict[str, Hub] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(db, bot_delay=bot_delay, allow_seed=allow_seed)
+        hub = Hub(db, bot_delay=bot_delay, allow_seed=allow_seed, limits=limits)
         state["hub"] = _app.state.hub = hub
         n = await hub.resume()
         if n:
-            log.info("resumed %d tables", n)
+            log.info("%d tables open or playing (each loaded on its first use)", n)
+        if await hub.check_storage() is not None:
+            log.error("the database takes no writes: %s", hub.storage_problem)
+        hub.housekeeping()
         try:
             yield
         finally:
@@ -345,15 +366,42 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     app = FastAPI(title="pysaboteur", version="0.1.0", lifespan=lifespan,
                   description="Play the Saboteur card games: tables, seats, actions, views.")
     app.add_middleware(TextCheck)  # inside BodyLimit (added after: the outer one)
-    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(BodyLimit, limit=limits.max_body)
     app.state.db = db
+    app.state.limits = limits
 
     def hub() -> Hub:
         return state["hub"]
 
     @app.exception_handler(Rejected)
     async def rejected(_request: Request, exc: Rejected) -> JSONResponse:
-        return JSONResponse({"detail": exc.to_json()}, status_code=exc.status)
+        return JSONResponse({"detail": exc.to_json()}, status_code=exc.status,
+                            headers=exc.headers)
+
+    # -- health ------------------------------------------------------------------------
+    def health(status: str) -> Health:
+        h = hub()
+        return Health(status=status, storage=h.storage_problem or "ok",
+                      checked=h.storage_checked, live_tables=len(h.live),
+                      loaded_tables=len(h.tables))
+
+    @app.get("/healthz", tags=["health"], response_model=Health)
+    def healthz() -> Health:
+        """Liveness: 200 while the process answers, whatever the database does
+        (``storage`` says whether it takes writes)."""
+        return health("ok")
+
+    @app.get("/readyz", tags=["health"], response_model=Health, responses={
+        503: {"model": Health, "description": "the database takes no writes (deleted, "
+                                              "read-only, full or unreachable)"}})
+    def readyz() -> JSONResponse:
+        """Readiness: 200 while the database takes writes; 503 (``status``:
+        ``unavailable``, ``storage``: why) from the moment a write or the periodic check
+        (every ``--storage-check-interval`` seconds) fails until one succeeds again."""
+        h = hub()
+        ready = h.storage_problem is None and not h.closing
+        body = health("ready" if ready else "unavailable")
+        return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -421,21 +469,34 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
 
     # -- tables ------------------------------------------------------------------------------
     @app.get("/api/tables", tags=["tables"])
-    def lobby() -> list[dict[str, Any]]:
-        """The lobby: public tables that have not started."""
-        return hub().lobby()
+    async def lobby(
+        response: Response,
+        offset: int = Query(0, ge=0, description="how many tables to skip"),
+        limit: int = Query(min(50, limits.lobby_page or 100), ge=1,
+                           le=limits.lobby_page or 100,
+                           description="how many tables to list at most"),
+    ) -> list[dict[str, Any]]:
+        """The lobby: public tables that have not started, newest first, a page of them
+        (``offset``, ``limit``: at most the server's ``--lobby-page``); the header
+        ``X-Total-Count`` says how many there are in all."""
+        total, page = await hub().lobby(offset, limit)
+        response.headers["X-Total-Count"] = str(total)
+        return page
 
     @app.post("/api/tables", tags=["tables"], response_model=Created, status_code=201)
-    async def create(body: CreateTable) -> Created:
+    async def create(body: CreateTable, request: Request) -> Created:
         """Create a table; the answer holds the host token and a link for each seat: a human
         seat's private link (``/#/t/<id>/<token>``, for that seat's player only), an open
         seat's join link (``/#/join/<id>``: no token, whoever opens it takes a free seat of
         the table with ``POST /api/tables/{id}/join``, listed in the lobby or not), none for
         a bot.  Options are checked against the game's ``options_schema``
-        (``GET /api/games``): 422 ``bad-options`` names what is wrong."""
+        (``GET /api/games``): 422 ``bad-options`` names what is wrong.  Refused with 429
+        ``rate-limited`` past ``--tables-per-minute`` from one address, with 503
+        ``too-many-tables`` past ``--max-open-tables`` (both with ``Retry-After``)."""
         table, host, tokens = await hub().create(
             body.game, body.players, body.options, [s.model_dump() for s in body.seats],
-            public=body.public, start=body.start, seed=body.seed)
+            public=body.public, start=body.start, seed=body.seed,
+            client=request.client.host if request.client else "")
         seats = [SeatLink(seat=i, kind=s.kind, token=tokens[i],
                           link=_seat_link(table.id, s.kind, tokens[i]))
                  for i, s in enumerate(table.seats)]
@@ -457,8 +518,10 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     @app.get("/api/tables/{table_id}", tags=["tables"])
     async def table_state(table_id: str,
                           x_seat_token: str | None = Header(None)) -> dict[str, Any]:
-        """What the seat of ``X-Seat-Token`` sees now (no token: the spectators' view)."""
-        table = await hub().get(table_id)
+        """What the seat of ``X-Seat-Token`` sees now (no token: the spectators' view).
+        A finished table is shown to spectators while it is in memory; once evicted, only
+        to a token of its seats or its host (else 404)."""
+        table = await hub().get(table_id, x_seat_token)
         seat = table.seat_of(x_seat_token)
         if x_seat_token and seat is None and not table.is_host(x_seat_token):
             raise Rejected(403, "bad-token", "this token holds no seat at this table")
@@ -470,7 +533,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         FILE`` and ``saboteur replay FILE`` read (format ``pysaboteur-record``: game,
         options, seed, seats, every action, results).  Before the end 409 ``not-finished``:
         the seed and the order of every card are secret until then."""
-        table = await hub().get(table_id)
+        table = await hub().get(table_id, record=True)
         if table.status != "finished" or not table.state.is_terminal:
             raise Rejected(409, "not-finished", "the record is shown once the match is over "
                                                 "(it holds the seed and every card's place)")
@@ -480,7 +543,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     @app.post("/api/tables/{table_id}/start", tags=["tables"], response_model=Acked)
     async def start(table_id: str, x_seat_token: str | None = Header(None)) -> Acked:
         """Start the table (the host's token)."""
-        table = await hub().get(table_id)
+        table = await hub().get(table_id, x_seat_token)
         await hub().start(table, x_seat_token)
         return Acked(index=table.index)
 
@@ -497,7 +560,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     async def act(table_id: str, body: ActionIn,
                   x_seat_token: str | None = Header(None)) -> Acked:
         """Play an action for the seat of ``X-Seat-Token`` (refused unless legal now)."""
-        table = await hub().get(table_id)
+        table = await hub().get(table_id, x_seat_token)
         seat = table.seat_of(x_seat_token)
         if seat is None:
             raise Rejected(403, "bad-token", "acting needs your seat's token")
@@ -507,7 +570,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     @app.post("/api/tables/{table_id}/rematch", tags=["tables"], response_model=TableId)
     async def rematch(table_id: str, x_seat_token: str | None = Header(None)) -> TableId:
         """A new match with the same seats; seat tokens stay valid at the new table."""
-        table = await hub().get(table_id)
+        table = await hub().get(table_id, x_seat_token)
         new = await hub().rematch(table, x_seat_token)
         hub().broadcast(table, {"type": "rematch", "table": new.id})
         return TableId(id=new.id)
@@ -518,11 +581,6 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         await ws.accept()
         limits = hub().limits
         try:
-            table = await hub().get(table_id)
-        except Rejected as exc:
-            await _refuse(ws, 4404, exc.code, exc.message)
-            return
-        try:
             hello = await asyncio.wait_for(_receive(ws, limits.max_message), limits.hello_timeout)
         except (TimeoutError, WebSocketDisconnect):
             with contextlib.suppress(Exception):
@@ -532,6 +590,11 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
             await _refuse(ws, 4400, "no-hello", 'first send {"type": "hello", "token": ...}')
             return
         token = hello.get("token")
+        try:  # after the hello: an evicted finished table comes back for its seats' tokens
+            table = await hub().get(table_id, token if isinstance(token, str) else None)
+        except Rejected as exc:
+            await _refuse(ws, 4404 if exc.status == 404 else 1013, exc.code, exc.message)
+            return
         seat = table.seat_of(token) if isinstance(token, str) else None
         if token and seat is None and not table.is_host(token if isinstance(token, str) else ""):
             await _refuse(ws, 4403, "bad-token", "this token holds no seat at this table")
@@ -586,7 +649,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     return app
 
 
-async def _receive(ws: WebSocket, limit: int = MAX_MESSAGE) -> dict[str, Any] | Rejected:
+async def _receive(ws: WebSocket, limit: int) -> dict[str, Any] | Rejected:
     """The next JSON message, or a :class:`Rejected` for an oversized, malformed or
     unencodable one (a lone surrogate anywhere: refused, never echoed)."""
     msg = await ws.receive()
@@ -641,15 +704,41 @@ async def _refuse(ws: WebSocket, code: int, error: str, message: str) -> None:
             await ws.close(code=code, reason=error)
 
 
+class StartError(Exception):
+    """The server cannot start (``str()``: one line for the operator)."""
+
+
+def open_storage(database_url: str | None) -> str:
+    """Check before serving that the database opens and takes writes; the URL (its
+    password hidden) for the start-up line, else :class:`StartError` with one line."""
+    try:
+        db = Database(database_url)
+    except StorageError as exc:
+        raise StartError(str(exc)) from exc
+    try:
+        problem = db.check()
+    finally:
+        db.close()
+    if problem is not None:
+        raise StartError(f"the database {db.safe_url} takes no writes (read-only?): {problem}")
+    return db.safe_url
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
           bot_delay: float = 0.6, open_browser: bool = False, allow_seed: bool = False,
-          log_level: str = "info") -> None:
-    """Run the server with uvicorn until interrupted."""
+          log_level: str = "info", limits: Limits | None = None) -> None:
+    """Run the server with uvicorn until interrupted; :class:`StartError` (one line) when
+    its database cannot be opened or takes no writes."""
     import uvicorn
 
-    app = create_app(database_url, bot_delay=bot_delay, allow_seed=allow_seed)
+    open_storage(database_url)
+    try:
+        app = create_app(database_url, bot_delay=bot_delay, allow_seed=allow_seed,
+                         limits=limits)
+    except StorageError as exc:
+        raise StartError(str(exc)) from exc
     url = f"http://{'localhost' if host in ('0.0.0.0', '::', '127.0.0.1') else host}:{port}/"
-    print(f"pysaboteur server on {url}  (database: {app.state.db.url})", flush=True)
+    print(f"pysaboteur server on {url}  (database: {app.state.db.safe_url})", flush=True)
     if open_browser:
         import threading
         import webbrowser
