@@ -140,6 +140,7 @@ class StoredTable:
     rematch_of: str | None = None
     rematch_next: str | None = None
     created: float = 0.0
+    updated: float = 0.0
     actions: list[tuple[int, str]] = field(default_factory=list)  # (seat, text)
 
 
@@ -333,7 +334,8 @@ def _stored(m: Any) -> StoredTable:
                        options=json.loads(m["options"]), seed=int(m["seed"]),
                        seats=json.loads(m["seats"]), host_hash=m["host_hash"], status=m["status"],
                        public=bool(m["public"]), rematch_of=m["rematch_of"],
-                       rematch_next=m["rematch_next"], created=m["created"])
+                       rematch_next=m["rematch_next"], created=m["created"],
+                       updated=m["updated"])
 
 
 def _reason(exc: BaseException) -> str:
