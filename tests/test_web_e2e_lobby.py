@@ -114,6 +114,12 @@ def test_invite_panel_never_shows_the_viewers_own_token(server: str, contexts: A
     host.click("[data-testid=start]")
     host.wait_for_function("() => window.__state().table.status === 'playing'")
     assert host.locator("[data-testid=invite]").count() == 0
+    # the join link of a full table says so, and takes nobody anywhere
+    late = contexts()
+    late.goto(server + f"#/join/{table}")
+    late.wait_for_selector("[data-testid=join-failed]")
+    assert "taken" in late.locator("[data-testid=join-failed]").inner_text()
+    assert "#/join/" in late.url
 
 
 def test_my_tables_bring_a_closed_tab_back(server: str, contexts: Any) -> None:  # noqa: F811
