@@ -2,8 +2,8 @@
 "my tables" brings a closed tab back to its game, the game options are controls built
 from each game's options schema, and changing the player count keeps the seats set.
 
-Debian's chromium through Playwright, as in test_web_e2e.py (whose server and browser
-fixtures these tests share); skips cleanly when either is missing.
+Debian's chromium through Playwright, with the server and browser fixtures of
+e2e_support.py; skips cleanly when either is missing.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from test_web_e2e import browser, server  # noqa: E402,F401  (shared fixtures)
+from e2e_support import browser, server  # noqa: E402,F401  (shared fixtures)
 
 pytestmark = pytest.mark.e2e
 
