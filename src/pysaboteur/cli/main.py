@@ -458,7 +458,6 @@ def arena(
             console.print(f"  {name}: rounds won by role: {roles}")
 
 
-@app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
@@ -469,13 +468,48 @@ def serve(
     open_browser: Annotated[bool, typer.Option("--open/--no-open",
                                                help="open the page in a browser")] = True,
     allow_seed: Annotated[bool, typer.Option(help="accept chosen seeds (tests only)")] = False,
+    **limits: Any,
 ) -> None:
-    """Play in the browser: run the web server (needs the web extra of the package)."""
+    """Play in the browser: run the web server (needs the web extra of the package).
+
+    Every limit the server enforces is an option (see "Limits" below, with its default).
+    A database that cannot be opened or takes no writes is one line and exit code 2."""
     try:
+        from ..web.limits import Limits
+        from ..web.server import StartError
         from ..web.server import serve as run
     except ImportError as exc:
         _fail(f"the server needs the web extra: python3 -m pip install -e \".[web]\" ({exc})")
-    run(host, port, database_url, bot_delay, open_browser, allow_seed)
+    try:
+        run(host, port, database_url, bot_delay, open_browser, allow_seed,
+            limits=Limits(**limits))
+    except StartError as exc:
+        print(f"saboteur serve: {_one_line(str(exc))}", file=sys.stderr)
+        raise typer.Exit(2) from None
+
+
+def _with_limit_options(fn: Any) -> Any:
+    """``fn`` with one option per field of ``Limits`` in place of its ``**limits``
+    (``--max-open-tables`` ..., the field's type, default and help)."""
+    try:
+        from ..web.limits import Limits
+    except ImportError:  # pragma: no cover - limits.py needs nothing outside the stdlib
+        return fn
+    import inspect
+
+    sig = inspect.signature(fn, eval_str=True)
+    params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    for (option, kind, default, text), name in zip(Limits.options(), Limits.names(),
+                                                    strict=True):
+        decl = typer.Option(f"{option}/{option.replace('--', '--no-', 1)}" if kind is bool
+                            else option, help=text, rich_help_panel="Limits")
+        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                        annotation=Annotated[kind, decl]))
+    fn.__signature__ = sig.replace(parameters=params)
+    return fn
+
+
+app.command()(_with_limit_options(serve))
 
 
 if __name__ == "__main__":  # pragma: no cover

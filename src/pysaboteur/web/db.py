@@ -181,7 +181,8 @@ class Database:
     def safe_url(self) -> str:
         """The URL without its password."""
         try:
-            return make_url(self.url).render_as_string(hide_password=True)
+            u = make_url(self.url)
+            return self.url if u.password is None else u.render_as_string(hide_password=True)
         except ArgumentError:
             return "(an invalid URL)"
 
