@@ -112,10 +112,11 @@ function seenBySeat(view, game) {
   for (const [s, code] of view.inspected || []) add(s, cardName(game, code));
   return out;
 }
+const MAP_ICON = `<svg class="map-mark" viewBox="0 0 20 16" width="18" height="14" aria-hidden="true"><path d="M1 3l6-2 6 2 6-2v12l-6 2-6-2-6 2z" fill="#e9d7a8" stroke="#6b4e1f" stroke-width="1.2"/><path d="M7 1v12M13 3v12" stroke="#6b4e1f" stroke-width="1"/><path d="M9 9l2 2m0-2l-2 2" stroke="#c0392b" stroke-width="1.6"/></svg>`;
 function seenGoals(view, game) {
   const goals = [...(view.known_goals || []), ...(view.known_mines || [])];
-  const items = goals.map(([x, y, code]) => `<li data-testid="seen-goal-${x}_${y}"><span class="map-mark" aria-hidden="true">🗺</span> ${esc(cardName(game, code))} <small>(${x},${y})</small></li>`);
-  for (const [slot, code] of view.known_treasures || []) items.push(`<li><span class="map-mark" aria-hidden="true">🗺</span> ${esc(P("treasure_slot", {n: slot + 1}))}: ${esc(treasureName(code))}</li>`);
+  const items = goals.map(([x, y, code]) => `<li data-testid="seen-goal-${x}_${y}">${MAP_ICON} ${esc(cardName(game, code))} <small>(${x},${y})</small></li>`);
+  for (const [slot, code] of view.known_treasures || []) items.push(`<li>${MAP_ICON} ${esc(P("treasure_slot", {n: slot + 1}))}: ${esc(treasureName(code))}</li>`);
   if (view.own_treasures && view.own_treasures.length) items.push(`<li>${esc(P("my_treasures"))}: ${view.own_treasures.map((c) => esc(treasureName(c))).join(", ")}</li>`);
   return items.length ? `<div class="seen-box"><b>${esc(P("you_saw"))}</b><ul class="seen-list" data-testid="seen-goals">${items.join("")}</ul></div>` : "";
 }
@@ -157,11 +158,11 @@ export function renderPlayers(ctx) {
     const stats = [`<span>${t("cards")} ${view.hand_sizes[s]}</span>`, goldOf(ctx, s)];
     if (perSeatMarkers) stats.push(`<span>${t("markers")} ${view.markers_left[s]}</span>`);
     if (view.clans) stats.push(`<span class="clan clan-${esc(view.clans[s])}">${esc(P("clan", {clan: tr("colours", view.clans[s], view.clans[s])}))}</span>`);
-    if (view.collected && view.collected[s] && view.collected[s].length) stats.push(`<span title="${esc(P("treasures"))}">💎 ${view.collected[s].map((k) => esc(tr("mines", k, k))).join(", ")}</span>`);
+    if (view.collected && view.collected[s] && view.collected[s].length) stats.push(`<span class="treasures">${esc(P("treasures"))}: ${view.collected[s].map((k) => esc(tr("mines", k, k))).join(", ")}</span>`);
     if (view.dragon === s) stats.push(`<span class="dragon">${esc(P("dragon"))}</span>`);
     const mine = s === me ? [view.role ? cardName(game, view.role) : "", view.identity ? identityName(game, view) : ""].filter(Boolean) : [];
     const role = mine.length ? `<div class="my-role" data-testid="my-role">${esc(t("your_role"))}: <b>${esc(mine.join(", "))}</b></div>` : "";
-    const saw = seen.has(s) ? `<div class="seen-role">🔍 ${esc(P("seen_as", {what: seen.get(s).join(", ")}))}</div>` : "";
+    const saw = seen.has(s) ? `<div class="seen-role">${esc(P("seen_as", {what: seen.get(s).join(", ")}))}</div>` : "";
     const turn = active ? `<div class="turn-line">▶ ${esc(s === me ? t("your_turn") : P("playing"))} ${timerHtml()}</div>` : "";
     return `<div class="player ${active ? "active" : ""} ${targets.has(s) ? "targetable" : ""} ${s === me ? "me" : ""}" data-seat="${s}" data-testid="player-${s}">
       <div class="pname">${seatChip(view, s)}${esc(seatLabel(s))} ${seat.kind === "bot" ? `<small>(${t(seat.difficulty || "easy")})</small>` : ""} ${presence(seat, table, s)}</div>
