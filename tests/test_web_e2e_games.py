@@ -171,11 +171,21 @@ def test_a_whole_match_by_clicking(server: str, browser: Any, tmp_path: Path, ga
             assert page.locator("[data-testid=my-role]").count() == 1
             assert page.locator("[data-testid=player-0] [data-testid=my-role]").count() == 1
         assert page.locator("[data-testid=turn-timer]").count() >= 1
+        if game == "solo":  # the turn clock runs
+            page.wait_for_timeout(1200)
+            assert page.locator("[data-testid=status] [data-testid=turn-timer]").inner_text() != "0:00"
         if game == "duel":
             assert "Markers: 8" in page.locator("[data-testid=status]").inner_text()
             assert "Markers 8" not in page.locator("#players").inner_text()
         moves = _play_match(page, server, game, players, dirs, f"games-{game}", ROUNDS[game], time.time() + 150)
         assert moves > 3
+        if game == "solo":  # the rematch button opens a new table for the same seat
+            url = page.url
+            page.locator("[data-testid=reopen-results]").click()
+            page.locator("[data-testid=rematch]").click()
+            page.wait_for_function("u => location.href !== u", arg=url)
+            page.wait_for_selector("[data-testid=hand-0]")
+            assert state(page)["view"]["results"] == []
     finally:
         pg.close()
 

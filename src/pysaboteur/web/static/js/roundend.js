@@ -21,8 +21,8 @@ import {cardSvg} from "./hand.js";
 /** A round-end string in the page's language (group "roundend", i18n/<lang>.roundend.json). */
 const R = (key, vars = {}) => tg("roundend", key, vars);
 
-const E = {table: null, ack: 0, open: null, matchClosed: false};
-export function resetRoundEnd() { Object.assign(E, {table: null, ack: 0, open: null, matchClosed: false}); }
+const E = {table: null, ack: 0, open: null, matchClosed: false, focused: null};
+export function resetRoundEnd() { Object.assign(E, {table: null, ack: 0, open: null, matchClosed: false, focused: null}); }
 
 const ackKey = (id) => `roundend:${id}`;
 const gold = (g) => (g === null || g === undefined ? "?" : g);
@@ -247,6 +247,12 @@ export function renderRoundEnd(ctx) {
       <div class="re-actions"><button class="primary" id="close-banner" data-testid="close-banner">${esc(R("next_round", {n: r.round + 1}))}</button></div></div>`;
   }
   box.innerHTML = html;
+  const shownKey = E.open ? `${table.id}/${E.open}/${results.length}` : null;
+  if (shownKey && shownKey !== E.focused) {  // a panel just opened: its main button takes the focus
+    const main = $("#close-banner") || $("#rematch") || $("#goto-rematch") || $("#re-close");
+    if (main) main.focus({preventScroll: true});
+  }
+  E.focused = shownKey;
   const on = (id, fn) => { const el = $(id); if (el) el.onclick = fn; };
   on("#close-banner", () => { E.ack = results.length; localStorage.setItem(ackKey(table.id), String(E.ack)); render(); });
   const close = () => { E.matchClosed = true; localStorage.setItem(ackKey(table.id), String(results.length)); render(); };
