@@ -7,7 +7,7 @@
  * those the server no longer knows.  The host token of a table this browser made is
  * `host:<id>`, its creation answer's seat links `links:<id>`.
  */
-import {S, $, $$, esc} from "./store.js";
+import {S, $, $$, esc, render} from "./store.js";
 import {tr, tg} from "./i18n.js";
 import {api, feedback, errorText} from "./net.js";
 
@@ -231,6 +231,8 @@ function draftOptions() {
 }
 
 // -- the lobby page ------------------------------------------------------------------------
+const OPEN_SHOWN = 8;  // open tables listed before "show all"
+let showAllOpen = false;
 let lobbyDraws = 0;  // the lists fetched for an older drawing of the page are dropped
 
 export async function renderLobby(app, route = S.route) {
@@ -307,12 +309,17 @@ export async function renderLobby(app, route = S.route) {
     : mine.length ? `<ul class="mine-list">${mine.map(mineItem).join("")}</ul>` : `<p class="dim">${L("no_my_tables")}</p>`;
   const mineIds = new Set((mine || []).map((f) => f.id));
   const open = lobby.filter((tb) => !mineIds.has(tb.id));
-  lobbyBox.innerHTML = open.length ? open.map((tb) => `
+  const shown = showAllOpen ? open : open.slice(0, OPEN_SHOWN);
+  const more = open.length - shown.length;
+  lobbyBox.innerHTML = (open.length ? shown.map((tb) => `
         <li><span class="what"><b>${esc(tr("games", tb.game, tb.title))}</b> · ${esc(L("players_n", {n: tb.players}))} ·
           ${tb.seats.map((s, i) => esc(s.kind === "open" ? L("free_seat") : s.name || L(s.kind === "bot" ? "default_bot" : "default_player", {n: i + 1}))).join(", ")}</span>
           <span class="actions">${tb.free_seats ? `<button data-join="${esc(tb.id)}" data-testid="join-${esc(tb.id)}">${L("join")}</button>` : ""}
-          <a href="#/t/${esc(tb.id)}">${L("watch")}</a></span></li>`).join("") : `<li class="dim">${L("no_open_tables")}</li>`;
+          <a href="#/t/${esc(tb.id)}">${L("watch")}</a></span></li>`).join("") : `<li class="dim">${L("no_open_tables")}</li>`)
+    + (more > 0 ? `<li class="more"><button data-testid="show-all-open" id="show-all-open">${esc(L("show_all", {n: open.length}))}</button></li>` : "");
   for (const b of $$("[data-join]", lobbyBox)) b.onclick = () => join(b.dataset.join);
+  const all = $("#show-all-open", lobbyBox);
+  if (all) all.onclick = () => { showAllOpen = true; render(); };
 }
 
 export async function createTable(body) {
