@@ -1,8 +1,8 @@
 """End-to-end: every way in.  A whole round by keyboard alone, and every game on a phone
 (390x844) without the page scrolling sideways; the board's camera (fit, zoom, pan).
 
-Debian's chromium through Playwright, as in test_web_e2e.py (whose server and browser
-fixtures these tests share); skips cleanly when either is missing.
+Debian's chromium through Playwright, with the shared fixtures of e2e_support.py; skips
+cleanly when either is missing.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from test_web_e2e import browser, server  # noqa: E402,F401  (shared fixtures)
+from e2e_support import browser, play_one_move, server  # noqa: E402,F401  (shared fixtures)
 
 pytestmark = pytest.mark.e2e
 
@@ -157,7 +157,7 @@ def test_a_phone_plays_every_game_without_sideways_scrolling(
         if page.locator(ROUND_OVER).count():
             break
         n = _log_length(page)
-        _tap_move(page)
+        play_one_move(page)  # by tapping, as on a phone
         _no_sideways_scroll(page)
         page.wait_for_function("n => window.__state().view.log.length > n", arg=n)
     _no_sideways_scroll(page)
@@ -170,33 +170,6 @@ def test_a_phone_plays_every_game_without_sideways_scrolling(
                             && r.top >= box.top - 1 && r.bottom <= box.bottom + 1; });
     }""")
     assert inside, "the board is fitted to its box on a phone"
-
-
-def _tap_move(page: Any) -> None:
-    """One move by tapping, as on a phone."""
-    for testid in ("orient-n", "act-EndTurn", "act-NoMove"):
-        loc = page.locator(f"[data-testid={testid}]")
-        if loc.count():
-            loc.first.click()
-            return
-    hand = page.locator("[data-testid^=hand-]")
-    for i in range(hand.count()):
-        page.locator(f"[data-testid=hand-{i}]").click()
-        targets = page.locator("[data-testid^=target-]")
-        if targets.count():
-            targets.first.click(force=True)
-            return
-        aimed = page.locator("[data-testid=act-PlayOnPlayer]")
-        if aimed.count():
-            aimed.first.click()
-            return
-        page.locator(f"[data-testid=hand-{i}]").click()
-    if page.locator("[data-testid^=target-]").count():  # a pawn's move
-        page.locator("[data-testid^=target-]").first.click(force=True)
-        return
-    page.locator("[data-testid=pass-mode]").click()
-    page.locator("[data-testid=hand-0]").click()
-    page.locator("[data-testid=confirm-pass]").click()
 
 
 def test_the_board_camera(server: str, context_for: Any) -> None:  # noqa: F811
