@@ -133,7 +133,9 @@ def run(tables: int = 50, seconds: float = 20.0, game: str = "duel",
         db = Path(tmp.name) / "load.sqlite3"
         proc = subprocess.Popen(
             [sys.executable, "-m", "pysaboteur.web", "--port", str(port), "--bot-delay", "0",
-             "--database-url", f"sqlite:///{db}"],
+             "--database-url", f"sqlite:///{db}",
+             # one client address plays every seat: the per-address limits out of the way
+             "--tables-per-minute", "0", "--ws-per-client", "0"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         url = f"http://127.0.0.1:{port}"
         asyncio.run(_wait_up(port))
