@@ -192,7 +192,8 @@ def test_lobby_join_start_and_rematch(client: TestClient) -> None:
     again = state_of(client, new, tok0)
     assert again["seat"] == 0 and again["table"]["rematch_of"] == tid
     assert again["table"]["status"] == "playing" and again["index"] == 0
-    assert state_of(client, tid)["table"]["rematch_next"] == new
+    assert state_of(client, tid, tok0)["table"]["rematch_next"] == new
+    assert "rematch_next" not in state_of(client, tid)["table"]  # private: not to spectators
 
 
 # -- security ---------------------------------------------------------------------------------

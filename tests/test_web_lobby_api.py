@@ -270,9 +270,9 @@ def test_the_record_is_given_once_the_match_is_over(client: TestClient, tmp_path
     made = create(client, game="duel", seed=21, start=False,
                   seats=[{"kind": "human", "name": "Ada"}, {"kind": "bot", "difficulty": "easy"}])
     tid, token = made["id"], made["seats"][0]["token"]
-    refused(client.get(f"/api/tables/{tid}/record"), 409, "not-finished")  # open
+    refused(client.get(f"/api/tables/{tid}/record"), 403, "not-finished")  # open
     client.post(f"/api/tables/{tid}/start", headers={"X-Seat-Token": made["host_token"]})
-    refused(client.get(f"/api/tables/{tid}/record"), 409, "not-finished")  # playing
+    refused(client.get(f"/api/tables/{tid}/record"), 403, "not-finished")  # playing
     assert client.get("/api/tables/nope/record").status_code == 404
     finish(client, tid, {0: token})
     r = client.get(f"/api/tables/{tid}/record")

@@ -25,8 +25,11 @@ WebSocket protocol (``/api/tables/{id}/ws``), JSON text messages of at most
   ``{"type": "ack", "index"}`` to the seat whose action was accepted;
   ``{"type": "pong"}``; ``{"type": "error", "code", "message"}`` for anything refused
   (nothing changes; ``unavailable``: the database could not store a move, sent to its
-  actor and to the table's other seats); ``{"type": "rematch", "table"}`` when a rematch
-  table exists.
+  actor and to the table's other seats); ``{"type": "rematch", "table"}`` to the seats
+  (never to spectators: the rematch table is private) when a rematch table exists; a
+  seat's ``table`` carries its id as ``rematch_next``, a spectator's has no such key.
+* HTTP refusals have one body, ``{"detail": {"code", "message"}}`` (:class:`ErrorBody`;
+  422 ``invalid`` adds ``errors``), documented per route in the OpenAPI schema.
 * the server closes a socket with an ``error`` message, then a close code: 4404 no such
   table, 4400 no hello, 4403 a token that holds no seat, 4408 no hello in time or a
   message that took over ``ws_send_timeout`` s to send, 4429 too many connections (per
@@ -54,6 +57,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import svg
@@ -169,6 +174,51 @@ class MyTable(BaseModel):
     rematch_next: str | None = Field(..., description="the rematch table, where the same "
                                                       "token holds the same seat")
     created: float
+
+
+class Problem(BaseModel):
+    loc: list[str | int] = Field(..., description="where: body, query, header or path, "
+                                                  "then the field")
+    msg: str
+    type: str
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(..., description="a stable word: not-finished, no-table, stale, ...")
+    message: str = Field(..., description="what is wrong, in a sentence")
+    errors: list[Problem] | None = Field(None, description="422 invalid only: each field "
+                                                           "that does not fit the schema")
+
+
+class ErrorBody(BaseModel):
+    """Every refusal's body: ``{"detail": {"code", "message"}}``."""
+
+    detail: ErrorDetail
+
+
+#: what each refusal means, for the schema (each route lists the ones it can answer)
+REFUSALS: dict[int, str] = {
+    400: "a malformed request (bad-text: a lone surrogate in the body; bad-action, "
+         "bad-index)",
+    403: "not allowed (a token that holds no seat, not the host, not your turn, a record "
+         "before the match is over, a chosen seed on a server that takes none)",
+    404: "no such table, game, card or language",
+    409: "not now (stale index, already started, full, finished, not finished, no player)",
+    413: "the request body is too large",
+    422: "the request does not fit the schema (invalid) or the game (bad-options, bad-seats, "
+         "bad-players, bad-game, bad-notation, illegal, no-player, too-many)",
+    429: "too many requests from one address (Retry-After)",
+    503: "the database takes no writes, or the server holds all the tables it may",
+}
+
+
+def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route that can answer ``codes``, each with :class:`ErrorBody`."""
+    return {code: {"model": ErrorBody, "description": REFUSALS[code]} for code in codes}
+
+
+#: what every POST can answer before its route runs (BodyLimit, TextCheck, validation)
+POSTED = (400, 413, 422)
 
 
 def _link(table_id: str, token: str) -> str:
@@ -405,9 +455,35 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        """FastAPI's 422, its echoed input made encodable (never a 500 for the text)."""
-        return JSONResponse({"detail": _encodable(jsonable_encoder(exc.errors()))},
-                            status_code=422)
+        """A request that does not fit the schema: 422 ``invalid`` in the body every refusal
+        has (:class:`ErrorBody`), each problem's place and message in ``errors`` (the input
+        is never echoed: nothing to encode but our own words)."""
+        problems = [{"loc": [x if isinstance(x, int) else str(x) for x in e.get("loc", ())],
+                     "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+                    for e in jsonable_encoder(exc.errors())]
+        said = "; ".join(f"{'.'.join(str(x) for x in p['loc'])}: {p['msg']}"
+                         for p in problems[:3])
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        return JSONResponse({"detail": _encodable({
+            "code": "invalid", "message": f"{said or 'the request is invalid'}{more}"[:500],
+            "errors": problems[:20]})}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """Starlette's own refusals in the body every refusal has: a body that is not JSON
+        (400 ``bad-json``), no such path (404 ``not-found``), a method the path does not
+        take (405 ``bad-method``, with every method it takes in ``Allow``)."""
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # the methods of the path the request names, all routes
+            matching = [r for r in app.routes if isinstance(r, Route) and r.methods
+                        and r.matches(request.scope)[0] != Match.NONE]
+            path = matching[0].path_format if matching else None
+            allowed = {m for r in matching if r.path_format == path for m in r.methods or ()}
+            headers["Allow"] = ", ".join(sorted(allowed))
+        code = {400: "bad-json", 404: "not-found", 405: "bad-method"}.get(exc.status_code,
+                                                                         "refused")
+        return JSONResponse({"detail": {"code": code, "message": safe_text(str(exc.detail))}},
+                            status_code=exc.status_code, headers=headers)
 
     # -- games and cards -----------------------------------------------------------------
     @app.get("/api/games", tags=["games"])
@@ -434,7 +510,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         """Each bot difficulty and the bot that plays it on this server."""
         return {d: bot_for(d) for d in DIFFICULTIES}
 
-    @app.get("/api/games/{game}/cards", tags=["games"])
+    @app.get("/api/games/{game}/cards", tags=["games"], responses=refusals(404, 422))
     def cards(game: str) -> JSONResponse:
         """Every card of a game: data, SVG fragment (and the turned one), the card backs."""
         if game not in GAMES:
@@ -445,7 +521,10 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
             raise Rejected(404, "no-game", f"{game} cannot be played here yet") from exc
         return JSONResponse(payload, headers={"Cache-Control": "public, max-age=3600"})
 
-    @app.get("/api/games/{game}/cards/{code}.svg", tags=["games"])
+    @app.get("/api/games/{game}/cards/{code}.svg", tags=["games"],
+             responses={200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}},
+                              "description": "the card as an SVG image"},
+                        **refusals(404, 422)})
     def card_image(game: str, code: str, rotated: bool = False) -> Response:
         """One card as a standalone SVG image."""
         if game not in GAMES:
@@ -456,19 +535,19 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         return Response(svg.card_svg(cat, code, rotated), media_type="image/svg+xml")
 
     # -- languages ---------------------------------------------------------------------------
-    @app.get("/api/i18n", tags=["i18n"])
+    @app.get("/api/i18n", tags=["i18n"], responses=refusals(422))
     def languages(accept_language: str | None = Header(None)) -> dict[str, Any]:
         """The languages spoken here and the one the browser's Accept-Language prefers."""
         return {"languages": list(LANGUAGES), "preferred": pick_language(accept_language)}
 
-    @app.get("/api/i18n/{lang}", tags=["i18n"])
+    @app.get("/api/i18n/{lang}", tags=["i18n"], responses=refusals(404, 422))
     def language(lang: str) -> dict[str, Any]:
         if lang not in LANGUAGES:
             raise Rejected(404, "no-language", f"languages: {', '.join(LANGUAGES)}")
         return translations(lang)
 
     # -- tables ------------------------------------------------------------------------------
-    @app.get("/api/tables", tags=["tables"])
+    @app.get("/api/tables", tags=["tables"], responses=refusals(422, 503))
     async def lobby(
         response: Response,
         offset: int = Query(0, ge=0, description="how many tables to skip"),
@@ -483,7 +562,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         response.headers["X-Total-Count"] = str(total)
         return page
 
-    @app.post("/api/tables", tags=["tables"], response_model=Created, status_code=201)
+    @app.post("/api/tables", tags=["tables"], response_model=Created, status_code=201,
+              responses=refusals(*POSTED, 403, 429, 503))
     async def create(body: CreateTable, request: Request) -> Created:
         """Create a table; the answer holds the host token and a link for each seat: a human
         seat's private link (``/#/t/<id>/<token>``, for that seat's player only), an open
@@ -502,7 +582,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
                  for i, s in enumerate(table.seats)]
         return Created(id=table.id, host_token=host, seats=seats, table=table.info())
 
-    @app.post("/api/tables/mine", tags=["tables"], response_model=list[MyTable])
+    @app.post("/api/tables/mine", tags=["tables"], response_model=list[MyTable],
+              responses=refusals(*POSTED, 503))
     async def mine(body: MineIn) -> list[MyTable]:
         """"My tables": for each ``{"id", "token"}`` (at most 50) whose token holds a seat at
         that table, what that seat sees of it at a glance: its status, round, whose turn it
@@ -515,7 +596,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         found = await hub().mine([(s.id, s.token) for s in body.seats])
         return [MyTable(**entry) for entry in found]
 
-    @app.get("/api/tables/{table_id}", tags=["tables"])
+    @app.get("/api/tables/{table_id}", tags=["tables"],
+             responses=refusals(403, 404, 422, 503))
     async def table_state(table_id: str,
                           x_seat_token: str | None = Header(None)) -> dict[str, Any]:
         """What the seat of ``X-Seat-Token`` sees now (no token: the spectators' view).
@@ -525,29 +607,36 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         seat = table.seat_of(x_seat_token)
         if x_seat_token and seat is None and not table.is_host(x_seat_token):
             raise Rejected(403, "bad-token", "this token holds no seat at this table")
-        return hub().message_for(table, seat)
+        return hub().message_for(table, seat, private=table.is_host(x_seat_token))
 
-    @app.get("/api/tables/{table_id}/record", tags=["tables"])
+    @app.get("/api/tables/{table_id}/record", tags=["tables"], responses={
+        200: {"description": "the match record (format pysaboteur-record, as a download)",
+              "content": {"application/json": {"schema": {"type": "object"}}}},
+        **refusals(403, 404, 422, 503)})
     async def record(table_id: str) -> JSONResponse:
         """The match record once the match is over: the JSON document that ``saboteur check
         FILE`` and ``saboteur replay FILE`` read (format ``pysaboteur-record``: game,
-        options, seed, seats, every action, results).  Before the end 409 ``not-finished``:
-        the seed and the order of every card are secret until then."""
+        options, seed, the deal, seats, every action, each round's results with its hidden
+        facts, the final scores).  Anyone may download it once the match is over, to check
+        that the deal was fair; before the end 403 ``not-finished``: the seed and the order
+        of every card are secret until then."""
         table = await hub().get(table_id, record=True)
         if table.status != "finished" or not table.state.is_terminal:
-            raise Rejected(409, "not-finished", "the record is shown once the match is over "
+            raise Rejected(403, "not-finished", "the record is shown once the match is over "
                                                 "(it holds the seed and every card's place)")
         return JSONResponse(table.record(), headers={
             "Content-Disposition": f'attachment; filename="pysaboteur-{table.id}.json"'})
 
-    @app.post("/api/tables/{table_id}/start", tags=["tables"], response_model=Acked)
+    @app.post("/api/tables/{table_id}/start", tags=["tables"], response_model=Acked,
+              responses=refusals(*POSTED, 403, 404, 409, 503))
     async def start(table_id: str, x_seat_token: str | None = Header(None)) -> Acked:
         """Start the table (the host's token)."""
         table = await hub().get(table_id, x_seat_token)
         await hub().start(table, x_seat_token)
         return Acked(index=table.index)
 
-    @app.post("/api/tables/{table_id}/join", tags=["tables"], response_model=Joined)
+    @app.post("/api/tables/{table_id}/join", tags=["tables"], response_model=Joined,
+              responses=refusals(*POSTED, 404, 409, 503))
     async def join(table_id: str, body: Join) -> Joined:
         """Take a free (open) seat of a table, public or not, that has not finished: what an
         open seat's join link (``/#/join/<id>``) does.  The answer is that seat's private
@@ -556,7 +645,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         seat, token = await hub().join(table, body.name)
         return Joined(id=table.id, seat=seat, token=token, link=_link(table.id, token))
 
-    @app.post("/api/tables/{table_id}/actions", tags=["tables"], response_model=Acked)
+    @app.post("/api/tables/{table_id}/actions", tags=["tables"], response_model=Acked,
+              responses=refusals(*POSTED, 403, 404, 409, 503))
     async def act(table_id: str, body: ActionIn,
                   x_seat_token: str | None = Header(None)) -> Acked:
         """Play an action for the seat of ``X-Seat-Token`` (refused unless legal now)."""
@@ -567,12 +657,15 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         index = await hub().act(table, seat, body.action, body.index)
         return Acked(index=index)
 
-    @app.post("/api/tables/{table_id}/rematch", tags=["tables"], response_model=TableId)
+    @app.post("/api/tables/{table_id}/rematch", tags=["tables"], response_model=TableId,
+              responses=refusals(*POSTED, 403, 404, 409, 503))
     async def rematch(table_id: str, x_seat_token: str | None = Header(None)) -> TableId:
         """A new match with the same seats; seat tokens stay valid at the new table."""
         table = await hub().get(table_id, x_seat_token)
         new = await hub().rematch(table, x_seat_token)
-        hub().broadcast(table, {"type": "rematch", "table": new.id})
+        # the rematch table is private: its id goes to the seats (and the host, here), never
+        # to spectators
+        hub().tell_seated(table, {"type": "rematch", "table": new.id})
         return TableId(id=new.id)
 
     # -- the WebSocket ------------------------------------------------------------------------

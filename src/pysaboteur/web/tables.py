@@ -441,14 +441,15 @@ class LiveTable:
         }
 
     def info(self) -> dict[str, Any]:
-        """Public facts about the table (never a token, never the seed)."""
+        """Public facts about the table (never a token, never the seed, never the private
+        rematch table: :meth:`Hub.message_for` adds ``rematch_next`` for seats only)."""
         connected = {seat for seat, n in self.present.items() if n}
         entry = GAMES.get(self.game)
         return {
             "id": self.id, "game": self.game, "title": entry.title if entry else self.game,
             "players": self.players, "options": self.options, "status": self.status,
             "public": self.public, "index": self.index,
-            "rematch_of": self.rematch_of, "rematch_next": self.rematch_next,
+            "rematch_of": self.rematch_of,
             "current_player": self.state.current_player,
             "seats": [{"seat": i, "name": s.name, "kind": s.kind, "difficulty": s.difficulty,
                        "bot": bot_for(s.difficulty or "easy") if s.is_bot else None,
@@ -456,6 +457,16 @@ class LiveTable:
                       for i, s in enumerate(self.seats)],
             "free_seats": sum(1 for s in self.seats if s.kind == "open"),
         }
+
+
+def unstartable(seats: Sequence[Seat]) -> str | None:
+    """Why a table with these seats cannot start, or None.  A table starts once a person
+    holds a seat (a human seat, or an open one taken), or when it has no open seat at all
+    (bots only: a match to watch); never with open seats waiting and nobody seated."""
+    if any(s.kind == "open" for s in seats) and not any(s.kind == "human" for s in seats):
+        return ("nobody holds a seat yet: a table starts once a person has taken one of its "
+                "open seats (or with human or bot seats only)")
+    return None
 
 
 class Hub:
@@ -845,6 +856,9 @@ class Hub:
             seat_list.append(Seat(name, kind, difficulty if kind == "bot" else None, h))
         host = new_token()
         table_id = secrets.token_hex(6)
+        why = unstartable(seat_list) if start else None
+        if why is not None:
+            raise Rejected(422, "no-player", why)
         status = "playing" if start else "open"
         state = g.new_state(seed)
         stored = StoredTable(id=table_id, game=game, players=n, options=g.options.to_json(),
@@ -886,6 +900,9 @@ class Hub:
         async with table.lock:
             if table.status != "open":
                 raise Rejected(409, "started", "the table has already started")
+            why = unstartable(table.seats)
+            if why is not None:
+                raise Rejected(409, "no-player", why)
             await self._db(self.db.update_table, table.id, status="playing")
             table.status = "playing"
             self._touch(table)
@@ -993,15 +1010,19 @@ class Hub:
 
     # -- messages ---------------------------------------------------------------------------
     def message_for(self, table: LiveTable, seat: int | None,
-                    info: dict[str, Any] | None = None) -> dict[str, Any]:
+                    info: dict[str, Any] | None = None, private: bool = False) -> dict[str, Any]:
         """The one message shape a seat (or a spectator, ``seat=None``) receives (``info``:
-        ``table.info()``, when the caller has it already)."""
+        ``table.info()``, when the caller has it already).  A seat's ``table`` carries
+        ``rematch_next`` (the rematch table's id, where its token holds the same seat); a
+        spectator's does not (``private``: the host's, who sees it too)."""
         state = table.state
         legal: list[dict[str, Any]] = []
         if seat is not None and table.status == "playing" and state.current_player == seat:
             legal = [action_json(a) for a in state.legal_actions()]
-        return {"type": "state", "seat": seat, "index": table.index,
-                "table": table.info() if info is None else info,
+        shown = table.info() if info is None else info
+        if seat is not None or private:  # the rematch table is private: seats and host only
+            shown = {**shown, "rematch_next": table.rematch_next}
+        return {"type": "state", "seat": seat, "index": table.index, "table": shown,
                 "view": view_json(state.view(seat)), "legal": legal}
 
     def state_out(self, table: LiveTable, seat: int | None) -> Outgoing:
@@ -1102,6 +1123,13 @@ class Hub:
         out = Outgoing(message)
         for conn in list(table.connections):
             if skip_seat is None or conn.seat != skip_seat:
+                conn.push(out)
+
+    def tell_seated(self, table: LiveTable, message: dict[str, Any]) -> None:
+        """Send ``message`` to the connections that hold a seat (never to spectators)."""
+        out = Outgoing(message)
+        for conn in list(table.connections):
+            if conn.seat is not None:
                 conn.push(out)
 
     # -- bots -------------------------------------------------------------------------------
