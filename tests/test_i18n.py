@@ -23,9 +23,9 @@ PLACEHOLDER = re.compile(r"\{[a-z_0-9]+\}")
 #: a translation may equal its English text when every word of it is listed here
 SAME: dict[str, set[str]] = {
     "de": {"Saboteur", "Bot", "Start", "Gold", "Name", "normal", "offline", "Boss", "Troll",
-           "Mine", "Information", "Lobby", "Link", "Team", "Solo", "OK", "Pixel"},
+           "Mine", "Information", "Lobby", "Link", "Team", "Solo", "OK", "Pixel", "Clan"},
     "nl": {"Saboteur", "Bot", "Start", "offline", "Storm", "Open", "lobby", "Lobby", "Link",
-           "Team", "Solo", "OK", "Pixel"},
+           "Team", "Solo", "OK", "Pixel", "clan", "Clan"},
 }
 #: keys whose value is a language's own name or code
 OWN = {"lang", "name"}
