@@ -112,18 +112,24 @@ def my_turn(page: Any) -> bool:
     return bool(page.evaluate("() => !!(window.__state && window.__state() && window.__state().legal.length)"))
 
 
+#: clicks on elements the page has just drawn: no actionability waits (the page draws each
+#: frame at once; a loaded 2-core machine makes every wait cost)
+FAST = {"force": True, "no_wait_after": True}
+
+
 def _click_first_target(page: Any) -> bool:
     targets = page.locator("#board-svg [data-testid^=target-]")
     if targets.count():
-        targets.first.click(force=True)
+        targets.first.click(**FAST)
         return True
     return False
 
 
-def play_one_move(page: Any, n: int = 0, *, propose_end_after: int | None = None) -> None:
+def play_one_move(page: Any, n: int = 0, *, propose_end_after: int | None = None,
+                  play_every: int = 2) -> None:
     """Make one legal move by clicking, as a person would: a button the move needs (orient,
     take, vote, end the turn), else a playable path card on its first highlighted cell
-    (every other move), else a pawn's move, else a pass of as many cards as allowed."""
+    (every ``play_every``-th move), else a pawn's move, else a pass of as many cards as allowed."""
     msg = state(page)
     legal = msg["legal"]
     kinds = {a["kind"] for a in legal}
@@ -132,7 +138,7 @@ def play_one_move(page: Any, n: int = 0, *, propose_end_after: int | None = None
     def button(kind: str) -> bool:
         loc = page.locator(f"[data-testid={kind}]")
         if loc.count():
-            loc.first.click()
+            loc.first.click(**FAST)
             return True
         return False
 
@@ -140,7 +146,7 @@ def play_one_move(page: Any, n: int = 0, *, propose_end_after: int | None = None
         return
     if "Vote" in kinds:
         accept = [a for a in legal if a["kind"] == "Vote" and a.get("accept")]
-        page.locator(f"#tools [data-act='{(accept or legal)[0]['text']}']").click()
+        page.locator(f"#tools [data-act='{(accept or legal)[0]['text']}']").click(**FAST)
         return
     if propose_end_after is not None and n >= propose_end_after and "ProposeEnd" in kinds and button("act-ProposeEnd"):
         return
@@ -148,7 +154,7 @@ def play_one_move(page: Any, n: int = 0, *, propose_end_after: int | None = None
         if kind in kinds and button(f"act-{kind}"):
             return
     if "Steal" in kinds:
-        page.locator(".player.targetable").first.click()
+        page.locator(".player.targetable").first.click(**FAST)
         return
     if "Move" in kinds and _click_first_target(page):
         return
@@ -156,27 +162,27 @@ def play_one_move(page: Any, n: int = 0, *, propose_end_after: int | None = None
         return
     paths = [a for a in legal if a["kind"] == "PlacePath"]
     passes = [a for a in legal if a["kind"] == "Pass"]
-    if paths and (n % 2 == 0 or not passes):
+    if paths and (n % play_every == 0 or not passes):
         a = paths[0]
-        page.locator(f"[data-testid=hand-{hand.index(a['card'])}]").click()
+        page.locator(f"[data-testid=hand-{hand.index(a['card'])}]").click(**FAST)
         if a["rotated"]:
-            page.locator("[data-testid=rotate]").click()
-        page.locator(f"[data-testid=target-{a['x']}_{a['y']}]").click(force=True)
+            page.locator("[data-testid=rotate]").click(**FAST)
+        page.locator(f"[data-testid=target-{a['x']}_{a['y']}]").click(**FAST)
         return
     if passes:
         most = max(passes, key=lambda a: len(a["cards"]))
-        page.locator("[data-testid=pass-mode]").click()
+        page.locator("[data-testid=pass-mode]").click(**FAST)
         used: set[int] = set()
         for code in most["cards"]:
             i = next(i for i, c in enumerate(hand) if c == code and i not in used)
             used.add(i)
-            page.locator(f"[data-testid=hand-{i}]").click()
-        page.locator("[data-testid=confirm-pass]").click()
+            page.locator(f"[data-testid=hand-{i}]").click(**FAST)
+        page.locator("[data-testid=confirm-pass]").click(**FAST)
         return
     others = [a for a in legal if a["kind"] not in ("PlacePath", "Pass")]
     loc = page.locator(f"#tools [data-act='{others[0]['text']}']") if others else None
     if loc is not None and loc.count():
-        loc.first.click()
+        loc.first.click(**FAST)
         return
     raise AssertionError(f"no clickable move among {sorted(kinds)}")
 

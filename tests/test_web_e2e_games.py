@@ -119,6 +119,7 @@ def _play_match(page: Any, url: str, game: str, players: int, dirs: list[Path], 
             _check_match_end(page, url, game, players)
             page.locator("[data-testid=close-results]").click()
             screenshot(page, dirs, f"{name}-match-closed")
+            print(f"{game}: {moves} moves")
             minis = page.locator("#players .front .mini")
             if minis.count():  # a tap on a card in front names it
                 minis.first.click()
@@ -137,7 +138,8 @@ def _play_match(page: Any, url: str, game: str, players: int, dirs: list[Path], 
             if not shot_mid and moves == 6:
                 screenshot(page, dirs, f"{name}-mid-play")
                 shot_mid = True
-            play_one_move(page, moves, propose_end_after=propose)
+            play_one_move(page, moves, propose_end_after=propose,
+                          play_every=3 if game in ("duel", "solo") else 2)
             moves += 1
             wait_after_move(page, msg["index"])
         else:
