@@ -246,7 +246,7 @@ export function renderRoundEnd(ctx) {
       ${roundSection(game, view, r, last, false)}
       <div class="re-actions"><button class="primary" id="close-banner" data-testid="close-banner">${esc(R("next_round", {n: r.round + 1}))}</button></div></div>`;
   }
-  box.innerHTML = html;
+  box.innerHTML = html ? `<div class="re-backdrop" aria-hidden="true"></div>${html}` : "";
   const shownKey = E.open ? `${table.id}/${E.open}/${results.length}` : null;
   if (shownKey && shownKey !== E.focused) {  // a panel just opened: its main button takes the focus
     const main = $("#close-banner") || $("#rematch") || $("#goto-rematch") || $("#re-close");
