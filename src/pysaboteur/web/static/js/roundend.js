@@ -68,10 +68,13 @@ function miniCards(game, codes) {
   return (codes || []).map((c) => `<span class="re-mini" title="${esc(cardName(game, c))}">${cardSvg(game, c, false, "re-mini-card")}</span>`).join("");
 }
 
-function reasonText(game, view, r, reason) {
+function reasonText(game, view, r, reason, last) {
   if (reason === "gold") {
     const key = game === "expansion" ? "reason_gold_connected" : "reason_gold";
-    return r && r.finder >= 0 ? R(key, {name: seatLabel(r.finder)}) : R("reason_gold_reached");
+    const cards = S.cards[game] && S.cards[game].cards;
+    const goal = last && cards ? last.board.find((p) => p.card.startsWith("goal-gold")) : null;
+    const where = goal ? R(goal.y < 0 ? "goal_top" : goal.y > 0 ? "goal_bottom" : "goal_middle") : R("goal_some");
+    return r && r.finder >= 0 ? R(key, {name: seatLabel(r.finder), where}) : R("reason_gold_reached", {where});
   }
   if (reason === "exhausted") return R(game === "lost-mines" ? "reason_exhausted_lm" : (game === "duel" || game === "solo") ? "reason_exhausted_duel" : "reason_exhausted");
   if (reason === "markers") {
@@ -165,7 +168,7 @@ function seatTable(game, view, r, last, final) {
 
 function roundSection(game, view, r, last, final) {
   const reason = last && last.round === r.round ? last.reason : null;
-  const lines = [reason ? reasonText(game, view, r, reason) : "", ...verdict(game, view, r, last)].filter(Boolean);
+  const lines = [reason ? reasonText(game, view, r, reason, last) : "", ...verdict(game, view, r, last)].filter(Boolean);
   const spare = game === "classic" && (r.spare_roles || []).length ? `<p class="dim">${esc(R("spare", {roles: r.spare_roles.map((c) => roleName(game, c)).join(", ")}))}</p>` : "";
   const secret = (game === "classic" || game === "expansion") && !final ? `<p class="dim">${esc(R("gold_private"))}</p>` : "";
   const board = last && last.round === r.round ? endBoard(view, game, last) : "";
