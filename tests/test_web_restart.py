@@ -111,6 +111,12 @@ def test_kill_mid_game_and_resume(server: Server) -> None:
     assert len(_record(server.db, tid).actions) >= acked
 
     c = server.start()
+    # a restart reads which tables are live and loads none of them before its first use
+    health = c.get("/healthz").json()
+    assert health["loaded_tables"] == 0
+    assert health["live_tables"] == sum(
+        Database(f"sqlite:///{server.db}").load(t).status != "finished"  # type: ignore[union-attr]
+        for t in [tid, *bots])
     for table in [tid, *bots]:
         now = _state(c, table)
         record = _record(server.db, table)  # stored before applied: never behind the state
