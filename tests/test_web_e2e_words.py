@@ -228,12 +228,15 @@ def test_a_table_in_german_or_dutch_has_no_english(server: str, browser: Any, tm
         names = {"Anna"}
         found = _english_on_page(page, lang, names)
         assert found == [], f"English on the {lang} page: {found}"
-        # a card picked shows what it does, in the page's language
-        page.locator("[data-testid=hand-0]").click()
-        page.wait_for_selector("#card-help.show")
-        found = _english_on_page(page, lang, names)
-        assert found == [], f"English on the {lang} page with a card picked: {found}"
-        page.locator("[data-testid=hand-0]").click()
+        # what each card of the hand does, in the page's language (the line a tap shows)
+        for i in range(len(state(page)["view"]["hand"])):
+            page.evaluate("async i => (await import('/static/js/help.js')).showCardHelp("
+                          "window.__state().table.game, window.__state().view.hand[i])", i)
+            page.wait_for_selector("#card-help.show")
+            found = _english_on_page(page, lang, names)
+            assert found == [], f"English on the {lang} page in a card's help: {found}"
+        titles = page.locator("[data-hand]").evaluate_all("els => els.map(e => e.title)")
+        assert all(" – " in x for x in titles), titles  # name – what it does
         _help_checks(page, game, lang)
         if lang == "de":
             screenshot(page, shot_dirs(tmp_path), f"h3-words-{game}-{lang}-desktop")
@@ -244,13 +247,26 @@ def test_a_table_in_german_or_dutch_has_no_english(server: str, browser: Any, tm
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_log_and_help_on_a_phone(server: str, browser: Any, tmp_path: Path, lang: str) -> None:
-    pg = Page(browser, PHONE, locale=LOCALES[lang])
-    page = pg.page
+    context = browser.new_context(viewport=PHONE, locale=LOCALES[lang], has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         page.goto(_create(server, "classic", 3))
         page.wait_for_selector("[data-testid=hand-0]")
         _play(page, 5)
         _log_checks(page)
+        # a tap on a card of the hand tells what it does; a tap on the line closes it
+        page.locator("[data-testid=hand-0]").tap()
+        page.wait_for_selector("#card-help.show")
+        code = state(page)["view"]["hand"][0]
+        assert page.locator("#card-help").inner_text().startswith(
+            page.evaluate("c => document.querySelector('[data-hand=\"0\"]').getAttribute('aria-label').split(': ')[1]", code))
+        screenshot(page, shot_dirs(tmp_path), f"h3-words-classic-{lang}-phone-tap")
+        page.locator("#card-help").tap()
+        page.wait_for_selector("#card-help.show", state="hidden")
+        page.locator("[data-testid=hand-0]").tap()  # put it back
         page.locator("[data-testid=log]").scroll_into_view_if_needed()
         screenshot(page, shot_dirs(tmp_path), f"h3-words-classic-{lang}-phone-log")
         page.locator("[data-testid=rules-button]").click()
@@ -261,4 +277,5 @@ def test_log_and_help_on_a_phone(server: str, browser: Any, tmp_path: Path, lang
         page.keyboard.press("Escape")
         page.wait_for_function("() => !document.querySelector('#help-dialog').open")
     finally:
-        pg.close()
+        context.close()
+    assert not errors, errors

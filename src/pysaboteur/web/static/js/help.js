@@ -75,28 +75,33 @@ export function cardTitle(game, code) {
   return what ? `${name} – ${what}` : name;
 }
 
-// a tapped (or clicked) card of the hand or in front of a player: its line for a while
-let tipTimer = null;
-function showTip(text) {
+// a card of the hand tapped on a touch screen (no hover there): its line for a while, until
+// it is tapped, the next move arrives or another card is tapped
+let tipTimer = null, lastPointer = "mouse";
+function tip(text) {
   let el = $("#card-help");
   if (!el) {
     el = document.createElement("div");
     el.id = "card-help"; el.setAttribute("role", "status"); el.dataset.testid = "card-help";
+    el.onclick = () => tip("");
     document.body.appendChild(el);
   }
   el.textContent = text;
   el.className = text ? "show" : "";
   clearTimeout(tipTimer);
-  tipTimer = setTimeout(() => { el.className = ""; }, 5000);
+  if (text) tipTimer = setTimeout(() => { el.className = ""; }, 6000);
 }
 function onTap(ev) {
   const game = S.msg && S.msg.table.game;
-  if (!game || !ev.target.closest) return;
+  if (!game || !ev.target.closest || lastPointer !== "touch") return;
   const el = ev.target.closest("[data-hand]");
   if (!el || !el.dataset.code) return;
-  const text = cardTitle(game, el.dataset.code);
-  if (text) showTip(text);
+  const code = el.dataset.code;
+  // after the hand's own handler: told when the card is picked, not when it is put back
+  setTimeout(() => tip(S.selected === code || S.passMode ? cardTitle(game, code) : ""), 0);
 }
+/** Show what a card does in the tap line (also for tests and for keyboard users). */
+export function showCardHelp(game, code) { tip(cardTitle(game, code)); }
 
 // -- the rules dialog ----------------------------------------------------------------------
 let opener = null;
@@ -226,8 +231,10 @@ function install() {
   document.head.appendChild(css);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) clearTitle(); });
   window.addEventListener("focus", clearTitle);
+  document.addEventListener("pointerdown", (ev) => { lastPointer = ev.pointerType || "mouse"; }, true);
   document.addEventListener("click", onTap, true);
   onState(turnNotice);
+  onState((before, msg) => { if (before && before.index !== msg.index) tip(""); });
   // the header follows the language: drawn again whenever setLanguage writes the page's
   // fixed words (the home link's among them), even when the language stays the same
   const home = $("#home");
