@@ -101,8 +101,9 @@ function verdict(game, view, r, last) {
     if (side === "saboteurs") out.push(R("saboteurs_win", {names: names(win) || R("none_paid")}));
     else if (side === "nobody") out.push(r.finder >= 0 ? R("nobody_doors") : R("nobody_no_saboteur"));
     else {
-      const teams = side.split("+").map((c) => tr("colours", c, c));
-      out.push(R(teams.length > 1 ? "teams_win" : "team_wins", {team: teams.join(R("and")), names: names(win) || R("none_paid")}));
+      const teams = side.split("+");
+      const key = teams.length > 1 ? "teams_both_win" : `team_${teams[0]}_wins`;
+      out.push(R(key, {names: names(win) || R("none_paid")}));
     }
     if (r.routes) {
       out.push(R("routes", {blue: R(r.routes.blue ? "yes" : "no"), green: R(r.routes.green ? "yes" : "no")}));
