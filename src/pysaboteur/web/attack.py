@@ -6,6 +6,7 @@ file and the limits it needs raised), attacks it and stops it::
     python -m pysaboteur.web.attack d1            # 3,000 state requests, nothing read
     python -m pysaboteur.web.attack d1 --no-rate  # the same, the message rate out of the way
     python -m pysaboteur.web.attack d4            # a lone surrogate in an action, then a ping
+    python -m pysaboteur.web.attack d2 --seconds 90  # tables past the limits, then a churn
     python -m pysaboteur.web.attack d5            # a lone surrogate in an HTTP JSON body
     python -m pysaboteur.web.attack d7 --spectators 600  # open 600 spectator sockets
 
@@ -308,8 +309,79 @@ def d7(args: argparse.Namespace) -> dict[str, Any]:
             "rss_start_mib": round(start / MIB, 1), "rss_open_mib": round(peak / MIB, 1)}
 
 
+# -- D2 ------------------------------------------------------------------------------------
+def _status(server: Server, path: str, body: dict[str, Any]) -> int:
+    return server.post(path, body)[0]
+
+
+def _health(server: Server) -> dict[str, Any]:
+    try:
+        return dict(server.get("/healthz"))
+    except OSError:
+        return {}
+
+
+def d2(args: argparse.Namespace) -> dict[str, Any]:
+    """Refused past the limits, then a churn of tables: memory over time."""
+    human = {"game": "duel", "seats": [{"kind": "human"}, {"kind": "open"}]}
+    # 1. one address past --tables-per-minute (the defaults), then past --max-open-tables
+    with Server() as server:
+        burst = [_status(server, "/api/tables", human) for _ in range(args.burst)]
+    with Server({"tables_per_minute": 0, "max_open_tables": args.burst // 2}) as server:
+        full = [_status(server, "/api/tables", human) for _ in range(args.burst)]
+    # 2. the churn: open lobby tables that are abandoned, bot matches that finish
+    limits = {"tables_per_minute": 0, "abandon_after": args.abandon_after,
+              "evict_finished_after": args.evict_after, "evict_idle_after": args.evict_after}
+    bots = {"game": "solo", "start": True, "seats": [{"kind": "bot"}]}
+    created = refused = 0
+    samples: list[dict[str, Any]] = []
+    with Server(limits) as server:
+        time.sleep(0.5)
+        start = server.rss
+        t0 = time.monotonic()
+        next_sample = t0
+        made = 0.0
+        while (now := time.monotonic()) - t0 < args.seconds:
+            if now >= next_sample:
+                h = _health(server)
+                t = time.perf_counter()
+                try:
+                    with urllib.request.urlopen(server.base + "/api/tables", timeout=10) as r:
+                        lobby = len(r.read())
+                except OSError:
+                    lobby = -1
+                samples.append({"t": round(now - t0), "rss_mib": round(server.rss / MIB, 1),
+                                "created": created, "refused": refused,
+                                "live": h.get("live_tables"), "loaded": h.get("loaded_tables"),
+                                "lobby_bytes": lobby,
+                                "lobby_ms": round(1000 * (time.perf_counter() - t), 1)})
+                next_sample += args.every
+            while made < (now - t0) * args.rate:
+                made += 1
+                body = bots if made * args.finish_share % 1 < args.finish_share else human
+                code = _status(server, "/api/tables", body)
+                created += code == 201
+                refused += code != 201
+            time.sleep(0.005)
+        end = server.rss
+        h = _health(server)
+    return {
+        "attack": f"d2: {args.burst} tables from one address; then {args.seconds:g} s of "
+                  f"churn at {args.rate:g} tables/s ({args.finish_share:.0%} bot matches "
+                  f"that finish, the rest lobby tables abandoned after "
+                  f"{args.abandon_after:g} s; evicted after {args.evict_after:g} s idle)",
+        "burst_default_limits": {str(k): burst.count(k) for k in sorted(set(burst))},
+        f"burst_max_open_{args.burst // 2}": {str(k): full.count(k) for k in sorted(set(full))},
+        "churn_created": created, "churn_refused": refused,
+        "rss_start_mib": round(start / MIB, 1), "rss_end_mib": round(end / MIB, 1),
+        "rss_max_mib": max(x["rss_mib"] for x in samples) if samples else None,
+        "end_live_tables": h.get("live_tables"), "end_loaded_tables": h.get("loaded_tables"),
+        "samples": samples,
+    }
+
+
 ATTACKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
-    "d1": d1, "d4": d4, "d5": d5, "d7": d7}
+    "d1": d1, "d2": d2, "d4": d4, "d5": d5, "d7": d7}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -322,6 +394,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-rate", action="store_true",
                     help="d1: raise the message rate limits out of the way")
     ap.add_argument("--spectators", type=int, default=600, help="d7: sockets opened")
+    ap.add_argument("--burst", type=int, default=100,
+                    help="d2: tables created at once from one address (default limits)")
+    ap.add_argument("--rate", type=float, default=17.0,
+                    help="d2: tables created a second during the churn (17: 5,000 in 5 min)")
+    ap.add_argument("--finish-share", type=float, default=0.2,
+                    help="d2: the share of them that are bot matches played to the end")
+    ap.add_argument("--abandon-after", type=float, default=10.0,
+                    help="d2: the server's --abandon-after (the lobby tables left open)")
+    ap.add_argument("--evict-after", type=float, default=5.0,
+                    help="d2: the server's --evict-finished-after and --evict-idle-after")
+    ap.add_argument("--every", type=float, default=10.0, help="d2: seconds between samples")
     ap.add_argument("--seconds", type=float, default=60.0,
                     help="the longest an attack runs (d1: waits for the close; d7: opens)")
     args = ap.parse_args(argv)
