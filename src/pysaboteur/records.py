@@ -91,10 +91,11 @@ def _integer(data: dict[str, Any], name: str, lo: int, hi: int) -> int:
     if name not in data:
         raise RecordError(f"the record has no {name!r}")
     value = data[name]
+    what = f"{name!r} is {lo}" if lo == hi else f"{name!r} is a whole number from {lo} to {hi}"
     if not _is_int(value):
-        raise RecordError(f"{name!r} is a whole number from {lo} to {hi}, not {_kind(value)}")
+        raise RecordError(f"{what}, not {_kind(value)}")
     if not lo <= value <= hi:
-        raise RecordError(f"{name!r} is a whole number from {lo} to {hi}, not {_shown(value)}")
+        raise RecordError(f"{what}, not {_shown(value)}")
     return int(value)
 
 
