@@ -343,7 +343,7 @@ def _pg_sql(sql: str) -> None:
     import psycopg
 
     with psycopg.connect(_pg_admin(), autocommit=True) as admin:
-        admin.execute(sql)  # type: ignore[arg-type]
+        admin.execute(sql)
 
 
 def test_a_database_that_disappears(db_url: str, tmp_path: Path) -> None:
@@ -390,7 +390,7 @@ def test_a_read_only_database_refuses_writes(db_url: str) -> None:
             assert state(c, tid)["index"] == 1
             if db_url.startswith("postgresql"):  # writable again: ready again
                 _pg_sql(f'ALTER DATABASE "{name}" SET default_transaction_read_only = off')
-                c.app.state.db.engine.dispose()
+                hub(c).db.engine.dispose()
                 until(lambda: c.get("/readyz").status_code == 200, 10)
                 assert move(c, tid, tokens, Rng(2)).status_code == 200
     finally:
@@ -409,7 +409,7 @@ def test_a_file_made_read_only_while_running(tmp_path: Path) -> None:
         path.chmod(0o444)
         folder.chmod(0o555)
         try:
-            c.app.state.db.engine.dispose()  # the next connection opens it as it is now
+            hub(c).db.engine.dispose()  # the next connection opens it as it is now
             refused(move(c, tid, tokens, Rng(2)), 503, "unavailable")
             until(lambda: c.get("/readyz").status_code == 503, 5)
         finally:
