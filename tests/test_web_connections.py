@@ -206,9 +206,11 @@ def test_a_spectator_flooding_state_requests_keeps_the_server_bounded(server: An
     spectator is closed (4429, with an error saying why)."""
     from websockets.sync.client import connect
 
-    from pysaboteur.web.attack import Sampler, finished_table
+    from pysaboteur.web.attack import Sampler
 
-    table = finished_table(server)
+    _, made = server.post("/api/tables", {"game": "duel", "start": True, "seed": 2, "seats": [
+        {"kind": "human"}, {"kind": "human"}]})
+    table = made["id"]
     time.sleep(0.3)
     start = server.rss
     sampler = Sampler(server)
