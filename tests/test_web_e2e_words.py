@@ -237,6 +237,15 @@ def test_a_table_in_german_or_dutch_has_no_english(server: str, browser: Any, tm
             assert found == [], f"English on the {lang} page in a card's help: {found}"
         titles = page.locator("[data-hand]").evaluate_all("els => els.map(e => e.title)")
         assert all(" – " in x for x in titles), titles  # name – what it does
+        # a refusal is told from its code, with the move as the log writes it
+        if game == "classic":
+            words = json.loads((I18N / f"{lang}.log.json").read_text("utf-8"))
+            page.evaluate("async () => (await import('/static/js/net.js')).send('NES@50,50')")
+            page.wait_for_function("() => document.querySelector('#feedback').textContent.includes('50,50')")
+            told = page.locator("#feedback").inner_text()
+            assert told.startswith(words["errors"]["illegal_move"].split("{")[0]), told
+            assert words["log"]["path_you"].split(" {")[0] in told and "@" not in told, told
+            assert _english_on_page(page, lang, names) == []
         _help_checks(page, game, lang)
         if lang == "de":
             screenshot(page, shot_dirs(tmp_path), f"h3-words-{game}-{lang}-desktop")

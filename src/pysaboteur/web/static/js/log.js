@@ -171,7 +171,7 @@ export function refusalText(err, sent) {
   const text = m ? m[1] : sent;
   const msg = S.msg;
   let move = "";
-  if (text && msg && msg.seat !== null && msg.seat !== undefined) move = moveSentence(msg.table.game, msg.seat, text, msg.seat);
+  if (text && parseMove(text) && msg && msg.seat !== null && msg.seat !== undefined) move = moveSentence(msg.table.game, msg.seat, text, msg.seat);
   else if (text) move = text;
   if (err.code === "bad-notation") return move ? tg("errors", "bad_notation_move", {move}) : tr("errors", "bad-notation");
   return move ? tg("errors", "illegal_move", {move}) : tr("errors", "illegal", t("illegal"));
