@@ -120,6 +120,14 @@ def _play_match(page: Any, url: str, game: str, players: int, dirs: list[Path], 
             page.locator("[data-testid=close-results]").click()
             screenshot(page, dirs, f"{name}-match-closed")
             print(f"{game}: {moves} moves")
+            if game == "lost-mines":  # the panels in every language
+                page.locator("[data-testid=reopen-results]").click()
+                for lang, words in (("de", "Spielprotokoll herunterladen"), ("nl", "Spelverslag downloaden"),
+                                    ("en", "Download the match record")):
+                    page.select_option("[data-testid=lang]", lang)
+                    page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+                    assert page.locator("[data-testid=record-link]").inner_text() == words
+                page.locator("[data-testid=close-results]").click()
             minis = page.locator("#players .front .mini")
             if minis.count():  # a tap on a card in front names it
                 minis.first.click()
@@ -130,6 +138,10 @@ def _play_match(page: Any, url: str, game: str, players: int, dirs: list[Path], 
             ended += 1
             _check_round_end(page, game, players, final=False)
             screenshot(page, dirs, f"{name}-round-{ended}-end")
+            if ended == 1 and game == "classic":  # a reload right after the round's end shows it again
+                page.reload()
+                page.wait_for_selector("[data-testid=round-over]")
+                _check_round_end(page, game, players, final=False)
             page.locator("[data-testid=close-banner]").click()
             page.wait_for_selector("[data-testid=round-over]", state="detached")
             continue

@@ -224,6 +224,7 @@ export function renderRoundEnd(ctx) {
     E.table = table.id; E.matchClosed = false;
     const stored = localStorage.getItem(ackKey(table.id));
     E.ack = stored !== null ? Number(stored) : results.length - (results.length && startedFresh(view, game) ? 1 : 0);
+    localStorage.setItem(ackKey(table.id), String(E.ack));  // a reload shows what is not yet seen
   }
   const hostToken = localStorage.getItem(`host:${table.id}`);
   const last = view.last_round;
