@@ -288,3 +288,55 @@ def test_log_and_help_on_a_phone(server: str, browser: Any, tmp_path: Path, lang
     finally:
         context.close()
     assert not errors, errors
+
+
+def _random_logs(game: str, players: int, seed: int) -> dict[str, Any]:
+    """The logs seat 0 and a spectator saw of a whole match of random moves."""
+    import random
+
+    from pysaboteur.registry import make_game
+
+    state_ = make_game(game, players=players).new_state(seed)
+    rnd = random.Random(seed)
+    while not state_.terminal:
+        state_.apply(rnd.choice(state_.legal_actions()))
+    return {"seat": [list(x) for x in state_.view(0).log], "spectator": [list(x) for x in state_.view(None).log]}
+
+
+SENTENCES = """async ([game, logs, players]) => {
+  const {S} = await import('/static/js/store.js');
+  S.cards[game] = await (await fetch(`/api/games/${game}/cards`)).json();
+  S.msg = {seat: 0, table: {game, seats: Array.from({length: players}, (_, i) => ({name: i ? null : 'Anna', kind: i ? 'bot' : 'human'}))}};
+  const {moveSentence} = await import('/static/js/log.js');
+  const out = [];
+  for (const [who, log] of [[0, logs.seat], [null, logs.spectator]]) {
+    for (const [seat, text] of log) out.push([text, moveSentence(game, seat, text, who, {html: true})]);
+  }
+  S.msg = null;
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+def test_every_move_of_every_game_reads_as_a_sentence(server: str, browser: Any, lang: str) -> None:
+    """Whole matches of random moves of each game: every log entry, as seat 0 and as a
+    spectator saw it, is a sentence of the language (no raw notation), and another seat's
+    pass names no card."""
+    pg = Page(browser, DESKTOP, locale=LOCALES[lang])
+    page = pg.page
+    try:
+        page.goto(server)
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        for game, players in (("duel", 2), ("solo", 1), ("classic", 5), ("expansion", 7), ("lost-mines", 5)):
+            kinds: set[str] = set()
+            for seed in (1, 2):
+                logs = _random_logs(game, players, seed)
+                for text, html in page.evaluate(SENTENCES, [game, logs, players]):
+                    kinds.add(re.split(r"[@>#: ]", text)[0])
+                    assert "<code>" not in html, (game, text, html)
+                    assert not re.search(r"\b\w+@-?\d|>\d", html.replace("<b>", "").replace("</b>", "")), (game, text, html)
+                    if re.fullmatch(r"pass \d+", text):
+                        assert not re.search(r"Path|Weg|Pad", html), (game, text, html)
+            assert len(kinds) > 5, (game, kinds)
+    finally:
+        pg.close()
