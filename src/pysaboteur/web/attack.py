@@ -180,11 +180,23 @@ async def _flood(url: str, requests: int, seconds: float) -> dict[str, Any]:
                 sent += 1
         except Exception:  # closed by the server meanwhile
             pass
-        # keep reading nothing until the server closes us, or time is up
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(ws.wait_closed(), seconds)
+        # read nothing for a while longer, then read what the server says until it closes
+        await asyncio.sleep(min(2.0, seconds))
+        kinds: dict[str, int] = {}
+        errors: list[str] = []
+
+        async def read() -> None:
+            async for text in ws:
+                msg = json.loads(text)
+                kinds[msg.get("type", "?")] = kinds.get(msg.get("type", "?"), 0) + 1
+                if msg.get("type") == "error" and msg.get("code") not in errors:
+                    errors.append(msg.get("code"))
+
+        with contextlib.suppress(TimeoutError, Exception):
+            await asyncio.wait_for(read(), seconds)
         code = ws.close_code
-        return {"sent": sent, "close_code": code, "close_reason": ws.close_reason,
+        return {"sent": sent, "read_then": kinds, "errors": errors, "close_code": code,
+                "close_reason": ws.close_reason,
                 "closed_after_s": round(time.monotonic() - t0, 2) if code else None}
 
 
