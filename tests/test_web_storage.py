@@ -509,3 +509,82 @@ def test_bots_back_off_when_the_store_fails(sqlite_url: str) -> None:
         assert all(later >= earlier * 1.5 for earlier, later in itertools.pairwise(gaps)), gaps
         db.append_action = real  # type: ignore[method-assign]
         until(lambda: state(c, tid)["index"] > 0, 10)  # and they go on once it works
+
+
+#: a server whose files may grow to at most argv[3] bytes (RLIMIT_FSIZE: a "full disk")
+FULL_DISK_SERVER = """
+import resource, signal, sys
+import uvicorn
+from pysaboteur.web.limits import Limits
+from pysaboteur.web.server import create_app
+app = create_app(sys.argv[1], bot_delay=0, allow_seed=True,
+                 limits=Limits(tables_per_minute=0, storage_check_interval=0.2))
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG)
+limit = int(sys.argv[3])
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="critical")
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or sys.platform != "linux",
+                    reason="RLIMIT_FSIZE as a full disk: Linux")
+def test_a_full_disk_loses_nothing_acknowledged(tmp_path: Path) -> None:
+    import socket
+
+    import httpx
+
+    path = tmp_path / "full.sqlite3"
+    url = f"sqlite:///{path}"
+    Database(url).close()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-c", FULL_DISK_SERVER, url, str(port),
+                             str(path.stat().st_size + 160_000)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        c = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
+        until(lambda: _up(c), 30)
+        acked: dict[str, int] = {}
+        tokens: dict[str, list[str]] = {}
+        pick = Rng(11)
+        refusals = 0
+        for _ in range(400):
+            if len(acked) < 3:
+                r = c.post("/api/tables", json={"game": "duel", "seats": HUMANS, "start": True})
+                if r.status_code == 201:
+                    made = r.json()
+                    acked[made["id"]] = 0
+                    tokens[made["id"]] = [s["token"] for s in made["seats"]]
+                    continue
+                refused(r, 503, "unavailable")
+            tid = list(acked)[pick.below(len(acked))] if acked else None
+            if tid is None:
+                break
+            r = move(c, tid, tokens[tid], pick)  # type: ignore[arg-type]
+            if r.status_code == 200:
+                acked[tid] = r.json()["index"]
+            else:
+                refused(r, 503, "unavailable")
+                refusals += 1
+                if refusals >= 5:
+                    break
+        assert refusals >= 5, "the disk never filled"
+        until(lambda: c.get("/readyz").status_code == 503, 5)
+        assert c.get("/healthz").status_code == 200
+        for tid, n in acked.items():  # nothing refused was applied
+            assert c.get(f"/api/tables/{tid}").json()["index"] == n
+    finally:
+        proc.kill()
+        proc.wait(10)
+    with serve(url) as c:  # room again: everything acknowledged is there, nothing more
+        for tid, n in acked.items():
+            assert state(c, tid)["index"] == n
+        assert sum(acked.values()) > 0
+
+
+def _up(c: Any) -> bool:
+    try:
+        return bool(c.get("/healthz").status_code == 200)
+    except Exception:
+        return False

@@ -78,6 +78,15 @@ actions_t = Table(
 )
 
 
+#: one row that Database.check() writes: a probe that the store takes writes (a write that
+#: changes nothing would not show a full disk)
+health_t = Table(
+    "health", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
+
 def default_url() -> str:
     """A SQLite file in the user's data directory."""
     try:
@@ -239,9 +248,15 @@ class Database:
     def check(self) -> str | None:
         """Probe the store (the file is still the one opened; a write goes through): None
         when it works, else the reason (also kept in ``problem``)."""
+        def probe(conn: Connection) -> None:
+            now = time.time()
+            if not conn.execute(update(health_t).where(health_t.c.id == 1)
+                                .values(at=now)).rowcount:
+                conn.execute(insert(health_t).values(id=1, at=now))
         try:
-            self._write(lambda conn: conn.execute(
-                update(tables_t).where(tables_t.c.id == "").values(updated=tables_t.c.updated)))
+            self._write(probe)
+        except Conflict:  # another process wrote the row first: writes go through
+            self.problem = None
         except StorageError as exc:
             self.problem = str(exc)
         return self.problem
