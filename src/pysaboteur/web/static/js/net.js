@@ -1,6 +1,6 @@
 /* Talking to the server: JSON over HTTP, the table's WebSocket, and feedback to the player. */
 import {S, $, render} from "./store.js";
-import {t} from "./i18n.js";
+import {t, tg} from "./i18n.js";
 import {refusalText} from "./log.js";
 
 let feedbackTimer = null;
@@ -14,6 +14,7 @@ export function feedback(text, kind = "error") {
 export function errorText(err) {
   const known = S.tr.errors && S.tr.errors[err.code];
   if (err.code === "illegal" || err.code === "bad-notation") return refusalText(err, lastSent);  // the move as the log writes it
+  if (!known && S.lang !== "en" && S.tr.errors && S.tr.errors.other) return tg("errors", "other", {code: err.code || "?"});  // no English
   return known || err.message || String(err);
 }
 
