@@ -593,28 +593,34 @@ class Hub:
             return 0
         cutoff = time.time() - after
         n = 0
-        for row in [r for r in self.live.values() if r.updated <= cutoff]:
-            table = self._loaded(row.id)
-            if table is None:
-                if not await self._db(self.db.abandon, row.id, row.updated):
-                    log.warning("table %s was not live in the store", row.id)
-                self.live.pop(row.id, None)
-                table = self._loaded(row.id)  # loaded meanwhile
-                if table is None:
-                    n += 1
-                    continue
-            async with table.lock:
-                if table.status not in LIVE or table.updated > cutoff:
-                    continue
-                await self._db(self.db.abandon, table.id, table.updated + 1)
-                table.status = "abandoned"
-                self.live.pop(table.id, None)
-            if table.bot_task is not None:
-                table.bot_task.cancel()
-            log.info("table %s abandoned", table.id)
-            self.broadcast(table)
-            n += 1
+        try:
+            for row in [r for r in self.live.values() if r.updated <= cutoff]:
+                n += await self._abandon(row, cutoff)
+        except Rejected as exc:  # the store is down: the next round tries again
+            log.debug("abandoning tables: %s", exc.message)
         return n
+
+    async def _abandon(self, row: LiveRow, cutoff: float) -> int:
+        """Abandon one table idle since before ``cutoff`` (1), unless it moved on (0)."""
+        table = self._loaded(row.id)
+        if table is None:
+            if not await self._db(self.db.abandon, row.id, row.updated):
+                log.warning("table %s was not live in the store", row.id)
+            self.live.pop(row.id, None)
+            table = self._loaded(row.id)  # loaded meanwhile
+            if table is None:
+                return 1
+        async with table.lock:
+            if table.status not in LIVE or table.updated > cutoff:
+                return 0
+            await self._db(self.db.abandon, table.id, table.updated + 1)
+            table.status = "abandoned"
+            self.live.pop(table.id, None)
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+        log.info("table %s abandoned", table.id)
+        self.broadcast(table)
+        return 1
 
     def evict(self) -> int:
         """Drop from memory every table nobody uses: no connection, no bot moving, no
