@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,14 @@ def hello(ws: Any, token: str | None = None) -> dict[str, Any]:
     return msg
 
 
+def counted(fn: Callable[..., Any], calls: list[Any]) -> Callable[..., Any]:
+    """``fn``, noting each call's arguments in ``calls``."""
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        return fn(*args, **kwargs)
+    return wrapper
+
+
 def next_after_ping(ws: Any) -> list[dict[str, Any]]:
     """Every message up to the answer of a ping (the pong included)."""
     ws.send_json({"type": "ping"})
@@ -84,9 +92,8 @@ def test_state_requests_are_answered_from_one_message_per_seat_and_index(
     tid, _ = two_humans(client)
     limit(client, ws_rate=1e9, ws_burst=10**9, ws_flood=10**9)  # the rate is tested below
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    built = []
-    real = hub.message_for
-    monkeypatch.setattr(hub, "message_for", lambda *a, **k: built.append(a) or real(*a, **k))
+    built: list[Any] = []
+    monkeypatch.setattr(hub, "message_for", counted(hub.message_for, built))
     longest = [0]
     push = Connection.push
 
@@ -148,7 +155,8 @@ def test_a_reader_that_reads_nothing_stays_bounded_then_is_dropped() -> None:
         assert conn.dead is not None and conn.dead[0] == 4429 and dropped == [conn]
         assert not conn.queue
         gate.set()  # the socket takes the farewell
-        await asyncio.wait_for(conn.task, 5)  # type: ignore[arg-type]
+        assert conn.task is not None
+        await asyncio.wait_for(conn.task, 5)
         assert json.loads(sent[-1])["code"] == "too-slow" and closed == [4429]
 
         # a send that does not finish in time (the farewell gets through)
@@ -160,7 +168,8 @@ def test_a_reader_that_reads_nothing_stays_bounded_then_is_dropped() -> None:
         slow = Connection(1, stuck, close, limits=Limits(ws_send_timeout=0.2))
         slow.start()
         slow.push({"type": "ack", "index": 3})
-        await asyncio.wait_for(slow.task, 5)  # type: ignore[arg-type]
+        assert slow.task is not None
+        await asyncio.wait_for(slow.task, 5)
         assert slow.dead is not None and slow.dead[0] == 4408
         assert json.loads(sent[-1])["code"] == "too-slow" and closed == [4429, 4408]
 
@@ -302,10 +311,8 @@ def test_presence_messages_instead_of_views_on_connect_and_leave(
         first = hello(seat0, tokens[0])
         assert [s["connected"] for s in first["table"]["seats"]] == [True, False]
         # spectators come and go unannounced, and cost no view each
-        built = []
-        real = hub.message_for
-        monkeypatch.setattr(hub, "message_for",
-                            lambda *a, **k: built.append(a) or real(*a, **k))
+        built: list[Any] = []
+        monkeypatch.setattr(hub, "message_for", counted(hub.message_for, built))
         for _ in range(20):
             with client.websocket_connect(f"/api/tables/{tid}/ws") as spectator:
                 assert hello(spectator)["seat"] is None

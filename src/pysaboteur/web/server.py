@@ -774,7 +774,8 @@ async def _receive(ws: WebSocket, limit: int) -> dict[str, Any] | Rejected:
 async def _next(ws: WebSocket, conn: Connection, limit: int) -> dict[str, Any] | Rejected:
     """The next message of ``ws``, unless the server drops ``conn`` first (:class:`Dropped`)."""
     receiving = asyncio.ensure_future(_receive(ws, limit))
-    await asyncio.wait({receiving, conn.dropped}, return_when=asyncio.FIRST_COMPLETED)
+    waiting: set[asyncio.Future[Any]] = {receiving, conn.dropped}
+    await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
     if not receiving.done():
         receiving.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
