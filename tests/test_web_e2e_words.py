@@ -180,6 +180,19 @@ def _help_checks(page: Any, game: str, lang: str) -> None:
     page.wait_for_selector("#help-dialog[open]")
     page.locator("[data-testid=help-close]").click()
     page.wait_for_function("() => !document.querySelector('#help-dialog').open")
+    page.keyboard.press("?")  # and the "?" key opens it
+    page.wait_for_selector("#help-dialog[open]")
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.querySelector('#help-dialog').open")
+    # the turn's sound: off unless switched on, kept in localStorage
+    sound = page.locator("[data-testid=sound-toggle]")
+    assert sound.get_attribute("aria-pressed") == "false"
+    sound.click()
+    assert sound.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("() => localStorage.getItem('turn-sound')") == "1"
+    assert sound.get_attribute("aria-label") == words["help"]["sound_on"]
+    sound.click()
+    assert page.evaluate("() => localStorage.getItem('turn-sound')") == "0"
 
 
 def _turn_notice_checks(page: Any, lang: str) -> None:

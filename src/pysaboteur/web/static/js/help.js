@@ -12,7 +12,7 @@ import {onState} from "./net.js";
 const H = (key, vars = {}) => tg("help", key, vars);
 export const GAMES = ["classic", "expansion", "duel", "solo", "lost-mines"];
 const SECTIONS = ["goal", "turn", "cards", "end", "scoring"];
-const KEYS = ["key_pick", "key_arrows", "key_rotate", "key_enter", "key_pass", "key_escape", "key_zoom"];
+const KEYS = ["key_pick", "key_arrows", "key_rotate", "key_enter", "key_pass", "key_escape", "key_zoom", "key_help"];
 
 // -- what a card does --------------------------------------------------------------------
 const has = (group, key) => S.tr[group] && S.tr[group][key] !== undefined;
@@ -206,7 +206,7 @@ function drawHeader() {
     box = document.createElement("span");
     box.id = "help-tools";
     top.insertBefore(box, $("#lang-label"));
-    box.innerHTML = `<button type="button" id="rules-button" data-testid="rules-button" aria-haspopup="dialog"></button>
+    box.innerHTML = `<button type="button" id="rules-button" data-testid="rules-button" aria-haspopup="dialog" aria-keyshortcuts="?"></button>
       <button type="button" id="sound-toggle" data-testid="sound-toggle"></button>`;
     $("#rules-button").onclick = () => openHelp();
     $("#sound-toggle").onclick = () => {
@@ -233,6 +233,12 @@ function install() {
   window.addEventListener("focus", clearTitle);
   document.addEventListener("pointerdown", (ev) => { lastPointer = ev.pointerType || "mouse"; }, true);
   document.addEventListener("click", onTap, true);
+  document.addEventListener("keydown", (ev) => {  // "?" opens the rules (outside form fields)
+    const tag = (ev.target.tagName || "").toLowerCase();
+    if (ev.key !== "?" || ev.ctrlKey || ev.metaKey || ev.altKey || ["input", "select", "textarea"].includes(tag)) return;
+    if ($("#help-dialog") && $("#help-dialog").open) return;
+    ev.preventDefault(); openHelp();
+  });
   onState(turnNotice);
   onState((before, msg) => { if (before && before.index !== msg.index) tip(""); });
   // the header follows the language: drawn again whenever setLanguage writes the page's
