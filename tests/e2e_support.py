@@ -75,7 +75,8 @@ def browser() -> Iterator[Any]:
 class Page:
     """A browser context and page; ``errors`` collects the page's uncaught errors."""
 
-    def __init__(self, browser: Any, viewport: dict[str, int] = DESKTOP, locale: str = "en-US") -> None:
+    def __init__(self, browser: Any, viewport: dict[str, int] = DESKTOP,
+                 locale: str = "en-US") -> None:
         self.context = browser.new_context(viewport=viewport, locale=locale)
         self.page = self.context.new_page()
         self.page.set_default_timeout(60000)  # a loaded 2-core machine
@@ -109,12 +110,13 @@ def state(page: Any) -> Any:
 
 
 def my_turn(page: Any) -> bool:
-    return bool(page.evaluate("() => !!(window.__state && window.__state() && window.__state().legal.length)"))
+    return bool(page.evaluate(
+        "() => !!(window.__state && window.__state() && window.__state().legal.length)"))
 
 
 #: clicks on elements the page has just drawn: no actionability waits (the page draws each
 #: frame at once; a loaded 2-core machine makes every wait cost)
-FAST = {"force": True, "no_wait_after": True}
+FAST = {"force": True, "no_wait_after": True, "timeout": 5000}
 
 
 def _click_first_target(page: Any) -> bool:
@@ -148,7 +150,8 @@ def play_one_move(page: Any, n: int = 0, *, propose_end_after: int | None = None
         accept = [a for a in legal if a["kind"] == "Vote" and a.get("accept")]
         page.locator(f"#tools [data-act='{(accept or legal)[0]['text']}']").click(**FAST)
         return
-    if propose_end_after is not None and n >= propose_end_after and "ProposeEnd" in kinds and button("act-ProposeEnd"):
+    proposing = propose_end_after is not None and n >= propose_end_after
+    if proposing and "ProposeEnd" in kinds and button("act-ProposeEnd"):
         return
     for kind in ("Take", "EndTurn"):
         if kind in kinds and button(f"act-{kind}"):
@@ -172,6 +175,7 @@ def play_one_move(page: Any, n: int = 0, *, propose_end_after: int | None = None
     if passes:
         most = max(passes, key=lambda a: len(a["cards"]))
         page.locator("[data-testid=pass-mode]").click(**FAST)
+        page.wait_for_selector("[data-testid=confirm-pass]", timeout=5000)
         used: set[int] = set()
         for code in most["cards"]:
             i = next(i for i, c in enumerate(hand) if c == code and i not in used)
@@ -187,9 +191,25 @@ def play_one_move(page: Any, n: int = 0, *, propose_end_after: int | None = None
     raise AssertionError(f"no clickable move among {sorted(kinds)}")
 
 
-def wait_after_move(page: Any, index: int) -> None:
+def wait_after_move(page: Any, index: int, timeout: float = 20000) -> None:
     """Until the page has a newer state than ``index`` or a round/match panel is up."""
     page.wait_for_function(
         "i => (window.__state() && window.__state().index !== i) "
         "|| document.querySelector('[data-testid=round-over],[data-testid=match-over]')",
-        arg=index, timeout=60000)
+        arg=index, timeout=timeout)
+
+
+def try_one_move(page: Any, n: int = 0, **kw: Any) -> bool:
+    """``play_one_move`` and wait for its answer; False (and the pass bar or a half-made
+    choice put back) when the page moved on under the clicks or did not answer in time."""
+    index = state(page)["index"]
+    try:
+        play_one_move(page, n, **kw)
+        wait_after_move(page, index)
+        return True
+    except sync_api.TimeoutError:
+        for kind in ("cancel-pass",):
+            loc = page.locator(f"[data-testid={kind}]")
+            if loc.count():
+                loc.first.click(**FAST)
+        return False
