@@ -547,7 +547,11 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         return translations(lang)
 
     # -- tables ------------------------------------------------------------------------------
-    @app.get("/api/tables", tags=["tables"], responses=refusals(422, 503))
+    @app.get("/api/tables", tags=["tables"], responses={
+        200: {"description": "a page of the lobby", "headers": {"X-Total-Count": {
+            "description": "how many tables the lobby holds in all",
+            "schema": {"type": "integer"}}}},
+        **refusals(422, 503)})
     async def lobby(
         response: Response,
         offset: int = Query(0, ge=0, description="how many tables to skip"),
