@@ -140,7 +140,8 @@ def _play_match(page: Any, url: str, game: str, players: int, dirs: list[Path], 
                     page.select_option("[data-testid=lang]", lang)
                     page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
                     assert page.locator("[data-testid=record-link]").inner_text() == words
-                page.locator("[data-testid=close-results]").click()
+                page.keyboard.press("Escape")  # closes it too
+                page.wait_for_selector("[data-testid=match-over]", state="detached")
             minis = page.locator("#players .front .mini")
             if minis.count():  # a tap on a card in front names it
                 minis.first.click()

@@ -4,6 +4,7 @@
 import {S, $, render} from "./store.js";
 import {pickCard, rotate, passMode} from "./hand.js";
 import {moveCursor, actOnCursor, zoom, fit} from "./board.js";
+import {roundEndOpen, closeRoundEnd} from "./roundend.js";
 
 const ARROWS = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]};
 
@@ -12,6 +13,7 @@ export function onKey(ev) {
   const tag = (ev.target.tagName || "").toLowerCase();
   if (tag === "input" || tag === "select" || tag === "textarea") return;
   const k = ev.key;
+  if (roundEndOpen()) { if (k === "Escape") { closeRoundEnd(); ev.preventDefault(); } return; }  // a round's end is up
   if (/^[0-9]$/.test(k)) {
     pickCard(k === "0" ? 9 : Number(k) - 1, true);
     ev.preventDefault(); $("#board-svg").focus({preventScroll: true}); return;

@@ -277,7 +277,10 @@ export function renderRoundEnd(ctx) {
   renderResults(ctx);  // the side panel's "show again" follows the panel
 }
 
-/** Escape closes an open round or match panel (the keyboard module may call this). */
+/** Whether a round or match panel is open (the table's keys are held off meanwhile). */
+export const roundEndOpen = () => !!E.open && !!$("#overlay .banner");
+
+/** Escape closes an open round or match panel (the keyboard module calls this). */
 export function closeRoundEnd() {
   const b = $("#close-banner") || $("#re-close");
   if (b) { b.click(); return true; }
