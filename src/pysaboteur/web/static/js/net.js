@@ -33,6 +33,9 @@ export async function loadCards(game) {
 const stateListeners = [];
 export function onState(fn) { stateListeners.push(fn); }
 
+/** Close codes after which reconnecting cannot help (server.py: no hello, bad token, no table). */
+const FINAL_CLOSES = new Set([4400, 4403, 4404]);
+
 export function connect() {
   const route = S.route;
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -64,9 +67,11 @@ export function connect() {
     }
   };
   ws.onclose = (ev) => {
-    if (S.ws !== ws || ev.code >= 4400) return;
+    // a wrong hello, token or table will not change by trying again; anything else (a
+    // restart, a slow phone closed for falling behind, too many sockets) is retried
+    if (S.ws !== ws || FINAL_CLOSES.has(ev.code)) return;
     S.wsTries += 1;
-    setTimeout(() => { if (S.ws === ws) connect(); }, Math.min(5000, 300 * S.wsTries));
+    setTimeout(() => { if (S.ws === ws) connect(); }, Math.min(15000, 300 * 2 ** Math.min(S.wsTries, 6)));
   };
 }
 export function disconnect() {
