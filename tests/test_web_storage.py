@@ -229,13 +229,13 @@ def test_finished_tables_leave_memory_and_come_back_only_for_a_right(db_url: str
         made = create(c, game="solo", seats=[{"kind": "human"}], start=False)
         idle, idle_host = made["id"], made["host_token"]
         until(lambda: not loaded(c, tid) and not loaded(c, idle), 10)
-        loads: list[str] = []
+        loads: list[tuple[str, bool]] = []
         db = hub(c).db
         real = db.load
 
-        def counted(table_id: str) -> Any:
-            loads.append(table_id)
-            return real(table_id)
+        def counted(table_id: str, actions: bool = True) -> Any:
+            loads.append((table_id, actions))
+            return real(table_id, actions)
         db.load = counted  # type: ignore[method-assign]
         # a stranger: nothing is loaded, the store is not even asked
         refused(c.get(f"/api/tables/{tid}"), 404, "no-table")
@@ -244,13 +244,13 @@ def test_finished_tables_leave_memory_and_come_back_only_for_a_right(db_url: str
             ws.send_json({"type": "hello", "token": None})
             assert ws.receive_json()["code"] == "no-table"
         assert loads == [] and not loaded(c, tid)
-        # a wrong token: asked, not loaded
+        # a wrong token: its row is looked at (not its actions), nothing is loaded
         refused(c.get(f"/api/tables/{tid}", headers={"X-Seat-Token": "not-a-token"}), 404,
                 "no-table")
-        assert not loaded(c, tid)
+        assert loads == [(tid, False)] and not loaded(c, tid)
         # the host's token brings it back (and its WebSocket, after the hello)
         assert state(c, tid, host)["table"]["status"] == "finished"
-        assert loads == [tid, tid]  # the wrong token's look, then the host's: loaded
+        assert loads[1:] == [(tid, False), (tid, True)]  # the host's: loaded
         until(lambda: not loaded(c, tid), 10)
         with c.websocket_connect(f"/api/tables/{tid}/ws") as ws:
             ws.send_json({"type": "hello", "token": host})

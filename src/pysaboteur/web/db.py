@@ -304,11 +304,14 @@ class Database:
         self._write(go)
 
     # -- reads ----------------------------------------------------------------------
-    def load(self, table_id: str) -> StoredTable | None:
+    def load(self, table_id: str, actions: bool = True) -> StoredTable | None:
+        """The stored table (``actions=False``: without its actions, a cheap look)."""
         def go(conn: Connection) -> tuple[Any, list[Any]] | None:
             row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
             if row is None:
                 return None
+            if not actions:
+                return row, []
             acts = conn.execute(select(actions_t.c.idx, actions_t.c.seat, actions_t.c.text)
                                 .where(actions_t.c.table_id == table_id)
                                 .order_by(actions_t.c.idx)).all()

@@ -699,9 +699,12 @@ class Hub:
             table = self._hold(table_id)
             if table is not None:
                 return table
+            if table_id not in self.live and not record:  # the token's right, first
+                head = await self._db(self.db.load, table_id, False)
+                if head is None or (head.status not in LIVE and not _entitled(head, token)):
+                    raise Rejected(404, "no-table", "there is no such table")
             stored = await self._db(self.db.load, table_id)
-            if stored is None or (stored.status not in LIVE and not record
-                                  and not _entitled(stored, token)):
+            if stored is None:
                 raise Rejected(404, "no-table", "there is no such table")
             return self._adopt(stored)
 
