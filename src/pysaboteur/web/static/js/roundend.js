@@ -259,8 +259,9 @@ export function renderRoundEnd(ctx) {
   }
   E.focused = shownKey;
   const on = (id, fn) => { const el = $(id); if (el) el.onclick = fn; };
-  on("#close-banner", () => { E.ack = results.length; localStorage.setItem(ackKey(table.id), String(E.ack)); render(); });
-  const close = () => { E.matchClosed = true; localStorage.setItem(ackKey(table.id), String(results.length)); render(); };
+  const showBoard = () => { const b = $("#board-wrap"); if (b) b.scrollIntoView({block: "nearest"}); };
+  on("#close-banner", () => { E.ack = results.length; localStorage.setItem(ackKey(table.id), String(E.ack)); render(); showBoard(); });
+  const close = () => { E.matchClosed = true; localStorage.setItem(ackKey(table.id), String(results.length)); render(); showBoard(); };
   on("#re-close", close);
   on("#re-close-x", close);
   on("#rematch", async () => {
