@@ -115,6 +115,21 @@ def test_state_requests_are_answered_from_one_message_per_seat_and_index(
     assert longest[0] <= bound
 
 
+def test_polling_the_table_over_http_builds_one_view_per_seat_and_index(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """GET /api/tables/{id} answers from the same message the seat's sockets get."""
+    tid, tokens = two_humans(client)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    built: list[Any] = []
+    monkeypatch.setattr(hub, "message_for", counted(hub.message_for, built))
+    seen = [client.get(f"/api/tables/{tid}").json() for _ in range(200)]
+    mine = [client.get(f"/api/tables/{tid}", headers={"X-Seat-Token": tokens[0]}).json()
+            for _ in range(200)]
+    assert all(m == seen[0] for m in seen) and all(m == mine[0] for m in mine)
+    assert mine[0]["seat"] == 0 and seen[0]["seat"] is None
+    assert len(built) == 2  # the spectators' and seat 0's, once each
+
+
 def test_a_reader_that_reads_nothing_stays_bounded_then_is_dropped() -> None:
     """A connection whose sends never finish: states replace each other in its queue,
     other messages count up to ``ws_queue``, past it the connection is dropped with 4429

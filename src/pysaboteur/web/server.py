@@ -611,7 +611,11 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         seat = table.seat_of(x_seat_token)
         if x_seat_token and seat is None and not table.is_host(x_seat_token):
             raise Rejected(403, "bad-token", "this token holds no seat at this table")
-        return hub().message_for(table, seat, private=table.is_host(x_seat_token))
+        if seat is None and table.is_host(x_seat_token):  # the host also learns the rematch
+            return hub().message_for(table, None, private=True)
+        # the message the seat's sockets get, built once per (index, seat): polling costs
+        # no view per request
+        return hub().state_out(table, seat).message
 
     @app.get("/api/tables/{table_id}/record", tags=["tables"], responses={
         200: {"description": "the match record (format pysaboteur-record, as a download)",
