@@ -38,11 +38,12 @@ def free_port() -> int:
 
 
 def start_server(db: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
-    """A server on a free port with bots at no delay; returns (process, base url)."""
+    """A server on a free port with bots at no delay; returns (process, base url).  Every
+    table of a test module comes from one address: no limit on tables per minute."""
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "pysaboteur.web", "--port", str(port), "--bot-delay", "0",
-         "--database-url", f"sqlite:///{db}", *extra],
+         "--database-url", f"sqlite:///{db}", "--tables-per-minute", "0", *extra],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 30
     while time.time() < deadline:

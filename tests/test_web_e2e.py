@@ -6,68 +6,22 @@ no browser download; skips cleanly when either is missing.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-CHROMIUM = os.environ.get("SABOTEUR_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-
 pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"no chromium at {CHROMIUM}", allow_module_level=True)
+
+from e2e_support import browser, play_one_move, server  # noqa: E402,F401  (shared fixtures)
 
 pytestmark = pytest.mark.e2e
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
-    db = tmp_path_factory.mktemp("e2e") / "e2e.sqlite3"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pysaboteur.web", "--port", str(port), "--bot-delay", "0",
-         "--database-url", f"sqlite:///{db}"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            time.sleep(0.1)
-    try:
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
 @pytest.fixture()
-def page(browser: Any) -> Iterator[Any]:
+def page(browser: Any) -> Iterator[Any]:  # noqa: F811
     context = browser.new_context(viewport={"width": 390, "height": 844},  # a phone
                                   locale="en-US")
     pg = context.new_page()
@@ -92,34 +46,7 @@ def _my_turn(page: Any) -> bool:
     return bool(page.evaluate("() => !!(window.__state && window.__state().legal.length)"))
 
 
-def _play_one_move(page: Any) -> None:
-    """Make one legal move by clicking, the way a person would."""
-    for kind in ("orient-n", "act-EndTurn"):
-        loc = page.locator(f"[data-testid={kind}]")
-        if loc.count():
-            loc.first.click()
-            return
-    hand = page.locator("[data-testid^=hand-]")
-    for i in range(hand.count()):
-        page.locator(f"[data-testid=hand-{i}]").click()
-        targets = page.locator("[data-testid^=target-]")
-        if targets.count():
-            targets.first.click(force=True)
-            return
-        seats = page.locator(".player.targetable")
-        if seats.count():
-            seats.first.click()
-            choice = page.locator(".choice [data-act]")
-            if choice.count():
-                choice.first.click()
-            return
-        page.locator(f"[data-testid=hand-{i}]").click()  # put it back
-    page.locator("[data-testid=pass-mode]").click()
-    page.locator("[data-testid=hand-0]").click()
-    page.locator("[data-testid=confirm-pass]").click()
-
-
-def test_play_a_whole_duel_round_switch_language_and_reconnect(server: str, page: Any) -> None:
+def test_play_a_whole_duel_round_switch_language_and_reconnect(server: str, page: Any) -> None:  # noqa: F811
     page.goto(server)
     page.locator("[data-testid=quick-duel]").click()
     page.wait_for_selector("[data-testid=hand-0]")
@@ -143,7 +70,7 @@ def test_play_a_whole_duel_round_switch_language_and_reconnect(server: str, page
             break
         if _my_turn(page):
             n = _log_length(page)
-            _play_one_move(page)
+            play_one_move(page, moves)
             moves += 1
             page.wait_for_function(
                 "n => window.__state().view.log.length > n "
@@ -179,7 +106,7 @@ def test_play_a_whole_duel_round_switch_language_and_reconnect(server: str, page
     assert page.evaluate(codes) == hand_before  # the same seat, the same hand
 
 
-def test_browser_language_is_chosen_from_the_browser(server: str, browser: Any) -> None:
+def test_browser_language_is_chosen_from_the_browser(server: str, browser: Any) -> None:  # noqa: F811
     context = browser.new_context(locale="de-DE")
     pg = context.new_page()
     pg.goto(server)
