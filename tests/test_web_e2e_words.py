@@ -10,6 +10,8 @@ rules dialog shows the game's summary in the page's language and closes with Esc
 turn, come while the tab is hidden, marks the title.
 """
 
+# ruff: noqa: E501  (the page scripts evaluated in the browser are long JavaScript lines)
+
 from __future__ import annotations
 
 import json
@@ -20,8 +22,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_support import DESKTOP, PHONE, Page, browser, my_turn, play_one_move, screenshot, server, \
-    shot_dirs, state, wait_after_move
+
+from e2e_support import (
+    DESKTOP,
+    PHONE,
+    Page,
+    browser,
+    my_turn,
+    play_one_move,
+    screenshot,
+    server,
+    shot_dirs,
+    state,
+    wait_after_move,
+)
 from test_i18n import SAME
 
 __all__ = ["browser", "server"]  # fixtures
@@ -62,7 +76,7 @@ def _english_pieces(lang: str) -> set[str]:
         if value in own:
             continue
         for part in PLACEHOLDER.split(value):
-            part = part.strip(" :,.;()–-→·/?!…\n")
+            part = part.strip(" :,.;()\u2013-→·/?!…\n")
             words = re.findall(r"[^\W\d_]+", part)
             if len(part) < 3 or not words or set(words) <= SAME[lang] | IN_TEXT[lang]:
                 continue
@@ -249,7 +263,7 @@ def test_a_table_in_german_or_dutch_has_no_english(server: str, browser: Any, tm
             found = _english_on_page(page, lang, names)
             assert found == [], f"English on the {lang} page in a card's help: {found}"
         titles = page.locator("[data-hand]").evaluate_all("els => els.map(e => e.title)")
-        assert all(" – " in x for x in titles), titles  # name – what it does
+        assert all(" \u2013 " in x for x in titles), titles  # "name - what it does", an en dash
         # a refusal is told from its code, with the move as the log writes it
         if game == "classic":
             words = json.loads((I18N / f"{lang}.log.json").read_text("utf-8"))
