@@ -255,6 +255,21 @@ def test_more_players_than_nuggets_left() -> None:
     assert sorted(state.results[0].gold) == [0, 0, 0, 1, 2] and state.nuggets == []
 
 
+@pytest.mark.parametrize(("players", "drawn"), [
+    (3, 3), (4, 4), (5, 5), (6, 6), (7, 7), (8, 8), (9, 9), (10, 9)])
+def test_diggers_draw_one_nugget_card_per_player_but_nine_at_ten(players: int,
+                                                                 drawn: int) -> None:
+    # classic.md: "as many nugget cards as there are players (9 in a 10-player game)"
+    saboteurs = C.SETUP[players][0]
+    roles = (D,) * (players - saboteurs) + (S,) * saboteurs
+    state = new(players=players, hands={0: ["EW"]}, roles=roles)
+    corridor(state, 6)
+    state.apply(PlacePath("EW", 7, 0))
+    assert state.results[0].details["side"] == "gold-diggers"
+    assert sum(len(g) for g in state.gold) == drawn
+    assert len(state.nuggets) == len(CAT.box(["gold"])) - drawn
+
+
 def test_stone_goal_is_oriented_and_play_goes_on() -> None:
     goals = ("goal-gold:NESW", "goal-stone:SW", "goal-stone:NW")
     game = ClassicGame(4)

@@ -95,6 +95,9 @@ SETUP: dict[int, tuple[int, int, int]] = {
     9: (3, 7, 4),
     10: (4, 7, 4),
 }
+#: players -> nugget cards drawn when the gold-diggers win: as many as there are players,
+#: except 9 in a 10-player game [rule]
+DIGGER_DRAW: dict[int, int] = {n: n for n in SETUP} | {10: 9}
 #: number of saboteurs dealt -> gold each gets when the saboteurs win
 SABOTEUR_PAY: dict[int, int] = {1: 4, 2: 3, 3: 3, 4: 2}
 PASS_MAX = 1  # pass: discard exactly 1 card

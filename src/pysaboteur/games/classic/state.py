@@ -667,7 +667,8 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         if self.finder >= 0:
             order = [(self.finder - i) % n for i in range(n)]  # finder, then counter-clockwise
             takers = [s for s in order if self._digger_paid(s)]
-            drawn = [self._draw_nugget() for _ in range(min(n, len(self.nuggets)))]
+            drawn = [self._draw_nugget()
+                     for _ in range(min(C.DIGGER_DRAW[n], len(self.nuggets)))]
             drawn.sort(key=lambda code: -value[code])
             if not takers:  # nobody may take them: they go back
                 self.nuggets += drawn
