@@ -117,6 +117,13 @@ export function worldSvg(view, game, {targets = new Map(), last = null, marks = 
     const pend = view.pending_goal || (view.pending && view.pending.length >= 3 && typeof view.pending[2] === "string" ? view.pending : null);
     if (pend && cards.cards[pend[2]]) parts.push(at(pend[0], pend[1], cards.cards[pend[2]].svg + `<rect x="2" y="2" width="96" height="146" rx="8" class="pending"/>`, `data-cell="${pend[0]},${pend[1]}"`));
   }
+  // the legal cells under the tokens: a token stays visible, and clicking it is clicking its cell
+  for (const [k, acts] of targets) {
+    const [x, y] = k.split(",").map(Number);
+    const label = acts[0].kind === "Move" ? t("move_here") : cardName(game, acts[0].card || "");
+    parts.push(at(x, y, `<rect class="target" x="5" y="5" width="${CW - 10}" height="${CH - 10}" rx="8"/>`,
+      `data-cell="${x},${y}" data-target="1" data-testid="target-${x}_${y}" role="button" aria-label="${esc(`${label} ${x},${y}`)}"`));
+  }
   const src = last ? last.extra || {} : view;  // markers, bribes, keys, pawns
   for (const m of src.markers || []) parts.push(at(m[0], m[1], seatDisc(view, m[2], 80, 20, 13, "#fff")));
   for (const m of src.bribes || []) parts.push(at(m[0], m[1], seatDisc(view, m[2], 20, 20, 13)));
@@ -138,7 +145,7 @@ export function worldSvg(view, game, {targets = new Map(), last = null, marks = 
     if (!p) return;
     const here = pawns.filter((q, r) => q && r < s && q[0] === p[0] && q[1] === p[1]).length;
     parts.push(at(p[0], p[1], seatDisc(view, s, 20 + 30 * (here % 3), 45 + 34 * Math.floor(here / 3), s === view.seat ? 19 : 16, s === view.seat ? "#fff" : "#000"),
-      `data-pawn="${s}" class="pawn${s === view.seat ? " mine" : ""}"`, seatName(s)));
+      `data-cell="${p[0]},${p[1]}" data-pawn="${s}" class="pawn${s === view.seat ? " mine" : ""}"`, seatName(s)));
   });
   for (const [k, seat] of marks) {
     const [x, y] = k.split(",").map(Number);
@@ -147,12 +154,6 @@ export function worldSvg(view, game, {targets = new Map(), last = null, marks = 
   if (B.preview) {
     const pts = B.preview.map(([x, y]) => `${x * CW + CW / 2},${y * CH + CH / 2}`).join(" ");
     parts.push(`<polyline class="route" points="${pts}"/>`);
-  }
-  for (const [k, acts] of targets) {
-    const [x, y] = k.split(",").map(Number);
-    const label = acts[0].kind === "Move" ? t("move_here") : cardName(game, acts[0].card || "");
-    parts.push(at(x, y, `<rect class="target" x="5" y="5" width="${CW - 10}" height="${CH - 10}" rx="8"/>`,
-      `data-cell="${x},${y}" data-target="1" data-testid="target-${x}_${y}" role="button" aria-label="${esc(`${label} ${x},${y}`)}"`));
   }
   if (B.coords) {
     for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++)
