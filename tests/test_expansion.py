@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from pysaboteur.engine.actions import Discard, Pass, PlacePath, PlayOnCell, PlayOnPlayer, Steal
-from pysaboteur.engine.errors import Blocked, IllegalAction, InvalidTarget
+from pysaboteur.engine.errors import Blocked, IllegalAction, IllegalPlacement, InvalidTarget
 from pysaboteur.engine.maze import cell, neighbours
 from pysaboteur.games.expansion import cards as C
 from pysaboteur.games.expansion.state import STEAL, ExpansionGame, ExpansionState
@@ -93,6 +93,20 @@ def test_ladder_needs_no_connection_but_not_next_to_a_goal() -> None:
     state.apply(PlacePath("ladder:W", 1, 1))
     assert cell(1, 1) in state.maze.reach[0]  # joined to the start
     assert state.maze.reach_in[0].get(cell(0, 1))  # and a card there would be connected
+
+
+def test_ladder_refused_for_the_goal_next_to_it_not_for_a_connection() -> None:
+    state = new((BLUE, GREEN, SAB), {0: ["ladder:W", "EW"]})
+    corridor(state, 6)
+    with pytest.raises(IllegalPlacement) as err:  # fits (6, 0)'s open east edge
+        state.apply(PlacePath("ladder:W", 7, 0))
+    assert "goal" in str(err.value) and "connected" not in str(err.value)
+    with pytest.raises(IllegalPlacement) as err:  # next to no card at all
+        state.apply(PlacePath("ladder:W", 3, 5))
+    assert str(err.value) == "a ladder goes next to a path card"
+    with pytest.raises(IllegalPlacement) as err:  # other path cards still need the start
+        state.apply(PlacePath("EW", 3, 5))
+    assert "not connected to the start" in str(err.value)
 
 
 def test_bridge_needs_one_path_connected_and_doors_do_not_block_placement() -> None:

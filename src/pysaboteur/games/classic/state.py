@@ -445,6 +445,11 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
             return IllegalPlacement(f"({a.x}, {a.y}) is taken")
         if not self.maze.fits(c, cat.otile[a.card, a.rotated]):
             return IllegalPlacement(f"{a.card} does not fit at ({a.x}, {a.y}) that way round")
+        return self._explain_unplaceable(a, c)
+
+    def _explain_unplaceable(self, a: PlacePath, c: int) -> IllegalAction:
+        """Why a path card that fits a free cell cannot go there (Saboteur 2's ladders
+        have reasons of their own)."""
         return IllegalPlacement(f"({a.x}, {a.y}) is not connected to the start")
 
     def _explain_on_player(self, seat: int, a: PlayOnPlayer) -> IllegalAction:

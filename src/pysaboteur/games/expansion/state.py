@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar
 
-from ...engine.actions import Action, Discard, PlayOnPlayer
+from ...engine.actions import Action, Discard, PlacePath, PlayOnPlayer
 from ...engine.cards import Catalogue
-from ...engine.errors import IllegalAction, InvalidTarget
+from ...engine.errors import IllegalAction, IllegalPlacement, InvalidTarget
 from ...engine.game import Deal, Options, RoundResult, option
 from ...engine.maze import NO_ENTER, Maze, around, cell
 from ...engine.menu import Entry
@@ -123,6 +123,15 @@ class ExpansionState(ClassicState):
             cs = sorted(maze.constraint.keys() - NEAR_GOALS)
             cells = board.ladders = (cs, bytes(map(maze.constraint.__getitem__, cs)))
         return cells
+
+    def _explain_unplaceable(self, a: PlacePath, c: int) -> IllegalAction:
+        """A ladder needs no connection (it is joined to the start itself): it is refused
+        only away from every card on the table or next to a goal."""
+        if self.game.catalogue[a.card].features.ladder is None:
+            return super()._explain_unplaceable(a, c)
+        if c not in self.maze.constraint:
+            return IllegalPlacement("a ladder goes next to a path card")
+        return IllegalPlacement("a ladder may not go next to a goal card (face down or not)")
 
     def _more_targets(self, seat: int, code: str) -> list[Action]:
         """Targets of the cards aimed at seats that depend on more than the cards in front
