@@ -37,10 +37,12 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     make_url,
     select,
     update,
 )
+from sqlalchemy import text as sql_text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
@@ -66,6 +68,8 @@ tables_t = Table(
     Column("rematch_next", String(32), nullable=True),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
+    # whether its seats may ask for hints; NULL (a table stored before the column): allowed
+    Column("hints", Boolean, nullable=True),
 )
 
 actions_t = Table(
@@ -150,6 +154,7 @@ class StoredTable:
     rematch_next: str | None = None
     created: float = 0.0
     updated: float = 0.0
+    hints: bool = True
     actions: list[tuple[int, str]] = field(default_factory=list)  # (seat, text)
 
 
@@ -179,6 +184,7 @@ class Database:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
             metadata.create_all(self.engine)
+            _add_missing_columns(self.engine)
         except (SQLAlchemyError, OSError) as exc:
             self.engine.dispose()
             raise StorageError(f"cannot open the database {self.safe_url}: "
@@ -268,7 +274,7 @@ class Database:
             id=t.id, game=t.game, players=t.players, options=json.dumps(t.options),
             seed=t.seed, seats=json.dumps(t.seats), host_hash=t.host_hash, status=t.status,
             public=t.public, rematch_of=t.rematch_of, rematch_next=t.rematch_next,
-            created=t.created or now, updated=now)))
+            created=t.created or now, updated=now, hints=t.hints)))
 
     def update_table(self, table_id: str, **values: Any) -> None:
         if "seats" in values:
@@ -354,7 +360,21 @@ def _stored(m: Any) -> StoredTable:
                        seats=json.loads(m["seats"]), host_hash=m["host_hash"], status=m["status"],
                        public=bool(m["public"]), rematch_of=m["rematch_of"],
                        rematch_next=m["rematch_next"], created=m["created"],
-                       updated=m["updated"])
+                       updated=m["updated"], hints=m.get("hints") is not False)
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """Add the columns of ``tables_t`` that a database made by an older version lacks
+    (each nullable: its stored tables keep loading, a NULL meaning the old behaviour)."""
+    have = {c["name"] for c in inspect(engine).get_columns(tables_t.name)}
+    missing = [c for c in tables_t.columns if c.name not in have]
+    if not missing:
+        return
+    with engine.begin() as conn:
+        for column in missing:
+            kind = column.type.compile(dialect=engine.dialect)
+            conn.execute(sql_text(
+                f'ALTER TABLE "{tables_t.name}" ADD COLUMN "{column.name}" {kind}'))
 
 
 def _reason(exc: BaseException) -> str:

@@ -75,6 +75,15 @@ class Limits:
         100, "messages refused for the rate (forgotten one a second) that close the "
              "connection (4429)")
 
+    # -- hints ("suggest a move", POST /api/tables/{id}/hint)
+    hints_per_minute: int = limit(
+        20, "hints one seat may have worked out per minute (asking again at the same "
+            "position costs nothing; 0: no limit)")
+    hint_iterations: int = limit(
+        0, "search iterations of one hint (0: the hard bot's own budget per move); a "
+           "budget of iterations, never of time, so that a position's hint is the same "
+           "on any machine")
+
     # -- storage
     storage_check_interval: float = limit(
         5.0, "seconds between checks that the database is still there and writable "

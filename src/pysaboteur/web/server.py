@@ -64,6 +64,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import svg
 from ..registry import GAMES, make_game
 from .db import Database, StorageError
+from .hints import HintDesk
 from .limits import Limits
 from .tables import (
     DIFFICULTIES,
@@ -101,6 +102,9 @@ class CreateTable(BaseModel):
     start: bool = False
     seed: int | None = Field(None, ge=0, lt=1 << 63,
                              description="only on servers started with --allow-seed")
+    hints: bool = Field(True, description="whether its seats may ask for hints "
+                                          "(POST /api/tables/{id}/hint); shown to every "
+                                          "seat in the table info")
 
 
 class SeatLink(BaseModel):
@@ -143,6 +147,21 @@ class Acked(BaseModel):
 
 class TableId(BaseModel):
     id: str
+
+
+class HintOut(BaseModel):
+    """A hint: the hard bot's choice from the asking seat's view, as in the legal list
+    (``text``, ``kind`` and the action's own fields, e.g. ``card``, ``x``, ``y``)."""
+
+    model_config = {"extra": "allow"}
+    index: int = Field(..., description="the position (state index) the hint is for")
+    action: str = Field(..., description="the move's notation (as POST .../actions takes it)")
+    text: str
+    kind: str
+    choice: int = Field(..., description="its place in the state message's legal list")
+    reason: str | None = Field(..., description="one line from the search (null: none)")
+    search: dict[str, int] | None = Field(None, description="the search's numbers: visits "
+                                                            "of the move, simulations, moves")
 
 
 MAX_MINE = 50  # entries of one "my tables" request
@@ -201,13 +220,15 @@ REFUSALS: dict[int, str] = {
     400: "a malformed request (bad-text: a lone surrogate in the body; bad-action, "
          "bad-index)",
     403: "not allowed (a token that holds no seat, not the host, not your turn, a record "
-         "before the match is over, a chosen seed on a server that takes none)",
+         "before the match is over, a chosen seed on a server that takes none, a hint at a "
+         "table without hints)",
     404: "no such table, game, card or language",
-    409: "not now (stale index, already started, full, finished, not finished, no player)",
+    409: "not now (stale index, already started, full, finished, not finished, no player, "
+         "busy)",
     413: "the request body is too large",
     422: "the request does not fit the schema (invalid) or the game (bad-options, bad-seats, "
          "bad-players, bad-game, bad-notation, illegal, no-player, too-many)",
-    429: "too many requests from one address (Retry-After)",
+    429: "too many requests from one address, or hints for one seat (Retry-After)",
     503: "the database takes no writes, or the server holds all the tables it may",
 }
 
@@ -396,11 +417,13 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     limits = limits or Limits()
     db = Database(database_url)
     state: dict[str, Hub] = {}
+    desks: dict[str, HintDesk] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         hub = Hub(db, bot_delay=bot_delay, allow_seed=allow_seed, limits=limits)
         state["hub"] = _app.state.hub = hub
+        desks["hints"] = _app.state.hints = HintDesk(hub.bot_pool, limits)
         n = await hub.resume()
         if n:
             log.info("%d tables open or playing (each loaded on its first use)", n)
@@ -580,7 +603,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         table, host, tokens = await hub().create(
             body.game, body.players, body.options, [s.model_dump() for s in body.seats],
             public=body.public, start=body.start, seed=body.seed,
-            client=request.client.host if request.client else "")
+            client=request.client.host if request.client else "", hints=body.hints)
         seats = [SeatLink(seat=i, kind=s.kind, token=tokens[i],
                           link=_seat_link(table.id, s.kind, tokens[i]))
                  for i, s in enumerate(table.seats)]
@@ -664,6 +687,20 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
             raise Rejected(403, "bad-token", "acting needs your seat's token")
         index = await hub().act(table, seat, body.action, body.index)
         return Acked(index=index)
+
+    @app.post("/api/tables/{table_id}/hint", tags=["tables"], response_model=HintOut,
+              responses=refusals(*POSTED, 403, 404, 409, 429, 503))
+    async def hint(table_id: str, x_seat_token: str | None = Header(None)) -> dict[str, Any]:
+        """"Suggest a move": the hard bot's choice for the seat of ``X-Seat-Token``, worked
+        out from that seat's view only (never the hidden facts), with a one-line reason from
+        its search.  Only the seat whose turn it is (403 ``not-your-turn``; no seat: 403
+        ``not-seated`` or ``bad-token``), only while playing (409 ``not-started``,
+        ``game-over``, ``abandoned``), only at a table created with ``hints`` (403
+        ``no-hints``).  The same position gives the same hint, cached: asking again costs
+        nothing; at most ``--hints-per-minute`` worked out per seat (429 ``rate-limited``),
+        one at a time (409 ``busy``)."""
+        table = await hub().get(table_id, x_seat_token)
+        return await desks["hints"].ask(table, x_seat_token)
 
     @app.post("/api/tables/{table_id}/rematch", tags=["tables"], response_model=TableId,
               responses=refusals(*POSTED, 403, 404, 409, 503))

@@ -379,6 +379,8 @@ class LiveTable:
     public: bool = True
     rematch_of: str | None = None
     rematch_next: str | None = None
+    #: whether its seats may ask for hints ("suggest a move"; every seat sees it)
+    hints: bool = True
     created: float = field(default_factory=time.time)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
@@ -448,7 +450,7 @@ class LiveTable:
         return {
             "id": self.id, "game": self.game, "title": entry.title if entry else self.game,
             "players": self.players, "options": self.options, "status": self.status,
-            "public": self.public, "index": self.index,
+            "public": self.public, "hints": self.hints, "index": self.index,
             "rematch_of": self.rematch_of,
             "current_player": self.state.current_player,
             "seats": [{"seat": i, "name": s.name, "kind": s.kind, "difficulty": s.difficulty,
@@ -789,25 +791,28 @@ class Hub:
             seed=stored.seed, seats=[Seat(**s) for s in stored.seats], host_hash=stored.host_hash,
             status=stored.status, state=state, public=stored.public,
             rematch_of=stored.rematch_of, rematch_next=stored.rematch_next,
-            created=stored.created, actors=actors, updated=stored.updated or stored.created)
+            created=stored.created, actors=actors, updated=stored.updated or stored.created,
+            hints=stored.hints)
 
     async def create(self, game: str, players: int | None, options: dict[str, Any],
                      seats: Sequence[dict[str, Any]], public: bool = True, start: bool = False,
                      seed: int | None = None, rematch_of: str | None = None,
                      keep_hashes: Sequence[str | None] | None = None,
                      host_hash: str | None = None,
-                     client: str | None = None) -> tuple[LiveTable, str, list[str | None]]:
+                     client: str | None = None,
+                     hints: bool = True) -> tuple[LiveTable, str, list[str | None]]:
         """A new table: returns it, the host token and each seat's token (None: bot or open).
 
         Refused past ``Limits.max_open_tables`` (503 ``too-many-tables``) and, for
         ``client`` (the creator's address), past ``Limits.tables_per_minute`` (429
-        ``rate-limited``); ``host_hash``: keep that host (a rematch) instead of a new one."""
+        ``rate-limited``); ``host_hash``: keep that host (a rematch) instead of a new one;
+        ``hints``: whether its seats may ask for hints."""
         admitted = self._admit(client)
         stored_ok = False
         try:
             table, host, tokens = await self._create(
                 game, players, options, seats, public, start, seed, rematch_of, keep_hashes,
-                host_hash)
+                host_hash, hints)
             stored_ok = True
         finally:
             self._admitted(admitted, stored_ok)
@@ -817,7 +822,8 @@ class Hub:
                       seats: Sequence[dict[str, Any]], public: bool, start: bool,
                       seed: int | None, rematch_of: str | None,
                       keep_hashes: Sequence[str | None] | None,
-                      host_hash: str | None) -> tuple[LiveTable, str, list[str | None]]:
+                      host_hash: str | None,
+                      hints: bool = True) -> tuple[LiveTable, str, list[str | None]]:
         entry = GAMES.get(game)
         if entry is None:
             raise Rejected(422, "bad-game", f"unknown game {game!r}; choose from "
@@ -873,11 +879,13 @@ class Hub:
         stored = StoredTable(id=table_id, game=game, players=n, options=g.options.to_json(),
                              seed=seed, seats=[s.to_store() for s in seat_list],
                              host_hash=host_hash or token_hash(host), status=status,
-                             public=public, rematch_of=rematch_of, created=time.time())
+                             public=public, rematch_of=rematch_of, created=time.time(),
+                             hints=hints)
         await self._db(self.db.create_table, stored)
         table = LiveTable(id=table_id, game=game, players=n, options=stored.options, seed=seed,
                           seats=seat_list, host_hash=stored.host_hash, status=status, state=state,
-                          public=public, rematch_of=rematch_of, created=stored.created)
+                          public=public, rematch_of=rematch_of, created=stored.created,
+                          hints=hints)
         self.tables[table_id] = self._held[table_id] = table
         self._touch(table)
         self._schedule_bots(table)
@@ -952,7 +960,7 @@ class Hub:
                 table.game, table.players, table.options,
                 [{"kind": s.kind, "name": s.name,
                   "difficulty": s.difficulty} for s in table.seats],
-                public=False, start=True, rematch_of=table.id,
+                public=False, start=True, rematch_of=table.id, hints=table.hints,
                 keep_hashes=[s.token_hash for s in table.seats], host_hash=table.host_hash)
             await self._db(self.db.update_table, table.id, rematch_next=new.id)
             table.rematch_next = new.id
