@@ -9,11 +9,17 @@ Format (``"format": "pysaboteur-record"``, ``"version": 1``)::
       "options": {},                   # the game's options, by name
       "seed": 12345,                   # seeds every shuffle and random draw
       "deal": null,                    # or {"goals": [...], "decks": [[...], ...]}: a fixed deal
+      "position": {"hands": {"0": [...]}, "moves": [...]},  # optional: a position's spec
       "seats": [{"name": "Ada", "kind": "human"}, {"name": "bot", "kind": "random"}],
       "actions": ["NES@1,1", "pass map", ...],   # every decision in order, in move notation
       "results": [{"round": 1, "gold": [3, 1], ...}, ...],  # written for readers; recomputed
       "final": {"scores": [7, 4], "returns": [1.0, -1.0]}    # on replay and checked
     }
+
+A record may carry a position (``engine.position.Position``: hands, dwarf cards, goals,
+the top of the pile, treasures, and moves played from that start) instead of, or beside, a
+deal (which must then be the position's); replaying it builds the position first and plays
+``actions`` from there, so a tutorial, a puzzle and a test are the same kind of file.
 
 Replaying applies every action through the engine, so a record is also a test:
 ``saboteur check FILE`` names the first illegal action and why.
@@ -38,6 +44,7 @@ from typing import Any
 
 from .engine.errors import IllegalAction, RecordError, SaboteurError
 from .engine.game import Deal, Game, State
+from .engine.position import Position
 from .registry import GAMES, game_key, make_game
 
 FORMAT = "pysaboteur-record"
@@ -63,8 +70,8 @@ MAX_DIGITS = 40
 #: nesting of the JSON document (a record needs 4 levels; results a few more)
 MAX_DEPTH = 32
 
-FIELDS = ("format", "version", "game", "players", "options", "seed", "deal", "seats",
-          "actions", "results", "final")
+FIELDS = ("format", "version", "game", "players", "options", "seed", "deal", "position",
+          "seats", "actions", "results", "final")
 
 
 def _shown(value: Any, limit: int = 40) -> str:
@@ -138,13 +145,13 @@ def _deal(value: Any) -> Deal | None:
     if not isinstance(value, dict):
         raise RecordError(f"'deal' is null or an object of goals, decks and roles, "
                           f"not {_kind(value)}")
-    extra = [k for k in value if k not in ("goals", "decks", "roles")]
+    extra = [k for k in value if k not in ("goals", "decks", "roles", "treasures")]
     if extra:
         raise RecordError(f"'deal' has an unknown field {_shown(extra[0])}; its fields are "
-                          "goals, decks and roles")
+                          "goals, decks, roles and treasures")
     goals = _strings(value.get("goals", []), "deal.goals", MAX_DEAL_CARDS, MAX_ACTION_CHARS)
     lists: dict[str, list[tuple[str, ...]]] = {}
-    for name in ("decks", "roles"):
+    for name in ("decks", "roles", "treasures"):
         rounds = value.get(name, [])
         if not isinstance(rounds, list):
             raise RecordError(f"'deal.{name}' is a list (one list of cards per round), "
@@ -154,7 +161,8 @@ def _deal(value: Any) -> Deal | None:
                               f"{MAX_DEAL_ROUNDS} are read")
         lists[name] = [tuple(_strings(deck, f"deal.{name}[{i}]", MAX_DEAL_CARDS,
                                       MAX_ACTION_CHARS)) for i, deck in enumerate(rounds)]
-    return Deal(tuple(goals), tuple(lists["decks"]), tuple(lists["roles"]))
+    return Deal(tuple(goals), tuple(lists["decks"]), tuple(lists["roles"]),
+                tuple(lists["treasures"]))
 
 
 def _options(value: Any, game: str, players: int) -> dict[str, Any]:
@@ -279,20 +287,26 @@ class Record:
     actions: list[str] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)
     final: dict[str, Any] | None = None
+    #: a position to start from (its moves played before ``actions``), or None
+    position: Position | None = None
 
     # -- building -------------------------------------------------------------
     @staticmethod
     def of(state: State, seats: list[dict[str, Any]] | None = None) -> Record:
-        """The record of everything played on ``state`` so far."""
+        """The record of everything played on ``state`` so far (from its position, for a
+        state built by ``Position.state``: the position's moves are not repeated)."""
         game = state.game
+        position: Position | None = getattr(state, "position", None)
+        skip = len(position.moves) if position is not None else 0
         return Record(
             game=game_key(game),
             players=game.players,
             seed=getattr(state, "seed", 0),
             options=game.options.to_json(),
-            deal=getattr(state, "deal", None),
+            deal=getattr(state, "deal", None) if position is None else None,
+            position=position,
             seats=seats or [{"name": f"seat {i}", "kind": "unknown"} for i in range(game.players)],
-            actions=[str(a) for a in state.history],
+            actions=[str(a) for a in state.history[skip:]],
             results=[r.to_json() for r in state.results],
             final=({"scores": state.scores(), "returns": state.returns()}
                    if state.is_terminal else None),
@@ -302,7 +316,13 @@ class Record:
         return make_game(self.game, self.players, **self.options)
 
     def new_state(self) -> State:
-        return self.make_game().new_state(self.seed, self.deal)
+        """The state the actions start from: the position (its moves played), else the
+        deal's or the seed's start."""
+        if self.position is None:
+            return self.make_game().new_state(self.seed, self.deal)
+        if self.deal is not None and self.deal != self.position.deal():
+            raise RecordError("the record's deal is not its position's")
+        return self.position.state()
 
     # -- JSON -----------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -310,6 +330,7 @@ class Record:
             "format": FORMAT, "version": VERSION, "game": self.game, "players": self.players,
             "options": self.options, "seed": self.seed,
             "deal": self.deal.to_json() if self.deal else None,
+            **({"position": self.position.spec_json()} if self.position is not None else {}),
             "seats": self.seats, "actions": self.actions, "results": self.results,
             "final": self.final,
         }
@@ -344,10 +365,14 @@ class Record:
         players = _integer(data, "players", lo, hi)
         seed = _integer(data, "seed", 0, MAX_SEED - 1)
         actions = _strings(data.get("actions", []), "actions", MAX_ACTIONS, MAX_ACTION_CHARS)
+        options = _options(data.get("options", {}), game, players)
+        spec = data.get("position")
         return Record(
             game=game, players=players, seed=seed,
-            options=_options(data.get("options", {}), game, players),
+            options=options,
             deal=_deal(data.get("deal")),
+            position=(None if spec is None
+                      else Position.from_spec(spec, game, players, seed, options)),
             seats=_seats(data.get("seats", []), players),
             actions=actions,
             results=_results(data.get("results", [])),

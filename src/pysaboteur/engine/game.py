@@ -30,6 +30,7 @@ from .notation import parse_action
 from .rng import Rng
 
 if TYPE_CHECKING:
+    from .position import StartLayout
     from .views import RoundEnd
 
 TERMINAL = -1
@@ -40,14 +41,17 @@ class Deal:
     """A fixed deal: the order of the goal cards and of each round's draw pile (top first).
 
     ``roles`` (games with dwarf cards): each round's dwarf deck, top first; seat 0
-    gets the first card, and so on; the rest stay face down.  Rounds without a
-    given deck are shuffled by the state's generator.  Used by tests, puzzles and
-    tutorials to set up exact positions.
+    gets the first card, and so on; the rest stay face down.  ``treasures`` (The Lost
+    Mines): each round's treasure cards, the laid-out ones first (slot 0 first), then
+    those left out.  Rounds without a given deck are shuffled by the state's generator.
+    Used by tests, puzzles and tutorials to set up exact positions; the convenient way to
+    build one is :class:`pysaboteur.engine.position.Position`.
     """
 
     goals: tuple[str, ...] = ()
     decks: tuple[tuple[str, ...], ...] = ()
     roles: tuple[tuple[str, ...], ...] = ()
+    treasures: tuple[tuple[str, ...], ...] = ()
 
     def deck(self, round_no: int) -> tuple[str, ...] | None:
         return self.decks[round_no - 1] if round_no <= len(self.decks) else None
@@ -55,16 +59,22 @@ class Deal:
     def role_deck(self, round_no: int) -> tuple[str, ...] | None:
         return self.roles[round_no - 1] if round_no <= len(self.roles) else None
 
+    def treasure_order(self, round_no: int) -> tuple[str, ...] | None:
+        return self.treasures[round_no - 1] if round_no <= len(self.treasures) else None
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"goals": list(self.goals), "decks": [list(d) for d in self.decks]}
         if self.roles:
             data["roles"] = [list(r) for r in self.roles]
+        if self.treasures:
+            data["treasures"] = [list(t) for t in self.treasures]
         return data
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Deal:
         return Deal(tuple(data.get("goals", ())), tuple(tuple(d) for d in data.get("decks", ())),
-                    tuple(tuple(r) for r in data.get("roles", ())))
+                    tuple(tuple(r) for r in data.get("roles", ())),
+                    tuple(tuple(t) for t in data.get("treasures", ())))
 
 
 def deal_round(deck: list[str], hands: list[list[str]], first: int, each: int) -> None:
@@ -278,6 +288,10 @@ class Game(ABC):
 
     @abstractmethod
     def new_state(self, seed: int, deal: Deal | None = None) -> State: ...
+
+    def start_layout(self) -> StartLayout:
+        """How round 1 is dealt, for building positions (``engine.position``)."""
+        raise NotImplementedError(f"{self.title} does not describe its start")
 
     def parse_action(self, text: str, hand: Sequence[str] | None = None) -> Action:
         return parse_action(text, self.catalogue, hand)

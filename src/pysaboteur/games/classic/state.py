@@ -49,6 +49,7 @@ from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, Memo, SharedMaze, cell
 from ...engine.menu import LISTED, Entry, MenuState
 from ...engine.moves import DISTINCT, SINGLES, Template, add_template_passes, hand_template
+from ...engine.position import StartLayout
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from ...engine.views import round_end
@@ -121,6 +122,13 @@ class ClassicGame(Game):
 
     def new_state(self, seed: int, deal: Deal | None = None) -> ClassicState:
         return ClassicState(self, seed, deal)
+
+    def start_layout(self) -> StartLayout:
+        """Round 1's dealing (Saboteur 2 inherits it with its own data and hand size)."""
+        return StartLayout(deck=self.deck_cards, aside=self.data.SET_ASIDE,
+                           hand=self.hand_size, first=self.first_player,
+                           goal_box=self.goal_cards, goal_cells=tuple(self.data.GOAL_CELLS),
+                           goal_orderings=self.data.ROUNDS, roles=tuple(self.role_deck()))
 
 
 class ClassicState(SharedMaze, GoalReveals, MenuState):

@@ -59,6 +59,7 @@ from ...engine.maze import (
 )
 from ...engine.menu import LISTED, Entry, MenuState
 from ...engine.moves import add_template_passes, hand_template, nth_template_pass
+from ...engine.position import StartLayout
 from ...engine.rng import Rng
 from ...engine.views import RoundEnd, round_end
 from . import cards as C
@@ -75,6 +76,8 @@ _ACTIONS = tuple(CAT.box(["action"]))
 _GOALS = tuple(CAT.box(["goal"]))
 #: the cards of a round before any gold left the game, sorted (the order they are shuffled in)
 _ROUND_CARDS = tuple(sorted(_ACTIONS + _DECK_PATHS))
+#: the effects of the cards that act when drawn in solo, never staying in hand (_solo_drawn)
+_SOLO_ACTING = ("break", "rockfall")
 _DECK_PATH_SET = frozenset(_DECK_PATHS)
 
 # menu entry kinds (see DuelState._menu)
@@ -255,6 +258,21 @@ class DuelGame(Game):
     def new_state(self, seed: int, deal: Deal | None = None) -> DuelState:
         return DuelState(self, seed, deal)
 
+    def start_layout(self) -> StartLayout:
+        """Round 1's dealing: the goals are one pile for the match; solo sets cards aside
+        and never keeps a sabotage or rockfall in hand (they act when drawn)."""
+        acting = frozenset(c for c in _ROUND_CARDS if CAT[c].effect in _SOLO_ACTING)
+        return StartLayout(deck=_ROUND_CARDS, aside=C.SOLO_SET_ASIDE if self.solo else 0,
+                           hand=C.HAND_SIZE, first=_first_seat(self.colours),
+                           goal_box=_GOALS, goal_cells=tuple(self.goal_cells),
+                           goal_orderings=1,
+                           never_in_hand=acting if self.solo else frozenset())
+
+
+def _first_seat(colours: tuple[str, ...]) -> int:
+    """The seat that begins round 1: green's [rule] (solo: the only one)."""
+    return colours.index(C.GREEN) if C.GREEN in colours else 0
+
 
 def _value(code: str) -> int:
     kind = CAT[code]
@@ -314,8 +332,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             self.goals_left = goals
         self._round = 0
         self.terminal = False
-        # the colour that begins round 1 is green [rule]
-        self.turn = game.colours.index(C.GREEN) if C.GREEN in game.colours else 0
+        self.turn = _first_seat(game.colours)
         self._setup_round()
 
     # ------------------------------------------------------------------ set-up

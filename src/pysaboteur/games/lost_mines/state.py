@@ -56,6 +56,7 @@ from ...engine.game import (
 from ...engine.maze import DELTA, FITS, Maze, Memo, SharedMaze, cell, xy
 from ...engine.menu import Entry, MenuState
 from ...engine.moves import hand_template, nth_template_pass, template_passes
+from ...engine.position import StartLayout
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from ...engine.tiles import EDGES, OPPOSITE, E, N, S, W
@@ -203,6 +204,14 @@ class LostMinesGame(Game):
     def new_state(self, seed: int, deal: Deal | None = None) -> LostMinesState:
         return LostMinesState(self, seed, deal)
 
+    def start_layout(self) -> StartLayout:
+        """Round 1's dealing: also the dwarf cards and the treasures laid out."""
+        n = self.players
+        return StartLayout(deck=_DECK, aside=C.SET_ASIDE, hand=C.HAND_SIZE[n],
+                           first=self.options.first_player, goal_box=_MINES,
+                           goal_cells=tuple(C.MINE_CELLS), goal_orderings=self.options.rounds,
+                           roles=tuple(dwarf_box(n)), treasures=_TREASURES)
+
 
 class LostMinesState(SharedMaze, MenuState):
     """A position of a Lost Mines match."""
@@ -242,13 +251,23 @@ class LostMinesState(SharedMaze, MenuState):
         for (x, y), code in zip(C.MINE_CELLS, self._mine_order(), strict=True):
             maze.put_hidden(cell(x, y), code)
         treasures = list(_TREASURES)
-        self.rng.shuffle(treasures)
+        fixed_treasures = self.deal.treasure_order(self._round) if self.deal else None
+        if fixed_treasures is not None:
+            check_same_cards(fixed_treasures, treasures, f"treasures of round {self._round}")
+            treasures = list(fixed_treasures)
+        else:
+            self.rng.shuffle(treasures)
         self.layout = treasures[:n]  # slot -> treasure card, for the whole round
         self.treasures_out = treasures[n:]
         self.owner = [-1] * n  # slot -> seat that collected it (-1: still laid out)
         self.collected: list[list[int]] = [[] for _ in range(n)]  # seat -> slots, in order
         dwarves = dwarf_box(n)
-        self.rng.shuffle(dwarves)
+        fixed_dwarves = self.deal.role_deck(self._round) if self.deal else None
+        if fixed_dwarves is not None:  # top first: seat 0 gets the first card
+            check_same_cards(fixed_dwarves, dwarves, f"dwarf cards of round {self._round}")
+            dwarves = list(reversed(fixed_dwarves))
+        else:
+            self.rng.shuffle(dwarves)
         self.dwarves = [dwarves.pop() for _ in range(n)]
         self.dwarf_aside = dwarves  # set aside unseen
         self.dwarf_removed = [f"{clan}-{C.LOYAL}" for clan in C.CLANS
