@@ -23,11 +23,26 @@ const B = {
   coords: localStorage.getItem("coords") === "1",
   marked: new Set(),    // cells marked in the last frame (new ones are animated)
   preview: null,        // the route shown while a pawn's destination is hovered
+  hint: null,           // a suggested move (hint.js), its cell ringed: see setHint
 };
 
 export function resetBoard() {
   Object.assign(B, {cam: null, moved: false, bounds: null, selected: undefined, cursor: null,
-                    marked: new Set(), preview: null});
+                    marked: new Set(), preview: null, hint: null});
+}
+
+/** The cell of a suggested move (an action as in the legal list), or null. */
+export function hintCell(a) {
+  if (!a) return null;
+  if (a.kind === "Move" && a.route && a.route.length) return a.route[a.route.length - 1];
+  return typeof a.x === "number" && typeof a.y === "number" ? [a.x, a.y] : null;
+}
+/** Show a suggested move on the board (its cell ringed, brought into view); null: none. */
+export function setHint(action) {
+  B.hint = action || null;
+  const c = hintCell(B.hint);
+  if (c) bringIntoView([c]);
+  render();
 }
 
 /* -- what can be done on a cell -------------------------------------------------------- */
@@ -158,6 +173,11 @@ export function worldSvg(view, game, {targets = new Map(), last = null, marks = 
   if (B.coords) {
     for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++)
       parts.push(`<text class="coord" x="${x * CW + 6}" y="${y * CH + 18}">${x},${y}</text>`);
+  }
+  const hinted = last ? null : hintCell(B.hint);
+  if (hinted) {
+    const [x, y] = hinted;
+    parts.push(at(x, y, `<rect class="hint" x="0" y="0" width="${CW}" height="${CH}" rx="11"/>`, `data-testid="hint-${x}_${y}"`));
   }
   if (B.cursor && !last) {
     const [x, y] = B.cursor;

@@ -5,6 +5,7 @@ import {t, tr, cardName, seatLabel} from "./i18n.js";
 import {send, feedback} from "./net.js";
 import {cursorToFirstTarget} from "./board.js";
 import {cardTitle} from "./help.js";
+import {hintTools, bindHint} from "./hint.js";
 
 export const CW = 100, CH = 150;
 
@@ -79,7 +80,8 @@ export function renderHand(ctx) {
       ${selectedTile ? `<button id="rotate" data-testid="rotate" aria-keyshortcuts="R">⟲ ${t("rotate")}</button>` : ""}
       ${passable && !S.passMode ? `<button id="pass-mode" data-testid="pass-mode" aria-keyshortcuts="P">${t("pass_or_discard")}</button>` : ""}
       ${aimed.map((a) => `<button data-act="${esc(a.text)}" data-testid="act-${a.kind}">${esc(actionLabel(a, game))}</button>`).join("")}
-      ${extra.map((a) => `<button data-act="${esc(a.text)}" data-testid="act-${esc(a.kind)}">${esc(actionLabel(a, game))}</button>`).join("")}`;
+      ${extra.map((a) => `<button data-act="${esc(a.text)}" data-testid="act-${esc(a.kind)}">${esc(actionLabel(a, game))}</button>`).join("")}
+      ${hintTools(ctx)}`;
 
   let prompt = "";
   if (S.passMode) {
@@ -105,4 +107,5 @@ export function renderHand(ctx) {
   on("#pass-mode", () => passMode(true));
   on("#cancel-pass", () => passMode(false));
   on("#cancel-choice", () => { S.choice = null; render(); });
+  bindHint(ctx);
 }
