@@ -216,9 +216,11 @@ class Position:
     # -- the start ------------------------------------------------------------
     def deal(self, game: Game | None = None) -> Deal:
         """The fixed deal of the start: what is given, the rest shuffled from the seed."""
+        from ..registry import GAMES
+
         game = game or self.make_game()
         layout = game.start_layout()
-        n, title = game.players, game.title
+        n, title = game.players, GAMES[self.game].title
         rng = Rng(self.seed)
         for seat in (*self.hands, *self.roles):
             if not 0 <= seat < n:
