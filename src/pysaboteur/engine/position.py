@@ -158,9 +158,9 @@ def _take(pool: list[str], avoid: frozenset[str] = frozenset()) -> str:
 
 def _check_codes(given: Sequence[str], box: Sequence[str], what: str, title: str) -> None:
     known = set(box)
-    for i, code in enumerate(given):
+    for code in given:
         if code not in known:
-            raise PositionError(f"{what}[{i}]: {code!r} is not one of {title}'s {what} cards")
+            raise PositionError(f"{code!r} is not one of {title}'s {what}")
 
 
 @dataclass(frozen=True)
@@ -226,7 +226,7 @@ class Position:
             if not 0 <= seat < n:
                 raise PositionError(f"there is no seat {seat} in a game of {n}")
         given: list[str] = [*self.aside, *(c for h in self.hands.values() for c in h), *self.top]
-        _check_codes(given, layout.deck, "draw pile", title)
+        _check_codes(given, layout.deck, "draw-pile cards", title)
         for seat, hand in self.hands.items():
             if len(hand) > layout.hand:
                 raise PositionError(f"hands[{seat}] holds {len(hand)} cards; {title} deals "
@@ -236,7 +236,7 @@ class Position:
                 raise PositionError(f"hands[{seat}]: {stays_out[0]} acts when drawn in "
                                     f"{title} and never stays in a hand")
         if len(self.aside) > layout.aside:
-            raise PositionError(f"'aside' holds {len(self.aside)} cards; {title} sets "
+            raise PositionError(f"'aside' holds {len(self.aside)} card(s); {title} sets "
                                 f"{layout.aside} aside")
         _too_many(given, layout.deck, "the draw pile", title)
         rest = sorted((Counter(layout.deck) - Counter(given)).elements())
@@ -260,7 +260,7 @@ class Position:
             raise PositionError(f"'goals' names {len(self.goals)} cards; {title} has "
                                 f"{slots} goal cells")
         named = [g for g in self.goals if g is not None]
-        _check_codes(named, layout.goal_box, "goal", title)
+        _check_codes(named, layout.goal_box, "goal cards", title)
         _too_many(named, layout.goal_box, "the goals", title)
         rest = sorted((Counter(layout.goal_box) - Counter(named)).elements())
         rng.shuffle(rest)
@@ -279,7 +279,7 @@ class Position:
                 raise PositionError(f"{title} has no dwarf cards")
             return ()
         named = list(self.roles.values())
-        _check_codes(named, layout.roles, "dwarf", title)
+        _check_codes(named, layout.roles, "dwarf cards", title)
         _too_many(named, layout.roles, "the dwarf cards", title)
         rest = sorted((Counter(layout.roles) - Counter(named)).elements())
         rng.shuffle(rest)
@@ -296,7 +296,7 @@ class Position:
             raise PositionError(f"'treasures' names {len(self.treasures)} cards; {title} "
                                 f"lays out {n} for {n} players")
         named = [t for t in self.treasures if t is not None]
-        _check_codes(named, layout.treasures, "treasure", title)
+        _check_codes(named, layout.treasures, "treasures", title)
         _too_many(named, layout.treasures, "the treasures", title)
         rest = sorted((Counter(layout.treasures) - Counter(named)).elements())
         rng.shuffle(rest)
