@@ -129,18 +129,10 @@ class RoundEnd:
 
 def round_end(round_no: int, reason: str, maze: Maze, extra: dict[str, Any]) -> RoundEnd:
     """The :class:`RoundEnd` of a round that ends with ``maze`` (made once per round)."""
-    cells = maze.cells
     cards = _MADE.get(id(maze.cat))
     if cards is None:
         cards = _MADE[id(maze.cat)] = {}
-    board = []
-    for c in maze.order:
-        t = cells[c]
-        card = cards.get(c << 8 | t)
-        if card is None:
-            card = cards[c << 8 | t] = _placed_card(maze, c, t)
-        board.append(card)
-    return RoundEnd(round_no, reason, tuple(board),
+    return RoundEnd(round_no, reason, face_up(maze, cards),
                     tuple(sorted(map(xy, maze.hidden))), extra)
 
 
@@ -210,19 +202,25 @@ class ViewMemo:
         """The face-up cards in the order they were placed, with how they lie."""
         if maze is not self.maze or maze.version != self.version:
             self.maze, self.version = maze, maze.version
-            cells, cards = maze.cells, self.cards
-            out = []
-            for c in maze.order:
-                t = cells[c]
-                card = cards.get(c << 8 | t)
-                if card is None:
-                    card = cards[c << 8 | t] = _placed_card(maze, c, t)
-                out.append(card)
-            self.board = tuple(out)
+            self.board = face_up(maze, self.cards)
         return self.board
 
 
 _MEMOS: WeakKeyDictionary[Any, ViewMemo] = WeakKeyDictionary()
+
+
+def face_up(maze: Maze, cards: dict[int, PlacedCard]) -> tuple[PlacedCard, ...]:
+    """The face-up cards of ``maze`` in the order they were placed, with how they lie;
+    ``cards`` keeps each PlacedCard made, by (cell << 8 | oriented tile), for the next call."""
+    cells = maze.cells
+    out = []
+    for c in maze.order:
+        t = cells[c]
+        card = cards.get(c << 8 | t)
+        if card is None:
+            card = cards[c << 8 | t] = _placed_card(maze, c, t)
+        out.append(card)
+    return tuple(out)
 
 
 def _placed_card(maze: Maze, c: int, t: int) -> PlacedCard:
