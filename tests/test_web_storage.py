@@ -202,7 +202,8 @@ def test_lobby_pages(db_url: str) -> None:
 
 
 def test_abandoned_tables_are_closed(db_url: str) -> None:
-    with serve(db_url, abandon_after=0.4, tables_per_minute=0, max_open_tables=2) as c:
+    # long enough for the first move to land first on a loaded machine
+    with serve(db_url, abandon_after=3.0, tables_per_minute=0, max_open_tables=2) as c:
         made = create(c)
         tid, tokens = made["id"], [s["token"] for s in made["seats"]]
         assert move(c, tid, tokens, Rng(1)).status_code == 200
