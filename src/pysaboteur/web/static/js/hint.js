@@ -3,7 +3,7 @@
  * in the hand and its cell ringed on the board, or the button of a move made off the board
  * marked; its reason in one line.  Cleared when the position changes (I moved). */
 import {S, $, $$, esc, render} from "./store.js";
-import {t} from "./i18n.js";
+import {t, cardName} from "./i18n.js";
 import {api, errorText, feedback, onState} from "./net.js";
 import {setHint} from "./board.js";
 
@@ -43,8 +43,8 @@ function reasonText(h) {
 export function hintTools(ctx) {
   if (!allowed(ctx)) return "";
   const h = H.hint && H.hint.index === ctx.msg.index ? H.hint : null;
-  const line = h ? `<span class="hint-line" data-testid="hint-reason" role="status"><b>${esc(t("hint_label"))}</b> <code>${esc(h.action)}</code>${reasonText(h) ? ` · ${esc(reasonText(h))}` : ""}</span>` : "";
-  return `<button id="hint" class="hint-button" data-testid="hint" ${H.asking ? "disabled aria-busy=\"true\"" : ""}>💡 ${esc(H.asking ? t("hint_thinking") : t("suggest_move"))}</button>${line}`;
+  const line = h ? `<span class="hint-line" data-testid="hint-reason" role="status"><b>${esc(t("hint_label"))}</b> ${h.card !== undefined && !h.cards ? `${esc(cardName(ctx.game, h.card))} ` : ""}<code>${esc(h.action)}</code>${reasonText(h) ? ` · ${esc(reasonText(h))}` : ""}</span>` : "";
+  return `<button id="hint" class="hint-button" data-testid="hint" ${H.asking ? "disabled aria-busy=\"true\"" : ""}>${esc(H.asking ? t("hint_thinking") : t("suggest_move"))}</button>${line}`;
 }
 
 /** After the hand and tools are drawn: wire the button, mark what the hint points at. */
