@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from e2e_support import browser, play_one_move, server  # noqa: E402,F401  (shared fixtures)
+from e2e_support import Page, browser, play_one_move, server  # noqa: E402,F401  (shared fixtures)
 
 pytestmark = pytest.mark.e2e
 
@@ -40,21 +40,16 @@ def _table(base: str, game: str, players: int, options: dict[str, Any] | None = 
 
 @pytest.fixture()
 def context_for(browser: Any) -> Iterator[Any]:  # noqa: F811
-    made: list[Any] = []
-    errors: list[str] = []
+    """``make(width, height)``: a page in a new context of that size (its errors fail the test)."""
+    made: list[Page] = []
 
     def make(width: int, height: int) -> Any:
-        ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-        made.append(ctx)
-        pg = ctx.new_page()
-        pg.set_default_timeout(60000)
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        return pg
+        made.append(Page(browser, {"width": width, "height": height}))
+        return made[-1].page
 
     yield make
-    for ctx in made:
-        ctx.close()
-    assert not errors, errors
+    for page in made:
+        page.close()
 
 
 def _log_length(page: Any) -> int:
