@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -91,6 +94,33 @@ def test_classic_same_view_other_hands_roles_goals_same_hint() -> None:
     ha, hb = _hint_of(a, 0), _hint_of(b, 0)
     assert ha.action == hb.action and ha.search == hb.search
     assert ha.action in a.legal_actions() and ha.choice == a.legal_actions().index(ha.action)
+
+
+def test_saboteur2_same_view_other_hands_and_roles_same_hint() -> None:
+    game = make_game("expansion", 4)
+    h = [tuple(x) for x in game.new_state(1, fixed_deal(game)).hands]  # type: ignore[arg-type]
+    a = game.new_state(1, fixed_deal(game, hands=dict(enumerate(h)),  # type: ignore[arg-type]
+                                     roles=("digger-green", "geologist", "saboteur", "boss")))
+    b = game.new_state(4, fixed_deal(game, hands={0: h[0], 1: h[3], 2: h[1], 3: h[2]},  # type: ignore[arg-type]
+                                     roles=("digger-green", "saboteur", "digger-blue",
+                                            "profiteer")))
+    assert a.hands[1] != b.hands[1] and a.roles != b.roles  # type: ignore[attr-defined]
+    _same_view(a, b, 0)
+    assert _hint_of(a, 0) == _hint_of(b, 0)
+
+
+def test_same_hint_in_another_process() -> None:
+    """Nothing of the process (string hashing, set order) changes the hint."""
+    state = make_game("classic", 5).new_state(8)
+    seat = state.current_player
+    here = _hint_of(state, seat)
+    script = ("from pysaboteur.registry import make_game\n"
+              "from pysaboteur.web.hints import suggest\n"
+              "s = make_game('classic', 5).new_state(8)\n"
+              f"print(suggest(s.view(s.current_player), s.legal_actions(), {FAST}).action)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONHASHSEED": "12345"}, check=True, timeout=120)
+    assert out.stdout.strip() == str(here.action)
 
 
 def test_other_view_other_seed() -> None:
