@@ -23,9 +23,10 @@ PLACEHOLDER = re.compile(r"\{[a-z_0-9]+\}")
 #: a translation may equal its English text when every word of it is listed here
 SAME: dict[str, set[str]] = {
     "de": {"Saboteur", "Bot", "Start", "Gold", "Name", "normal", "offline", "Boss", "Troll",
-           "Mine", "Information", "Lobby", "Link", "Team", "Solo", "OK", "Pixel", "Clan"},
+           "Mine", "Information", "Lobby", "Link", "Team", "Solo", "OK", "Pixel", "Clan",
+           "N", "S", "W"},  # the compass letters they share
     "nl": {"Saboteur", "Bot", "Start", "offline", "Storm", "Open", "lobby", "Lobby", "Link",
-           "Team", "Solo", "OK", "Pixel", "clan", "Clan"},
+           "Team", "Solo", "OK", "Pixel", "clan", "Clan", "N", "W"},
 }
 #: keys whose value is a language's own name or code
 OWN = {"lang", "name"}

@@ -142,7 +142,9 @@ def _play(page: Any, moves: int, deadline: float = 240) -> None:
             wait_after_move(page, index)
         else:
             page.wait_for_timeout(50)
-    assert n >= min(moves, 3), f"only {n} moves made"
+    # a round may end early (The Lost Mines: a bot proposes the end and every seat accepts)
+    ended = page.locator("[data-testid=round-over], [data-testid=match-over]").count()
+    assert n >= min(moves, 3) or (n and ended), f"only {n} moves made"
 
 
 def _wait_my_turn(page: Any) -> None:

@@ -30,6 +30,12 @@ export async function setLanguage(lang) {
   render();
 }
 
+/** A tile's open edges ("NES", "N,E,S" for a dead end) with the language's compass letters
+ * (German N O S W, Dutch N O Z W). */
+export function compass(tile) {
+  return String(tile).replace(/[NESW]/g, (c) => tr("compass", c, c));
+}
+
 /** A card's name in the page's language, built from the card's data where no name is given. */
 export function cardName(game, code) {
   if (!code) return "";
@@ -58,7 +64,7 @@ export function cardName(game, code) {
     if (card.category === "start" && code.includes("-")) base += " " + tr("colours", code.split("-").pop());
     if (card.category === "mine") base += " " + tr("mines", code.replace("mine-", ""), code.replace("mine-", ""));
     const head = parts.length ? parts.join(", ") : base;
-    return `${head}${parts.length && card.category !== "path" ? " (" + base + ")" : ""} ${shape || card.tile}`;
+    return `${head}${parts.length && card.category !== "path" ? " (" + base + ")" : ""} ${shape || compass(card.tile)}`;
   }
   return tr("categories", card.category, card.name) + (card.value ? ` ${card.value}` : "");
 }
