@@ -164,14 +164,23 @@ export function renderPlayers(ctx) {
     const role = mine.length ? `<div class="my-role" data-testid="my-role">${esc(t("your_role"))}: <b>${esc(mine.join(", "))}</b></div>` : "";
     const saw = seen.has(s) ? `<div class="seen-role">${esc(P("seen_as", {what: seen.get(s).join(", ")}))}</div>` : "";
     const turn = active ? `<div class="turn-line">▶ ${esc(s === me ? t("your_turn") : P("playing"))} ${timerHtml()}</div>` : "";
-    return `<div class="player ${active ? "active" : ""} ${targets.has(s) ? "targetable" : ""} ${s === me ? "me" : ""}" data-seat="${s}" data-testid="player-${s}">
+    // a seat the picked card can aim at is a button: reachable by Tab, played by Enter or Space
+    const aim = targets.has(s) ? ` tabindex="0" role="button" aria-label="${esc(t("aim_at", {name: seatLabel(s)}))}"` : "";
+    return `<div class="player ${active ? "active" : ""} ${targets.has(s) ? "targetable" : ""} ${s === me ? "me" : ""}" data-seat="${s}" data-testid="player-${s}"${aim}>
       <div class="pname">${seatChip(view, s)}${esc(seatLabel(s))} ${seat.kind === "bot" ? `<small>(${t(seat.difficulty || "easy")})</small>` : ""} ${presence(seat, table, s)}</div>
       ${turn}${role}
       <div class="pstats">${stats.filter(Boolean).join("")}</div>${saw}
       <div class="front">${frontCards(game, view.in_front[s])}</div>
       ${s === me ? seenGoals(view, game) : ""}</div>`;
   }).join("");
-  for (const el of $$("[data-seat]")) el.onclick = () => actOnSeat(Number(el.dataset.seat));
+  for (const el of $$("[data-seat]")) {
+    el.onclick = () => actOnSeat(Number(el.dataset.seat));
+    if (el.classList.contains("targetable")) {
+      el.onkeydown = (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); actOnSeat(Number(el.dataset.seat)); }
+      };
+    }
+  }
   for (const el of $$("[data-front-name]")) {
     el.onclick = (ev) => {
       const panel = el.closest("[data-seat]");
