@@ -88,7 +88,7 @@ function mineItem(f) {
 }
 
 // -- the new-table form: a draft kept while the page lives -----------------------------------
-const draft = {game: null, players: null, seats: [], options: {}, public: true};
+const draft = {game: null, players: null, seats: [], options: {}, public: true, hints: true};
 
 function gameOf(name) { return S.games.find((g) => g.name === name) || S.games[0]; }
 function defaultSeat(i) { return i === 0 ? {kind: "human", name: "", difficulty: "normal"} : {kind: "bot", name: "", difficulty: "normal"}; }
@@ -265,6 +265,7 @@ export async function renderLobby(app, route = S.route) {
       <div id="new-options" class="options" data-testid="new-options"></div>
       <div class="row">
         <label><input id="new-public" data-testid="new-public" type="checkbox" ${draft.public ? "checked" : ""}> ${L("public_table")}</label>
+        <label><input id="new-hints" data-testid="new-hints" type="checkbox" ${draft.hints ? "checked" : ""}> ${L("allow_hints")}</label>
         <button id="create" data-testid="create" class="primary">${L("create")}</button>
       </div>
     </section>
@@ -286,6 +287,7 @@ export async function renderLobby(app, route = S.route) {
     drawPlayers(); drawSeats(); drawSeatOptions();
   };
   $("#new-public").onchange = () => { draft.public = $("#new-public").checked; };
+  $("#new-hints").onchange = () => { draft.hints = $("#new-hints").checked; };
   $("#create").onclick = async () => {
     const {options, error} = draftOptions();
     if (error) { feedback(error); return; }
@@ -294,7 +296,7 @@ export async function renderLobby(app, route = S.route) {
       difficulty: s.kind === "bot" ? s.difficulty : null}));
     const people = seats.filter((s) => s.kind !== "bot").length;
     await createTable({game: draft.game, players: draft.players, seats, options,
-                       public: draft.public, start: people <= 1 && seats.every((s) => s.kind !== "open")});
+                       public: draft.public, hints: draft.hints, start: people <= 1 && seats.every((s) => s.kind !== "open")});
   };
   $("#quick-duel").onclick = () => createTable({game: "duel", seats: [{kind: "human"}, {kind: "bot", difficulty: "normal"}], start: true, public: false});
   $("#quick-solo").onclick = () => createTable({game: "solo", seats: [{kind: "human"}], start: true, public: false});

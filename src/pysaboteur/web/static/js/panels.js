@@ -141,6 +141,8 @@ export function renderStatus(ctx) {
   if (view.role) info.push(`${t("your_role")}: ${cardName(game, view.role)}`);
   if (view.identity) info.push(`${t("your_role")}: ${identityName(game, view)}`);
   if (typeof view.gold === "number") info.push(`${t("your_gold")}: ${view.gold}`);
+  // every seat sees whether "Suggest a move" is open at this table
+  if (table.hints !== false && table.status === "playing") info.push(t("hints_allowed"));
   $("#status").className = `status ${myTurn ? "mine" : ""}`;
   $("#status").innerHTML = `${esc(status)}${playing ? ` ${timerHtml()}` : ""} <small>${esc(info.join(" · "))}</small>`;
 }
