@@ -212,6 +212,37 @@ def _options(pairs: list[str] | None) -> dict[str, Any]:
     return out
 
 
+@app.command()
+def tutorial(
+    game: Annotated[str, typer.Argument(help="the game to learn: duel, solo, classic, "
+                                              "expansion or lost-mines")] = "duel",
+    lang: Annotated[str, typer.Option("--lang", "-l", help="en, de or nl")] = "en",
+    free: Annotated[bool, typer.Option("--free/--no-free",
+                                       help="then a free round against an easy bot")] = True,
+) -> None:
+    """Learn a game: a scripted first round that shows each rule when it first matters,
+    then a free round against an easy bot."""
+    from ..tutorials import LANGUAGES, games
+    from ..tutorials import tutorial as tutorial_of
+    from ..tutorials.terminal import Left, run, wait_free
+
+    if game not in games():
+        raise typer.BadParameter(f"no tutorial for {game!r}; choose from {', '.join(games())}")
+    if lang not in LANGUAGES:
+        raise typer.BadParameter(f"the language is one of {', '.join(LANGUAGES)}")
+    script = tutorial_of(game)
+    try:
+        run(script, lang, console)
+        if not free:
+            return
+        wait_free(lang, console)
+    except (KeyboardInterrupt, Left):
+        console.print("\n[yellow]tutorial left[/]")
+        return
+    play(game=game, players=script.free_players, seed=None, seat=0, bot="easy", save=None,
+         option=None, show_beliefs=False)
+
+
 @app.command(name="replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="a record (JSON)")],
