@@ -778,6 +778,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         finally:
             await hub().unsubscribe(table, conn)
 
+    add_tutorial_routes(app, hub)
+
     # -- the browser client ---------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -785,6 +787,63 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
+
+
+class TutorialMove(BaseModel):
+    move: str = Field(..., max_length=200, description="the learner's move in notation")
+
+
+def add_tutorial_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
+    """The tutorials' routes (``pysaboteur.tutorials.web``): a session per learner, in
+    memory; the free round afterwards is an ordinary table against easy bots."""
+    from ..tutorials import tutorial as tutorial_of
+    from ..tutorials.web import TutorialDesk
+
+    desk = app.state.tutorials = TutorialDesk()
+
+    @app.get("/api/tutorials", tags=["tutorials"])
+    def tutorials() -> list[dict[str, Any]]:
+        """The games that have a tutorial, with its title in every language."""
+        return desk.listing()
+
+    @app.post("/api/tutorials/{game}", tags=["tutorials"], status_code=201,
+              responses=refusals(404, 422))
+    def tutorial_start(game: str) -> dict[str, Any]:
+        """Start ``game``'s tutorial: the answer holds the session's secret ``id``, the
+        step's texts (en, de, nl) and ``msg``, the learner's state message (a table's
+        shape); the bots' moves come from the script."""
+        return desk.create(game)
+
+    @app.get("/api/tutorials/session/{sid}", tags=["tutorials"], responses=refusals(404, 422))
+    def tutorial_state(sid: str) -> dict[str, Any]:
+        """The session's current step and state."""
+        return desk.state(sid)
+
+    @app.post("/api/tutorials/session/{sid}/moves", tags=["tutorials"],
+              responses=refusals(404, 422))
+    def tutorial_move(sid: str, body: TutorialMove) -> dict[str, Any]:
+        """Try the learner's move: taken (the scripted replies played) or refused, with
+        ``outcome.explain`` (the engine's own reason for an illegal move)."""
+        return desk.move(sid, body.move)
+
+    @app.post("/api/tutorials/session/{sid}/free", tags=["tutorials"], status_code=201,
+              responses=refusals(404, 409, 422, 429, 503))
+    async def tutorial_free(sid: str, request: Request) -> dict[str, Any]:
+        """After the tutorial: a free round at a private table against easy bots; the
+        answer is the learner's table link (``/#/t/<id>/<token>``)."""
+        runner = desk.get(sid)
+        if not runner.done:
+            raise Rejected(409, "not-done", "finish the tutorial first")
+        script = tutorial_of(runner.tutorial.game)
+        entry = GAMES[script.game]
+        n = script.free_players or entry.default_players
+        seats = [{"kind": "human"}] + [{"kind": "bot", "difficulty": "easy"}] * (n - 1)
+        table, _host, tokens = await hub().create(
+            script.game, n, {}, seats, public=False, start=True,
+            client=request.client.host if request.client else "", hints=False)
+        token = tokens[0] or ""
+        desk.forget(sid)
+        return {"id": table.id, "token": token, "link": _link(table.id, token)}
 
 
 async def _receive(ws: WebSocket, limit: int) -> dict[str, Any] | Rejected:
