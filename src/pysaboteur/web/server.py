@@ -807,7 +807,7 @@ def add_tutorial_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
         return desk.listing()
 
     @app.post("/api/tutorials/{game}", tags=["tutorials"], status_code=201,
-              responses=refusals(404, 422))
+              responses=refusals(*POSTED, 404))
     def tutorial_start(game: str) -> dict[str, Any]:
         """Start ``game``'s tutorial: the answer holds the session's secret ``id``, the
         step's texts (en, de, nl) and ``msg``, the learner's state message (a table's
@@ -820,14 +820,14 @@ def add_tutorial_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
         return desk.state(sid)
 
     @app.post("/api/tutorials/session/{sid}/moves", tags=["tutorials"],
-              responses=refusals(404, 422))
+              responses=refusals(*POSTED, 404))
     def tutorial_move(sid: str, body: TutorialMove) -> dict[str, Any]:
         """Try the learner's move: taken (the scripted replies played) or refused, with
         ``outcome.explain`` (the engine's own reason for an illegal move)."""
         return desk.move(sid, body.move)
 
     @app.post("/api/tutorials/session/{sid}/free", tags=["tutorials"], status_code=201,
-              responses=refusals(404, 409, 422, 429, 503))
+              responses=refusals(*POSTED, 403, 404, 409, 429, 503))
     async def tutorial_free(sid: str, request: Request) -> dict[str, Any]:
         """After the tutorial: a free round at a private table against easy bots; the
         answer is the learner's table link (``/#/t/<id>/<token>``)."""

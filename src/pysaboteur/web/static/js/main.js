@@ -12,6 +12,7 @@ import {S, $, setRenderer} from "./store.js";
 import {LANGUAGES, setLanguage} from "./i18n.js";
 import {api, connect, disconnect, feedback} from "./net.js";
 import {renderLobby} from "./lobby.js";
+import {renderTutorial} from "./tutorial.js";
 import {renderTable, forgetLayout} from "./table.js";
 import {resetBoard} from "./board.js";
 import {resetRoundEnd} from "./roundend.js";
@@ -22,6 +23,7 @@ function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, "").split("/");
   if (parts[0] === "t" && parts[1]) return {page: "table", id: parts[1], token: parts[2] || null};
   if (parts[0] === "join" && parts[1]) return {page: "join", id: parts[1]};
+  if (parts[0] === "learn") return {page: "learn", game: parts[1] || null};
   return {page: "lobby"};
 }
 
@@ -46,6 +48,7 @@ async function draw() {
   try {
     if (!S.route) return;
     if (S.route.page === "table") renderTable(app);
+    else if (S.route.page === "learn") await renderTutorial(app, S.route);
     else { $("#subtitle").textContent = ""; await renderLobby(app, S.route); }
   } catch (err) {
     console.error(err);

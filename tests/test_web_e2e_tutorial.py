@@ -1,0 +1,94 @@
+"""The tutorials in the browser, by Playwright: every tutorial played through to its end by
+clicking (a wrong move first, explained in the panel), then its free round's table opens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from e2e_support import FAST, Page, browser, server, state  # noqa: F401
+
+from pysaboteur.tutorials import Runner, games, tutorial
+
+pytestmark = pytest.mark.e2e
+
+
+def click_move(page: Any, text: str) -> None:
+    """Make the move ``text`` by clicking, as a learner would."""
+    msg = state(page)
+    found = [a for a in msg["legal"] if a["text"] == text]
+    assert found, f"{text} is not among the legal moves {[a['text'] for a in msg['legal']]}"
+    a = found[0]
+    hand = msg["view"].get("hand") or []
+    kind = a["kind"]
+    if kind in ("PlacePath", "PlayOnCell", "PlayOnJoint", "PlayOnPlayer", "PlayOnTreasure"):
+        page.locator(f"[data-testid=hand-{hand.index(a['card'])}]").click(**FAST)
+        if kind == "PlacePath" and a["rotated"]:
+            page.locator("[data-testid=rotate]").click(**FAST)
+    if kind in ("PlacePath", "PlayOnCell", "PlayOnJoint", "Bribe", "Move"):
+        page.locator(f"[data-testid=target-{a['x']}_{a['y']}]").click(**FAST)
+        choice = page.locator(f"#prompt [data-act='{text}']")
+        if choice.count():
+            choice.first.click(**FAST)
+        return
+    page.locator(f"#tools [data-act='{text}'], #prompt [data-act='{text}']").first.click(**FAST)
+
+
+def wrong_legal_move(game: str) -> str | None:
+    """A legal move of the first step that the step does not ask for."""
+    r = Runner(tutorial(game))
+    step = r.step
+    assert step is not None
+    for action in r.state.legal_actions():
+        if not r.accepts(step, action) and type(action).__name__ in ("PlacePath", "Pass"):
+            if type(action).__name__ == "PlacePath":
+                return str(action)
+    return None
+
+
+@pytest.mark.parametrize("game", games())
+def test_tutorial_to_its_end(browser: Any, server: str, game: str) -> None:  # noqa: F811
+    p = Page(browser)
+    page = p.page
+    try:
+        page.goto(server)
+        page.locator("[data-testid=learn-to-play]").click()
+        page.locator(f"[data-testid=learn-{game}]").click()
+        page.wait_for_selector("[data-testid=tutorial-say]")
+        script = tutorial(game)
+        wrong = wrong_legal_move(game)
+        if wrong is not None:
+            click_move(page, wrong)
+            page.wait_for_selector("[data-testid=tutorial-explain]")
+            assert state(page)["index"] == 0  # refused: nothing changed
+        for n, step in enumerate(script.steps):
+            page.wait_for_function(
+                "n => document.querySelector('[data-testid=tutorial-panel] h2') && "
+                "window.__state() && window.__state().legal.length > 0", arg=n)
+            say = page.locator("[data-testid=tutorial-say]").inner_text()
+            assert say == step.say["en"]
+            index = state(page)["index"]
+            shown = page.locator("[data-testid=tutorial-suggested]")
+            move = (shown.text_content() or "") if shown.count() else step.expect[0]
+            click_move(page, move)
+            page.wait_for_function("i => window.__state().index !== i", arg=index)
+        page.wait_for_selector("[data-testid=tutorial-outro]")
+        assert page.locator("[data-testid=tutorial-outro]").inner_text() == script.outro["en"]
+        page.locator("[data-testid=tutorial-free]").click()
+        page.wait_for_function("() => location.hash.startsWith('#/t/')")
+        page.wait_for_function(f"() => window.__state() && window.__state().table.game === "
+                               f"'{game}' && window.__state().table.tutorial === undefined")
+    finally:
+        p.close()
+
+
+def test_tutorial_in_german(browser: Any, server: str) -> None:  # noqa: F811
+    p = Page(browser, locale="de-DE")
+    page = p.page
+    try:
+        page.goto(server + "#/learn/duel")
+        page.wait_for_selector("[data-testid=tutorial-say]")
+        assert page.locator("[data-testid=tutorial-say]").inner_text() == \
+            tutorial("duel").steps[0].say["de"]
+    finally:
+        p.close()
