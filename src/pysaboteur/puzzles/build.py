@@ -1,0 +1,116 @@
+"""Turn candidates of ``generate`` (JSON lines) into puzzle data with their texts in
+English, German and Dutch: ``python -m pysaboteur.puzzles.build classic cands.jsonl``.
+A tool for writing puzzles, not run by the game."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..engine.position import Position
+from .search import turns
+
+TITLES: dict[str, dict[str, str]] = {
+    "reach1": {"en": "Reach the gold in one move", "de": "Zum Gold in einem Zug",
+               "nl": "Naar het goud in één zet"},
+    "reach2": {"en": "Reach the gold in two moves", "de": "Zum Gold in zwei Zügen",
+               "nl": "Naar het goud in twee zetten"},
+    "duel1": {"en": "Reach a goal in one move", "de": "Zu einem Ziel in einem Zug",
+              "nl": "Naar een doel in één zet"},
+    "duel2": {"en": "Reach a goal in two moves", "de": "Zu einem Ziel in zwei Zügen",
+              "nl": "Naar een doel in twee zetten"},
+    "stop": {"en": "Stop them with this hand", "de": "Halte sie mit dieser Hand auf",
+             "nl": "Houd ze tegen met deze hand"},
+    "where": {"en": "Where is the gold after these maps?",
+              "de": "Wo liegt das Gold nach diesen Karten?",
+              "nl": "Waar ligt het goud na deze kaarten?"},
+}
+GOALS: dict[str, dict[str, str]] = {
+    "reach1": {
+        "en": "You are seat {seat}. The gold lies under the goal at ({x}, {y}). Which card "
+              "do you lay to reach it now?",
+        "de": "Du bist Platz {seat}. Das Gold liegt unter der Zielkarte auf ({x}, {y}). "
+              "Welche Karte legst du, um es sofort zu erreichen?",
+        "nl": "Je bent plaats {seat}. Het goud ligt onder de doelkaart op ({x}, {y}). Welke "
+              "kaart leg je om het nu te bereiken?"},
+    "reach2": {
+        "en": "You are seat {seat}. The gold lies under the goal at ({x}, {y}). Reach it in "
+              "two moves of your own with cards you hold now (the others discard a card in "
+              "between).",
+        "de": "Du bist Platz {seat}. Das Gold liegt unter der Zielkarte auf ({x}, {y}). "
+              "Erreiche es in zwei eigenen Zügen mit Karten, die du jetzt hältst (die anderen "
+              "werfen dazwischen eine Karte ab).",
+        "nl": "Je bent plaats {seat}. Het goud ligt onder de doelkaart op ({x}, {y}). Bereik "
+              "het in twee eigen zetten met kaarten die je nu hebt (de anderen leggen ertussen "
+              "een kaart af)."},
+    "duel1": {
+        "en": "You are seat {seat}. Lay a card so that one of the face-down goals is turned "
+              "up now.",
+        "de": "Du bist Platz {seat}. Lege eine Karte so, dass jetzt eine der verdeckten "
+              "Zielkarten aufgedeckt wird.",
+        "nl": "Je bent plaats {seat}. Leg een kaart zo dat nu een van de gesloten doelkaarten "
+              "wordt omgedraaid."},
+    "duel2": {
+        "en": "You are seat {seat}. Turn up one of the face-down goals in two moves of your "
+              "own with cards you hold now (your opponent discards a card in between).",
+        "de": "Du bist Platz {seat}. Decke in zwei eigenen Zügen mit Karten, die du jetzt "
+              "hältst, eine der verdeckten Zielkarten auf (dein Gegner wirft dazwischen eine "
+              "Karte ab).",
+        "nl": "Je bent plaats {seat}. Draai in twee eigen zetten met kaarten die je nu hebt "
+              "een van de gesloten doelkaarten om (je tegenstander legt ertussen een kaart af)."},
+    "stop": {
+        "en": "You are seat {seat}. Seat {next} shows you its hand: it could reach the gold at "
+              "({x}, {y}) on its next turn. Which move of yours makes that impossible?",
+        "de": "Du bist Platz {seat}. Platz {next} zeigt dir seine Hand: er könnte im nächsten "
+              "Zug das Gold auf ({x}, {y}) erreichen. Mit welchem Zug verhinderst du das?",
+        "nl": "Je bent plaats {seat}. Plaats {next} laat je zijn hand zien: hij kan in zijn "
+              "volgende beurt het goud op ({x}, {y}) bereiken. Met welke zet voorkom je dat?"},
+    "where": {
+        "en": "You are seat {seat}. From the goals you have looked at with maps and those "
+              "turned face up, which goal hides the gold? Answer with its cell, e.g. 8,0.",
+        "de": "Du bist Platz {seat}. Nach den Zielkarten, die du mit Schatzkarten angesehen "
+              "hast, und den aufgedeckten: unter welcher liegt das Gold? Antworte mit dem Feld, "
+              "z. B. 8,0.",
+        "nl": "Je bent plaats {seat}. Na de doelkaarten die je met schatkaarten hebt bekeken "
+              "en de omgedraaide: onder welke ligt het goud? Antwoord met het vak, bijv. 8,0."},
+}
+
+
+def build(game: str, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    count: dict[str, int] = {}
+    for c in lines:
+        kind = c["kind"]
+        if kind == "stop":  # the seat after the solver's pass
+            state = Position.from_json(c["position"]).state()
+            passing = [a for ln, a, _ in turns(state, c["seat"]) if ln[0].startswith("pass")]
+            c["next"] = passing[0].current_player
+        key = kind if kind != "reach" else ("duel" if game == "duel" else "reach") + str(c["n"])
+        count[key] = count.get(key, 0) + 1
+        n = count[key]
+        gold = c.get("gold") or [[0, 0]]
+        x, y = gold[0]
+        words = {"seat": c["seat"], "x": x, "y": y, "next": c.get("next", "")}
+        puzzle: dict[str, Any] = {
+            "id": f"{game}-{kind}{c['n'] if kind == 'reach' else ''}-{n}",
+            "game": game, "kind": kind, "seat": c["seat"], "moves": c.get("n", 1),
+            "title": {lang: f"{t} #{n}" for lang, t in TITLES[key].items()},
+            "goal": {lang: t.format(**words) for lang, t in GOALS[key].items()},
+            "position": c["position"], "solutions": c["solutions"]}
+        if kind in ("reach", "stop") and game != "duel":
+            puzzle["gold"] = [x, y]
+        if kind == "stop":
+            puzzle["shown"] = c["next"]
+        out.append(puzzle)
+    return out
+
+
+if __name__ == "__main__":
+    game = sys.argv[1]
+    lines = [json.loads(s) for f in sys.argv[2:] for s in Path(f).read_text().splitlines()]
+    data = build(game, lines)
+    target = Path(__file__).with_name("data") / f"{game}.json"
+    target.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{len(data)} puzzles in {target}")

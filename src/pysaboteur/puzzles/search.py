@@ -1,0 +1,157 @@
+"""The searches that prove each puzzle's answer, over the engine's public State API only
+(``legal_actions``, ``apply``, ``clone``, ``view``).
+
+* :func:`reach_lines`: every line of the solver's own turns (the other seats discarding
+  their first card in between) that reaches the gold (Saboteur, Saboteur 2) or turns a
+  goal face up (the Duel) within ``n`` turns, using only cards the solver holds now.
+* :func:`stop_moves`: every turn of the solver after which the next seat, whose hand is
+  shown, cannot reach the gold on its own next turn.
+* :func:`gold_cells`: every goal card order that gives the solver exactly the view it
+  has; the cells where the gold lies in those worlds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from itertools import permutations
+from typing import Any
+
+from ..engine.actions import Action, Pass
+from ..engine.game import State
+from ..engine.position import Position, PositionError
+
+#: a line: the solver's actions (a turn may be more than one, e.g. a goal's orientation)
+Line = tuple[str, ...]
+
+
+def _cards_of(action: Action) -> list[str]:
+    cards = getattr(action, "cards", None)
+    if cards is not None:
+        return list(cards)
+    card = getattr(action, "card", None)
+    return [card] if isinstance(card, str) else []
+
+
+def turns(state: State, me: int, allowed: Counter[str] | None = None
+          ) -> Iterator[tuple[Line, State, Counter[str]]]:
+    """Every complete turn of ``me`` from ``state`` (``me`` to play): its actions, the
+    state after it and the cards of ``allowed`` it leaves (cards outside ``allowed``,
+    such as a card just drawn, are not played)."""
+    def go(st: State, line: Line, left: Counter[str]) -> Iterator[tuple[Line, State,
+                                                                         Counter[str]]]:
+        for action in st.legal_actions():
+            used = Counter(_cards_of(action))
+            if allowed is not None and used - left:
+                continue
+            nxt = st.clone()
+            nxt.apply(action)
+            rest = left - used
+            if nxt.current_player == me and not nxt.is_terminal and not nxt.results \
+                    and len(line) < 3:
+                yield from go(nxt, (*line, str(action)), rest)
+            else:
+                yield (*line, str(action)), nxt, rest
+    start = Counter(state.hands[me]) if allowed is None else allowed
+    yield from go(state, (), start)
+
+
+def reached(before: State, after: State, me: int) -> bool:
+    """Did ``me``'s turn reach the goal of the puzzle: the gold found by ``me`` (Saboteur,
+    Saboteur 2), or a goal turned face up (the Duel)?"""
+    if len(after.results) > len(before.results):
+        details = after.results[-1].details
+        return details.get("finder") == me
+    if before.game.name in ("duel", "solo"):
+        return len(after.view(me).face_down) < len(before.view(me).face_down)
+    return False
+
+
+def reply(state: State) -> None:
+    """The other seats' fixed reply: discard their first card (or the first legal move)."""
+    legal = state.legal_actions()
+    passes = [a for a in legal if isinstance(a, Pass) and len(a.cards) == 1]
+    state.apply(passes[0] if passes else legal[0])
+
+
+def reach_lines(state: State, me: int, n: int) -> list[Line]:
+    """Every line of at most ``n`` turns of ``me`` that reaches the goal, the shortest
+    only (none shorter reaches it), sorted."""
+    for depth in range(1, n + 1):
+        found = sorted(_lines(state, me, depth, Counter(state.hands[me])))
+        if found:
+            return found
+    return []
+
+
+def _lines(state: State, me: int, depth: int, left: Counter[str]) -> list[Line]:
+    out: list[Line] = []
+    for line, after, rest in turns(state, me, left):
+        if reached(state, after, me):
+            if depth == 1:
+                out.append(line)
+            continue
+        if depth == 1 or after.results or after.is_terminal:
+            continue
+        st = after
+        while st.current_player != me and not st.results:
+            reply(st)
+        if st.results:
+            continue
+        out += [(*line, *more) for more in _lines(st, me, depth - 1, rest)]
+    return out
+
+
+def wins_now(state: State) -> bool:
+    """Can the seat to play reach the goal with one turn?"""
+    me = state.current_player
+    return any(reached(state, after, me) for _, after, _ in turns(state, me))
+
+
+def stop_moves(state: State, me: int) -> list[Line]:
+    """Every turn of ``me`` after which the next seat cannot reach the gold on its turn."""
+    out = []
+    for line, after, _ in turns(state, me):
+        if after.results or not wins_now(after):
+            out.append(line)
+    return sorted(out)
+
+
+def _view_text(state: State, me: int) -> str:
+    return json.dumps(state.view(me).to_json(), sort_keys=True, default=str)
+
+
+def worlds(position: Position, me: int) -> list[tuple[str | None, ...]]:
+    """Every order of the goal cards on round 1's goal cells that gives ``me`` exactly the
+    view it has in ``position``: the worlds consistent with what ``me`` saw."""
+    game = position.make_game()
+    layout = game.start_layout()
+    seen = _view_text(position.state(), me)
+    out: list[tuple[str | None, ...]] = []
+    cells = len(layout.goal_cells)
+    for order in sorted(set(permutations(layout.goal_box, cells))):
+        world = Position(**{**_fields(position), "goals": list(order)})
+        try:
+            if _view_text(world.state(), me) == seen:
+                out.append(tuple(order))
+        except PositionError:  # a world where the moves are illegal is not one
+            continue
+    return out
+
+
+def _fields(position: Position) -> dict[str, Any]:
+    return {name: getattr(position, name) for name in (
+        "game", "players", "seed", "options", "hands", "roles", "goals", "top", "aside",
+        "treasures", "moves")}
+
+
+def gold_cells(position: Position, me: int) -> list[tuple[int, int]]:
+    """The cells where the gold lies in some world consistent with ``me``'s view."""
+    layout = position.make_game().start_layout()
+    cells = set()
+    for order in worlds(position, me):
+        for xy, code in zip(layout.goal_cells, order, strict=True):
+            if code is not None and "gold" in code:
+                cells.add(xy)
+    return sorted(cells)

@@ -1,0 +1,118 @@
+"""Puzzles: every puzzle's solution is proven by the search; answers are checked."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from pysaboteur.engine.position import Position
+from pysaboteur.puzzles import KINDS, LANGS, Puzzle, check, get, prove, puzzles
+from pysaboteur.puzzles.search import reach_lines, reply, worlds
+
+ALL = puzzles()
+
+
+def test_at_least_30_puzzles_across_the_games() -> None:
+    assert len(ALL) >= 30
+    assert len({p.id for p in ALL}) == len(ALL)
+    games = Counter(p.game for p in ALL)
+    assert len(games) >= 3, games
+    assert {p.kind for p in ALL} == set(KINDS)
+
+
+@pytest.mark.parametrize("puzzle", ALL, ids=[p.id for p in ALL])
+def test_the_search_proves_the_solution(puzzle: Puzzle) -> None:
+    assert prove(puzzle) == []
+
+
+@pytest.mark.parametrize("puzzle", ALL, ids=[p.id for p in ALL])
+def test_every_solution_is_accepted(puzzle: Puzzle) -> None:
+    for solution in puzzle.solutions:
+        answer = [f"{solution[0]},{solution[1]}"] if puzzle.kind == "where" else solution
+        verdict = check(puzzle, list(answer))
+        assert verdict.right, (solution, verdict)
+
+
+def test_texts_in_every_language() -> None:
+    for p in ALL:
+        for lang in LANGS:
+            assert p.title[lang].strip() and p.goal[lang].strip(), (p.id, lang)
+        assert len({p.goal[lang] for lang in LANGS}) == 3, p.id  # translated, not copied
+
+
+def test_data_round_trips() -> None:
+    for p in ALL:
+        again = Puzzle.from_json(json.loads(json.dumps(p.to_json())))
+        assert again == p
+        assert Position.from_json(p.position.to_json()) == p.position
+
+
+def test_public_never_shows_the_solution_or_hidden_facts() -> None:
+    for p in ALL:
+        data = p.public()
+        assert "solutions" not in data and "position" not in data
+        text = json.dumps(data)
+        state = p.state()
+        assert json.loads(json.dumps(data["view"])) == json.loads(
+            json.dumps(state.view(p.seat).to_json()))
+        if p.kind == "where":  # the gold's cell is not told
+            assert "gold" not in data
+        assert set(data) <= {"id", "game", "kind", "moves", "title", "goal", "seat", "view",
+                             "gold", "shown"}
+        if p.shown is not None:  # the one hand the puzzle shows, and only it
+            assert data["shown"] == {"seat": p.shown, "hand": state.hands[p.shown]}
+        assert "solution" not in text
+
+
+def test_wrong_answers_say_why() -> None:
+    reach = next(p for p in ALL if p.kind == "reach" and p.game == "classic")
+    assert check(reach, ["NESW@40,40"]).reason == "illegal"
+    assert "not" in check(reach, ["NESW@40,40"]).detail
+    assert check(reach, ["no such move"]).reason in ("unreadable", "illegal")
+    hand = reach.state().hands[reach.seat]
+    passing = check(reach, [f"pass {hand[0]}"])
+    assert not passing.right and passing.reason == "not-reached"
+    where = next(p for p in ALL if p.kind == "where")
+    wrong = next(c for c in ((8, -2), (8, 0), (8, 2)) if c != tuple(where.solutions[0]))
+    assert check(where, [f"{wrong[0]},{wrong[1]}"]).reason == "wrong-cell"
+    assert check(where, ["here"]).reason == "unreadable"
+    stop = next(p for p in ALL if p.kind == "stop")
+    hand = stop.state().hands[stop.seat]
+    verdict = check(stop, [f"pass {hand[0]}"])
+    assert not verdict.right and verdict.reason == "not-stopped"
+    assert f"seat {stop.shown} plays" in verdict.detail
+
+
+def test_two_move_puzzles_have_no_one_move_answer() -> None:
+    for p in ALL:
+        if p.kind == "reach" and p.moves == 2:
+            assert reach_lines(p.state(), p.seat, 1) == []
+
+
+def test_where_puzzles_are_deductions() -> None:
+    """The gold's goal is still face down and the solver has not looked at it: the answer
+    follows from the other goals, in every world that gives the solver its view."""
+    for p in (p for p in ALL if p.kind == "where"):
+        view = p.state().view(p.seat)
+        known = [tuple(k[:2]) for k in view.known_goals]
+        assert tuple(p.solutions[0]) not in known, p.id
+        assert tuple(p.solutions[0]) in [tuple(c) for c in view.face_down], p.id
+        assert worlds(p.position, p.seat), p.id
+
+
+def test_the_fixed_reply_discards_one_card() -> None:
+    p = next(p for p in ALL if p.kind == "reach" and p.moves == 2)
+    state = p.state()
+    state.apply(state.game.parse_action(p.solutions[0][0], state.hands[p.seat]))
+    before = len(state.history)
+    while state.current_player != p.seat:
+        reply(state)
+    assert all(str(a).startswith("pass ") for a in state.history[before:])
+
+
+def test_get() -> None:
+    assert get(ALL[0].id) is ALL[0]
+    with pytest.raises(KeyError):
+        get("no-such-puzzle")
