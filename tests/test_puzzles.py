@@ -116,3 +116,28 @@ def test_get() -> None:
     assert get(ALL[0].id) is ALL[0]
     with pytest.raises(KeyError):
         get("no-such-puzzle")
+
+
+def test_cli_lists_checks_and_solves() -> None:
+    from typer.testing import CliRunner
+
+    from pysaboteur.cli.main import app
+
+    runner = CliRunner()
+    listed = runner.invoke(app, ["puzzle", "--list", "--json"])
+    assert listed.exit_code == 0
+    assert [p["id"] for p in json.loads(listed.stdout)] == [p.id for p in ALL]
+    assert "solutions" not in listed.stdout
+    p = next(p for p in ALL if p.kind == "reach")
+    right = runner.invoke(app, ["puzzle", p.id, "--answer", " ; ".join(p.solutions[0])])
+    assert right.exit_code == 0 and "Right" in right.stdout
+    wrong = runner.invoke(app, ["puzzle", p.id, "--answer", "NESW@40,40", "--json"])
+    assert wrong.exit_code == 1 and json.loads(wrong.stdout)["reason"] == "illegal"
+    shown = runner.invoke(app, ["puzzle", p.id, "--solution"])
+    assert shown.exit_code == 0 and " ; ".join(p.solutions[0]) in shown.stdout
+    where = next(p for p in ALL if p.kind == "where")
+    x, y = where.solutions[0]
+    solved = runner.invoke(app, ["puzzle", where.id, "-l", "nl"], input=f"{x},{y}\n")
+    assert solved.exit_code == 0 and where.title["nl"] in solved.stdout
+    assert "Right" in solved.stdout
+    assert runner.invoke(app, ["puzzle", "nope"]).exit_code != 0

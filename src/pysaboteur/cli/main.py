@@ -243,6 +243,79 @@ def tutorial(
          option=None, show_beliefs=False)
 
 
+@app.command()
+def puzzle(
+    puzzle_id: Annotated[str | None, typer.Argument(metavar="ID",
+                                                    help="the puzzle to solve")] = None,
+    list_them: Annotated[bool, typer.Option("--list", help="list the puzzles")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    lang: Annotated[str, typer.Option("--lang", "-l", help="en, de or nl")] = "en",
+    answer: Annotated[str | None, typer.Option(
+        help="check this answer and exit (0 right, 1 wrong): moves separated by ';', "
+             "or a cell x,y")] = None,
+    solution: Annotated[bool, typer.Option("--solution",
+                                           help="show the solutions the search proves")] = False,
+) -> None:
+    """Solve a puzzle (``--list`` lists them): reach the gold, stop the saboteurs, find the
+    gold; every answer is proven by an engine search."""
+    from ..puzzles import LANGS, check, get, puzzles, solve
+
+    if lang not in LANGS:
+        raise typer.BadParameter(f"the language is one of {', '.join(LANGS)}")
+    if list_them or puzzle_id is None:
+        if as_json:
+            print(json.dumps([p.summary() for p in puzzles()], ensure_ascii=False))
+            return
+        for p in puzzles():
+            console.print(f"[bold]{p.id:<20}[/] {escape(GAMES[p.game].title):<22} "
+                          f"{escape(p.title[lang])}")
+        return
+    try:
+        chosen = get(puzzle_id)
+    except KeyError:
+        _fail(f"no puzzle {puzzle_id!r}; saboteur puzzle --list lists them", as_json)
+    if solution:
+        lines = [" ; ".join(str(x) for x in s) if chosen.kind != "where"
+                 else f"{s[0]},{s[1]}" for s in solve(chosen)]
+        if as_json:
+            print(json.dumps({"id": chosen.id, "solutions": lines}))
+        else:
+            console.print("\n".join(lines), markup=False, highlight=False)
+        return
+    if answer is not None:
+        verdict = check(chosen, answer.split(";"))
+        if as_json:
+            print(json.dumps({"id": chosen.id, **verdict.to_json()}))
+        else:
+            console.print(("[green]" if verdict.right else "[red]") + escape(verdict.text())
+                          + "[/]")
+        raise typer.Exit(0 if verdict.right else 1)
+    state = chosen.state()
+    data = chosen.public()
+    console.print(view_panel(state.view(chosen.seat), state.game.catalogue))
+    console.rule(escape(f"{chosen.id}: {chosen.title[lang]}"))
+    console.print(escape(chosen.goal[lang]))
+    if "shown" in data:
+        console.print(f"seat {data['shown']['seat']} holds: "
+                      + escape(" ".join(data["shown"]["hand"])))
+    console.print("[dim]answer with moves in notation separated by ';' (or a cell x,y); "
+                  "'?' lists your legal moves, 'quit' leaves[/]")
+    while True:
+        try:
+            text = console.input("[bold cyan]answer>[/] ").strip()
+        except (EOFError, KeyboardInterrupt):
+            return
+        if text in ("quit", "exit", ""):
+            return
+        if text == "?":
+            console.print("  ".join(str(a) for a in state.legal_actions()), markup=False)
+            continue
+        verdict = check(chosen, text.split(";"))
+        console.print(("[green]" if verdict.right else "[red]") + escape(verdict.text()) + "[/]")
+        if verdict.right:
+            return
+
+
 @app.command(name="replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="a record (JSON)")],

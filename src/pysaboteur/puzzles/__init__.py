@@ -178,7 +178,7 @@ class Verdict:
 
     def text(self) -> str:
         words = {
-            "solved": "Right!", "illegal": "That move is not allowed: ",
+            "solved": "Right: ", "illegal": "That move is not allowed: ",
             "not-reached": "Legal, but it does not reach the gold",
             "not-stopped": "Not enough: then ", "wrong-cell": "No: the gold can still lie "
             "elsewhere, or not there at all", "unreadable": "Cannot read the answer: ",
