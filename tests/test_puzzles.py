@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -141,3 +142,32 @@ def test_cli_lists_checks_and_solves() -> None:
     assert solved.exit_code == 0 and where.title["nl"] in solved.stdout
     assert "Right" in solved.stdout
     assert runner.invoke(app, ["puzzle", "nope"]).exit_code != 0
+
+
+def test_api_lists_shows_and_checks(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from pysaboteur.web.server import create_app
+    from pysaboteur.web.tables import view_json
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0)) as c:
+        listed = c.get("/api/puzzles").json()
+        assert [p["id"] for p in listed] == [p.id for p in ALL]
+        for p in (next(p for p in ALL if p.kind == k) for k in KINDS):
+            shown = c.get(f"/api/puzzles/{p.id}")
+            assert shown.status_code == 200
+            data = shown.json()
+            assert data["seat"] == p.seat and data["view"]["seat"] == p.seat
+            assert "solutions" not in data and "position" not in data
+            view = json.loads(json.dumps(view_json(p.state().view(p.seat))))
+            assert data["view"] == view  # the solver's own view, nothing more
+            first = p.solutions[0]
+            answer = [f"{first[0]},{first[1]}"] if p.kind == "where" else list(first)
+            right = c.post(f"/api/puzzles/{p.id}/answer", json={"answer": answer}).json()
+            assert right["right"] is True and right["reason"] == "solved"
+        p = next(p for p in ALL if p.kind == "reach")
+        wrong = c.post(f"/api/puzzles/{p.id}/answer", json={"answer": ["NESW@40,40"]}).json()
+        assert wrong["right"] is False and wrong["reason"] == "illegal" and wrong["detail"]
+        assert c.get("/api/puzzles/nope").status_code == 404
+        assert c.post("/api/puzzles/nope/answer", json={"answer": []}).status_code == 404
+        assert c.post(f"/api/puzzles/{p.id}/answer", json={"answer": "x"}).status_code == 422

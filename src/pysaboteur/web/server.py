@@ -779,6 +779,7 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
             await hub().unsubscribe(table, conn)
 
     add_tutorial_routes(app, hub)
+    add_puzzle_routes(app)
 
     # -- the browser client ---------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
@@ -844,6 +845,54 @@ def add_tutorial_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
         token = tokens[0] or ""
         desk.forget(sid)
         return {"id": table.id, "token": token, "link": _link(table.id, token)}
+
+
+class PuzzleAnswer(BaseModel):
+    answer: list[str] = Field(..., max_length=10, description="the solver's moves in "
+                              "notation, in order, or one cell \"x,y\" (where is the gold?)")
+
+
+def add_puzzle_routes(app: FastAPI) -> None:
+    """The puzzles' routes (``pysaboteur.puzzles``): the list, one puzzle as its solver
+    sees it (never the solution or another hidden fact), and checking an answer."""
+    from ..puzzles import check as puzzle_check
+    from ..puzzles import get as puzzle_of
+    from ..puzzles import puzzles
+    from .tables import action_json, view_json
+
+    def find(puzzle_id: str) -> Any:
+        try:
+            return puzzle_of(puzzle_id)
+        except KeyError:
+            raise Rejected(404, "no-puzzle", f"no puzzle {puzzle_id[:40]!r}") from None
+
+    @app.get("/api/puzzles", tags=["puzzles"])
+    def puzzle_list() -> list[dict[str, Any]]:
+        """Every puzzle: id, game, kind, moves, title and goal in every language."""
+        return [p.summary() for p in puzzles()]
+
+    @app.get("/api/puzzles/{puzzle_id}", tags=["puzzles"], responses=refusals(404, 422))
+    def puzzle_get(puzzle_id: str) -> dict[str, Any]:
+        """The puzzle as its solver sees it: the solver's view and legal moves, and what
+        the puzzle tells (the gold's cell, a hand shown); never the solution."""
+        puzzle = find(puzzle_id)
+        state = puzzle.state()
+        data = puzzle.public()
+        data["view"] = view_json(state.view(puzzle.seat))
+        data["legal"] = [action_json(a) for a in state.legal_actions()]
+        return _encodable(data)  # type: ignore[no-any-return]
+
+    @app.post("/api/puzzles/{puzzle_id}/answer", tags=["puzzles"],
+              responses=refusals(*POSTED, 404))
+    def puzzle_answer(puzzle_id: str, body: PuzzleAnswer) -> dict[str, Any]:
+        """Check an answer: ``right``, ``reason`` (``solved``, ``illegal``, ``not-reached``,
+        ``not-stopped``, ``wrong-cell``, ...), ``detail`` (the engine's reason, the reply
+        that still reaches the gold...) and ``text`` (in English)."""
+        puzzle = find(puzzle_id)
+        if any(len(a) > 200 for a in body.answer):
+            raise Rejected(422, "too-long", "a move is at most 200 characters")
+        verdict = puzzle_check(puzzle, body.answer)
+        return {**verdict.to_json(), "text": verdict.text()}
 
 
 async def _receive(ws: WebSocket, limit: int) -> dict[str, Any] | Rejected:
