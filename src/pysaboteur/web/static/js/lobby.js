@@ -248,6 +248,7 @@ export async function renderLobby(app, route = S.route) {
       <button id="quick-duel" data-testid="quick-duel" class="primary">${L("play_duel_bot")}</button>
       <button id="quick-solo" data-testid="quick-solo">${L("play_solo")}</button>
       <a href="#/learn" class="learn-to-play" data-testid="learn-to-play">${L("learn_to_play")}</a>
+      <a href="#/puzzles" class="puzzles-link" data-testid="puzzles-link">${L("puzzles")}</a>
     </section>
     <section class="panel mine" data-testid="my-tables">
       <h2>${L("my_tables")}</h2>

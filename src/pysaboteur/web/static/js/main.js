@@ -13,6 +13,7 @@ import {LANGUAGES, setLanguage} from "./i18n.js";
 import {api, connect, disconnect, feedback} from "./net.js";
 import {renderLobby} from "./lobby.js";
 import {renderTutorial} from "./tutorial.js";
+import {renderPuzzle} from "./puzzle.js";
 import {renderTable, forgetLayout} from "./table.js";
 import {resetBoard} from "./board.js";
 import {resetRoundEnd} from "./roundend.js";
@@ -24,6 +25,7 @@ function parseRoute() {
   if (parts[0] === "t" && parts[1]) return {page: "table", id: parts[1], token: parts[2] || null};
   if (parts[0] === "join" && parts[1]) return {page: "join", id: parts[1]};
   if (parts[0] === "learn") return {page: "learn", game: parts[1] || null};
+  if (parts[0] === "puzzles" || parts[0] === "puzzle") return {page: "puzzle", id: parts[0] === "puzzle" ? parts[1] || null : null};
   return {page: "lobby"};
 }
 
@@ -49,6 +51,7 @@ async function draw() {
     if (!S.route) return;
     if (S.route.page === "table") renderTable(app);
     else if (S.route.page === "learn") await renderTutorial(app, S.route);
+    else if (S.route.page === "puzzle") await renderPuzzle(app, S.route);
     else { $("#subtitle").textContent = ""; await renderLobby(app, S.route); }
   } catch (err) {
     console.error(err);
