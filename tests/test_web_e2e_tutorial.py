@@ -73,6 +73,9 @@ def test_tutorial_to_its_end(browser: Any, server: str, game: str) -> None:  # n
             page.wait_for_function("i => window.__state().index !== i", arg=index)
         page.wait_for_selector("[data-testid=tutorial-outro]")
         assert page.locator("[data-testid=tutorial-outro]").inner_text() == script.outro["en"]
+        if page.locator("[data-testid=close-banner]").count():  # the script ended the round
+            page.locator("[data-testid=re-seats]").wait_for()
+            page.locator("[data-testid=close-banner]").click()
         page.locator("[data-testid=tutorial-free]").click()
         page.wait_for_function("() => location.hash.startsWith('#/t/')")
         page.wait_for_function(f"() => window.__state() && window.__state().table.game === "

@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 
-from ..cli.render import view_panel
+from ..cli.render import round_end_panel, view_panel
 from .runner import Runner
 from .script import Text, Tutorial
 
@@ -79,7 +79,10 @@ def run(tutorial: Tutorial, lang: str, console: Console) -> Runner:
             if runner.last_then:
                 console.print(escape(_say(lang, runner.last_then)))
             break
-    console.print(view_panel(runner.state.view(runner.seat), game.catalogue))
+    view = runner.state.view(runner.seat)
+    console.print(view_panel(view, game.catalogue))
+    if view.last_round is not None:  # the script ended the round: its end as `play` shows it
+        console.print(round_end_panel(view, game.catalogue))
     console.print(Panel(escape(_say(lang, tutorial.outro)), border_style="green"))
     return runner
 
