@@ -21,6 +21,8 @@ TITLES: dict[str, dict[str, str]] = {
               "nl": "Naar een doel in één zet"},
     "duel2": {"en": "Reach a goal in two moves", "de": "Zu einem Ziel in zwei Zügen",
               "nl": "Naar een doel in twee zetten"},
+    "mines1": {"en": "Into a mine in one move", "de": "In eine Mine in einem Zug",
+               "nl": "Naar een mijn in één zet"},
     "stop": {"en": "Stop them with this hand", "de": "Halte sie mit dieser Hand auf",
              "nl": "Houd ze tegen met deze hand"},
     "where": {"en": "Where is the gold after these maps?",
@@ -60,6 +62,13 @@ GOALS: dict[str, dict[str, str]] = {
               "Karte ab).",
         "nl": "Je bent plaats {seat}. Draai in twee eigen zetten met kaarten die je nu hebt "
               "een van de gesloten doelkaarten om (je tegenstander legt ertussen een kaart af)."},
+    "mines1": {
+        "en": "You are seat {seat}. Finish your turn so that your pawn turns a face-down mine "
+              "over (or takes a treasure) on this turn.",
+        "de": "Du bist Platz {seat}. Beende deinen Zug so, dass deine Figur in diesem Zug eine "
+              "verdeckte Mine aufdeckt (oder einen Schatz nimmt).",
+        "nl": "Je bent plaats {seat}. Maak je beurt zo af dat je pion in deze beurt een "
+              "gesloten mijn omdraait (of een schat pakt)."},
     "stop": {
         "en": "You are seat {seat}. Seat {next} shows you its hand: it could reach the gold at "
               "({x}, {y}) on its next turn. Which move of yours makes that impossible?",
@@ -87,7 +96,8 @@ def build(game: str, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
             state = Position.from_json(c["position"]).state()
             passing = [a for ln, a, _ in turns(state, c["seat"]) if ln[0].startswith("pass")]
             c["next"] = passing[0].current_player
-        key = kind if kind != "reach" else ("duel" if game == "duel" else "reach") + str(c["n"])
+        prefix = {"duel": "duel", "lost-mines": "mines"}.get(game, "reach")
+        key = kind if kind != "reach" else prefix + str(c["n"])
         count[key] = count.get(key, 0) + 1
         n = count[key]
         gold = c.get("gold") or [[0, 0]]
@@ -99,7 +109,7 @@ def build(game: str, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "title": {lang: f"{t} #{n}" for lang, t in TITLES[key].items()},
             "goal": {lang: t.format(**words) for lang, t in GOALS[key].items()},
             "position": c["position"], "solutions": c["solutions"]}
-        if kind in ("reach", "stop") and game != "duel":
+        if kind in ("reach", "stop") and game in ("classic", "expansion"):
             puzzle["gold"] = [x, y]
         if kind == "stop":
             puzzle["shown"] = c["next"]

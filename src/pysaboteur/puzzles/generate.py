@@ -46,6 +46,12 @@ def candidates(game: str, seed: int, players: int | None = None) -> list[dict[st
                         kinds.add("reach2")
             if found and found[-1].get("position") is None:
                 found[-1].update(position=pos.to_json(), gold=gold_at)
+        if game == "lost-mines" and "reach1" not in kinds:
+            one = reach_lines(state, me, 1)
+            if one and len(one) <= 3:
+                found.append({"kind": "reach", "n": 1, "seat": me, "solutions": one,
+                              "position": pos.to_json()})
+                kinds.add("reach1")
         if game in ("classic", "expansion") and "stop" not in kinds:
             opts = [t for t in turns(state, me)]
             passing = [after for line, after, _ in opts if line[0].startswith("pass")]

@@ -49,7 +49,7 @@ def turns(state: State, me: int, allowed: Counter[str] | None = None
             nxt.apply(action)
             rest = left - used
             if nxt.current_player == me and not nxt.is_terminal and not nxt.results \
-                    and len(line) < 3:
+                    and len(line) < 4:
                 yield from go(nxt, (*line, str(action)), rest)
             else:
                 yield (*line, str(action)), nxt, rest
@@ -59,12 +59,17 @@ def turns(state: State, me: int, allowed: Counter[str] | None = None
 
 def reached(before: State, after: State, me: int) -> bool:
     """Did ``me``'s turn reach the goal of the puzzle: the gold found by ``me`` (Saboteur,
-    Saboteur 2), or a goal turned face up (the Duel)?"""
+    Saboteur 2), a goal turned face up (the Duel), a mine turned over or a treasure taken
+    by ``me``'s pawn (The Lost Mines)?"""
     if len(after.results) > len(before.results):
         details = after.results[-1].details
         return details.get("finder") == me
     if before.game.name in ("duel", "solo"):
         return len(after.view(me).face_down) < len(before.view(me).face_down)
+    if before.game.name == "lost-mines":  # a mine turned over, or a treasure taken
+        old, new = before.view(me), after.view(me)
+        return (len(new.face_down) < len(old.face_down)
+                or len(new.own_treasures) > len(old.own_treasures))
     return False
 
 

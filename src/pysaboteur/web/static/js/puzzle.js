@@ -39,7 +39,10 @@ function boardHtml(d) {
   const world = worldSvg(d.view, d.game);
   const [x0, y0, x1, y1] = world.bounds;
   const box = `${x0 * CW} ${y0 * CH} ${(x1 - x0 + 1) * CW} ${(y1 - y0 + 1) * CH}`;
-  return `<svg class="puzzle-board" data-testid="puzzle-board" viewBox="${box}" role="img" aria-label="${esc(L("board"))}">${world.svg}</svg>`;
+  const labels = [];  // every cell's coordinates, for answers in notation
+  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++)
+    labels.push(`<text class="coord" x="${x * CW + 6}" y="${y * CH + 20}">${x},${y}</text>`);
+  return `<svg class="puzzle-board" data-testid="puzzle-board" viewBox="${box}" role="img" aria-label="${esc(L("board"))}">${world.svg}${labels.join("")}</svg>`;
 }
 
 function verdictHtml(v) {
