@@ -13,7 +13,7 @@ from .runner import Outcome, Runner, ScriptError
 from .script import LANGUAGES, Step, Tutorial, text
 
 #: game name -> the module holding its TUTORIAL
-MODULES = {"duel": "duel", "solo": "solo", "classic": "classic"}
+MODULES = {"duel": "duel", "solo": "solo", "classic": "classic", "expansion": "expansion"}
 
 __all__ = ["LANGUAGES", "MODULES", "Outcome", "Runner", "ScriptError", "Step", "Tutorial",
            "games", "text", "tutorial"]
