@@ -10,7 +10,7 @@ import pytest
 
 from pysaboteur.engine.position import Position
 from pysaboteur.puzzles import KINDS, LANGS, Puzzle, check, get, prove, puzzles
-from pysaboteur.puzzles.search import reach_lines, reply, worlds
+from pysaboteur.puzzles.search import reach_lines, reply, role_worlds, suspect, worlds
 
 ALL = puzzles()
 
@@ -31,7 +31,8 @@ def test_the_search_proves_the_solution(puzzle: Puzzle) -> None:
 @pytest.mark.parametrize("puzzle", ALL, ids=[p.id for p in ALL])
 def test_every_solution_is_accepted(puzzle: Puzzle) -> None:
     for solution in puzzle.solutions:
-        answer = [f"{solution[0]},{solution[1]}"] if puzzle.kind == "where" else solution
+        answer = ([f"{solution[0]},{solution[1]}"] if puzzle.kind == "where"
+                  else [str(solution[0])] if puzzle.kind == "saboteur" else solution)
         verdict = check(puzzle, list(answer))
         assert verdict.right, (solution, verdict)
 
@@ -103,6 +104,22 @@ def test_where_puzzles_are_deductions() -> None:
         assert worlds(p.position, p.seat), p.id
 
 
+def test_saboteur_puzzles_follow_from_the_premise() -> None:
+    """Exactly one seat made a move the premise forbids gold-diggers; every consistent
+    assignment of the dwarf cards makes it the one saboteur, the solver a gold-digger."""
+    for p in (p for p in ALL if p.kind == "saboteur"):
+        state = p.state()
+        view = state.view(p.seat)
+        assert view.role == "digger", p.id
+        guilty = {s for s, text in list(view.log)[view.round_start:] if suspect(state, text)}
+        assert guilty == {p.solutions[0][0]}, p.id
+        found = role_worlds(state, p.seat)
+        assert len(found) >= 1 and all(w[p.solutions[0][0]] == "saboteur" for w in found)
+        others = [s for s in range(state.game.players) if s not in (p.seat, *guilty)]
+        assert check(p, [str(others[0])]).reason == "wrong-seat"
+        assert check(p, ["somebody"]).reason == "unreadable"
+
+
 def test_the_fixed_reply_discards_one_card() -> None:
     p = next(p for p in ALL if p.kind == "reach" and p.moves == 2)
     state = p.state()
@@ -162,7 +179,8 @@ def test_api_lists_shows_and_checks(tmp_path: Path) -> None:
             view = json.loads(json.dumps(view_json(p.state().view(p.seat))))
             assert data["view"] == view  # the solver's own view, nothing more
             first = p.solutions[0]
-            answer = [f"{first[0]},{first[1]}"] if p.kind == "where" else list(first)
+            answer = ([f"{first[0]},{first[1]}"] if p.kind == "where"
+                      else [str(first[0])] if p.kind == "saboteur" else list(first))
             right = c.post(f"/api/puzzles/{p.id}/answer", json={"answer": answer}).json()
             assert right["right"] is True and right["reason"] == "solved"
         p = next(p for p in ALL if p.kind == "reach")

@@ -12,6 +12,9 @@ solver's seat, the title and goal in English, German and Dutch, the position
            it?  ``solutions`` lists every move after which it cannot.
 ``where``  where is the gold?  Every order of the goal cards that gives you the view you
            have puts it on the same cell: ``solutions`` is that cell.
+``saboteur`` which seat is the saboteur?  The gold-diggers at this table never play a broken
+           tool, a rockfall or a dead end: every assignment of the dwarf cards in which none
+           of them did, as the public log shows, makes the same seat the saboteur.
 
 :func:`check` checks an answer and says why it is right or wrong; :func:`prove` runs the
 search and compares it with the stored solutions (the test suite runs it on every puzzle).
@@ -30,9 +33,19 @@ from typing import Any
 from ..engine.errors import SaboteurError
 from ..engine.game import State
 from ..engine.position import Position
-from .search import Line, gold_cells, reach_lines, reached, reply, stop_moves, turns
+from .search import (
+    Line,
+    gold_cells,
+    reach_lines,
+    reached,
+    reply,
+    role_worlds,
+    saboteur_seats,
+    stop_moves,
+    turns,
+)
 
-KINDS = ("reach", "stop", "where")
+KINDS = ("reach", "stop", "where", "saboteur")
 LANGS = ("en", "de", "nl")
 GAME_ORDER = ("duel", "classic", "expansion", "lost-mines")
 
@@ -132,6 +145,8 @@ def solve(puzzle: Puzzle) -> list[tuple[Any, ...]]:
         return [tuple(line) for line in stop_moves(state, puzzle.seat)]
     if puzzle.kind == "where":
         return [tuple(xy) for xy in gold_cells(puzzle.position, puzzle.seat)]
+    if puzzle.kind == "saboteur":
+        return [(seat,) for seat in saboteur_seats(state, puzzle.seat)]
     raise ValueError(f"unknown puzzle kind {puzzle.kind!r}")
 
 
@@ -157,6 +172,10 @@ def prove(puzzle: Puzzle) -> list[str]:
         if not passing or not any(reached(passing[0], a, puzzle.shown)
                                   for _, a, _ in turns(passing[0], puzzle.shown)):
             problems.append("the shown seat cannot reach the gold anyway")
+    if puzzle.kind == "saboteur":
+        worlds_now = role_worlds(state, puzzle.seat)
+        if any(sum(r == "saboteur" for r in w) != 1 for w in worlds_now):
+            problems.append("a world has no saboteur or more than one")
     for lang in LANGS:
         if not puzzle.title.get(lang) or not puzzle.goal.get(lang):
             problems.append(f"no title or goal in {lang}")
@@ -167,7 +186,7 @@ def prove(puzzle: Puzzle) -> list[str]:
 @dataclass(frozen=True)
 class Verdict:
     right: bool
-    #: ``solved``, ``illegal``, ``not-reached``, ``not-stopped``, ``wrong-cell``,
+    #: ``solved``, ``illegal``, ``not-reached``, ``not-stopped``, ``wrong-cell``, ``wrong-seat``,
     #: ``unreadable``, ``too-long``, ``too-short``
     reason: str
     #: the engine's reason, a move, a cell...
@@ -182,7 +201,8 @@ class Verdict:
             "not-reached": "Legal, but it does not reach the gold",
             "not-stopped": "Not enough: then ", "wrong-cell": "No: the gold can still lie "
             "elsewhere, or not there at all", "unreadable": "Cannot read the answer: ",
-            "too-long": "Too many moves for this puzzle", "too-short": "More moves needed",
+            "too-long": "Too many moves for this puzzle",
+            "wrong-seat": "No: that seat may be a gold-digger", "too-short": "More moves needed",
             "other": "Legal, but not the answer"}
         return words.get(self.reason, self.reason) + self.detail
 
@@ -190,6 +210,13 @@ class Verdict:
 def check(puzzle: Puzzle, answer: Sequence[str]) -> Verdict:
     """Is ``answer`` (reach, stop: the solver's actions in move notation; where: one cell,
     ``"x,y"``) right, and why (or why not)?"""
+    if puzzle.kind == "saboteur":
+        text = " ".join(answer).strip().removeprefix("seat").strip()
+        if not text.isdigit() or len(text) > 3:
+            return Verdict(False, "unreadable", text[:40])
+        if (int(text),) in puzzle.solutions:
+            return Verdict(True, "solved", f"seat {int(text)}")
+        return Verdict(False, "wrong-seat", "")
     if puzzle.kind == "where":
         text = " ".join(answer).replace("(", "").replace(")", "").replace(" ", "")
         try:

@@ -23,6 +23,8 @@ TITLES: dict[str, dict[str, str]] = {
               "nl": "Naar een doel in twee zetten"},
     "mines1": {"en": "Into a mine in one move", "de": "In eine Mine in einem Zug",
                "nl": "Naar een mijn in één zet"},
+    "saboteur": {"en": "Which seat is the saboteur?", "de": "Welcher Platz ist der Saboteur?",
+                 "nl": "Welke plaats is de saboteur?"},
     "stop": {"en": "Stop them with this hand", "de": "Halte sie mit dieser Hand auf",
              "nl": "Houd ze tegen met deze hand"},
     "where": {"en": "Where is the gold after these maps?",
@@ -69,6 +71,16 @@ GOALS: dict[str, dict[str, str]] = {
               "verdeckte Mine aufdeckt (oder einen Schatz nimmt).",
         "nl": "Je bent plaats {seat}. Maak je beurt zo af dat je pion in deze beurt een "
               "gesloten mijn omdraait (of een schat pakt)."},
+    "saboteur": {
+        "en": "You are seat {seat}, a gold-digger. At this table a gold-digger never plays a "
+              "broken tool, a rockfall or a dead end. Read the log of this round: which seat "
+              "is the saboteur? Answer with its number.",
+        "de": "Du bist Platz {seat}, ein Goldsucher. An diesem Tisch spielt ein Goldsucher nie "
+              "ein kaputtes Werkzeug, einen Steinschlag oder eine Sackgasse. Lies das Protokoll "
+              "dieser Runde: welcher Platz ist der Saboteur? Antworte mit seiner Nummer.",
+        "nl": "Je bent plaats {seat}, een goudzoeker. Aan deze tafel speelt een goudzoeker nooit "
+              "kapot gereedschap, een steenlawine of een doodlopend pad. Lees het logboek van "
+              "deze ronde: welke plaats is de saboteur? Antwoord met het nummer."},
     "stop": {
         "en": "You are seat {seat}. Seat {next} shows you its hand: it could reach the gold at "
               "({x}, {y}) on its next turn. Which move of yours makes that impossible?",

@@ -11,7 +11,15 @@ from typing import Any
 from ..bots import make_bot
 from ..engine.position import Position
 from ..engine.rng import Rng
-from .search import gold_cells, reach_lines, stop_moves, turns, wins_now
+from .search import (
+    gold_cells,
+    reach_lines,
+    role_worlds,
+    saboteur_seats,
+    stop_moves,
+    turns,
+    wins_now,
+)
 
 
 def candidates(game: str, seed: int, players: int | None = None) -> list[dict[str, Any]]:
@@ -73,6 +81,15 @@ def candidates(game: str, seed: int, players: int | None = None) -> list[dict[st
                     found.append({"kind": "where", "seat": me, "solutions": [list(cells[0])],
                                   "position": pos.to_json()})
                     kinds.add("where")
+        if game == "classic" and "saboteur" not in kinds \
+                and state.view(me).role != "saboteur" and len(state.history) >= 6:
+            worlds_now = role_worlds(state, me)
+            seats = saboteur_seats(state, me)
+            if worlds_now and len(seats) == 1 and all(
+                    sum(r == "saboteur" for r in w) == 1 for w in worlds_now):
+                found.append({"kind": "saboteur", "seat": me, "solutions": [[seats[0]]],
+                              "position": pos.to_json()})
+                kinds.add("saboteur")
         seat = state.current_player
         state.apply(bots[seat].choose(state.view(seat), state.legal_actions()))
     return found

@@ -160,3 +160,43 @@ def gold_cells(position: Position, me: int) -> list[tuple[int, int]]:
             if code is not None and "gold" in code:
                 cells.add(xy)
     return sorted(cells)
+
+
+def suspect(state: State, text: str) -> bool:
+    """A move the puzzle's gold-diggers never make (the premise of ``saboteur`` puzzles): a
+    broken tool on anyone, a rockfall, or a dead end."""
+    if text.startswith(("pass", "discard", "orient")):
+        return False
+    card = text.split("@")[0].split(">")[0]
+    try:
+        kind = state.game.catalogue[card]
+    except KeyError:
+        return False
+    if kind.effect in ("break", "rockfall"):
+        return True
+    return kind.tile is not None and all(seg.bit_count() < 2 for seg in kind.tile.segments)
+
+
+def role_worlds(state: State, me: int) -> list[tuple[str, ...]]:
+    """Every assignment of the other dwarf cards to the seats (``me``'s own as ``me``'s view
+    shows it) in which no gold-digger made a :func:`suspect` move this round: the worlds
+    consistent with the public log and the premise."""
+    view = state.view(me)
+    layout = state.game.start_layout()
+    n = state.game.players
+    rest = list(layout.roles)
+    rest.remove(view.role)
+    log = list(view.log)[view.round_start:]
+    suspects = {seat for seat, text in log if suspect(state, text)}
+    out = []
+    for order in sorted(set(permutations(rest, n - 1))):
+        roles = (*order[:me], view.role, *order[me:])
+        if all(roles[s] == "saboteur" for s in suspects):
+            out.append(roles)
+    return out
+
+
+def saboteur_seats(state: State, me: int) -> list[int]:
+    """The seats that are saboteurs in some world of :func:`role_worlds`."""
+    return sorted({s for roles in role_worlds(state, me) for s, r in enumerate(roles)
+                   if r == "saboteur"})

@@ -4,7 +4,8 @@
  * (the solver's view and legal moves, and what the puzzle tells: the gold's cell, a hand
  * shown), never the solution; POST /api/puzzles/<id>/answer says right or wrong, and why.
  * The board is the table page's picture (board.js worldSvg); the answer is typed in move
- * notation (or picked from the legal moves), or a cell for "where is the gold?".
+ * notation (or picked from the legal moves), a cell for "where is the gold?", a seat for
+ * "which seat is the saboteur?"; the round's public log is shown beside the hand.
  */
 import {S, $, $$, esc} from "./store.js";
 import {tg, tr, cardName} from "./i18n.js";
@@ -58,9 +59,14 @@ function pageHtml(c) {
   if (d.gold) facts.push(L("gold_at", {x: d.gold[0], y: d.gold[1]}));
   const hand = (d.view.hand || []).map((code) => `<li><code>${esc(code)}</code> <span class="dim">${esc(cardName(d.game, code))}</span></li>`).join("");
   const shown = d.shown ? `<p data-testid="puzzle-shown">${esc(L("shown", {seat: d.shown.seat}))} ${d.shown.hand.map((h) => `<code>${esc(h)}</code>`).join(" ")}</p>` : "";
-  const legal = d.kind === "where" ? "" : `<details class="puzzle-legal"><summary>${esc(L("legal"))}</summary><div>${d.legal.map((a) =>
+  const asks = d.kind === "where" || d.kind === "saboteur";  // a cell or a seat, not moves
+  const log = (d.view.log || []).slice(d.view.round_start || 0);
+  const logHtml = log.length ? `<section class="panel puzzle-log" data-testid="puzzle-log"><h3>${esc(L("log"))}</h3><ol>${log.map(([seat, text]) =>
+    `<li>${esc(L("seat_n", {n: seat}))}: <code>${esc(text)}</code></li>`).join("")}</ol></section>` : "";
+  const legal = asks ? "" : `<details class="puzzle-legal"><summary>${esc(L("legal"))}</summary><div>${d.legal.map((a) =>
     `<button type="button" class="chip" data-move="${esc(a.text || a.notation || "")}">${esc(a.text || a.notation || "")}</button>`).join(" ")}</div></details>`;
-  const placeholder = d.kind === "where" ? "8,0" : L("placeholder");
+  const placeholder = d.kind === "where" ? "8,0" : d.kind === "saboteur" ? "?" : L("placeholder");
+  const how = d.kind === "where" ? L("how_cell") : d.kind === "saboteur" ? L("how_seat") : L("how_moves");
   return `<section class="panel puzzle-panel" data-testid="puzzle-panel">
       <h2 data-testid="puzzle-title">${esc(pick(d.title))} <span class="dim">${esc(tr("games", d.game, d.game))}</span></h2>
       <p class="puzzle-goal" data-testid="puzzle-goal">${esc(pick(d.goal))}</p>
@@ -70,12 +76,12 @@ function pageHtml(c) {
         <button class="primary" type="submit" data-testid="puzzle-submit">${esc(L("check"))}</button>
         <button type="button" id="puzzle-clear">${esc(L("clear"))}</button>
       </form>
-      <p class="dim">${esc(d.kind === "where" ? L("how_cell") : L("how_moves"))}</p>
+      <p class="dim">${esc(how)}</p>
       ${verdictHtml(c.verdict)}${legal}
       <p><a href="#/puzzles">${esc(L("all_puzzles"))}</a></p>
     </section>
     <div class="puzzle-body"><div class="puzzle-board-wrap">${boardHtml(d)}</div>
-      <section class="panel puzzle-hand"><h3>${esc(L("your_hand"))}</h3><ul>${hand}</ul></section></div>`;
+      <div class="puzzle-side"><section class="panel puzzle-hand"><h3>${esc(L("your_hand"))}</h3><ul>${hand}</ul></section>${logHtml}</div></div>`;
 }
 
 async function submit(c) {
