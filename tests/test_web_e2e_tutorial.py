@@ -26,7 +26,13 @@ def click_move(page: Any, text: str) -> None:
         if kind == "PlacePath" and a["rotated"]:
             page.locator("[data-testid=rotate]").click(**FAST)
     if kind in ("PlacePath", "PlayOnCell", "PlayOnJoint", "Bribe", "Move"):
-        page.locator(f"[data-testid=target-{a['x']}_{a['y']}]").click(**FAST)
+        x, y = a["route"][-1] if kind == "Move" else (a["x"], a["y"])
+        page.locator(f"[data-testid=target-{x}_{y}]").click(**FAST)
+        # taken (or refused) at once, or a choice (of route, of side) to make first
+        page.wait_for_function(
+            "([i, t]) => window.__state().index !== i || [...document.querySelectorAll("
+            "'#prompt [data-act]')].some((b) => b.dataset.act === t) || "
+            "document.querySelector('[data-testid=tutorial-explain]')", arg=[msg["index"], text])
         choice = page.locator(f"#prompt [data-act='{text}']")
         if choice.count():
             choice.first.click(**FAST)

@@ -13,7 +13,8 @@ from .runner import Outcome, Runner, ScriptError
 from .script import LANGUAGES, Step, Tutorial, text
 
 #: game name -> the module holding its TUTORIAL
-MODULES = {"duel": "duel", "solo": "solo", "classic": "classic", "expansion": "expansion"}
+MODULES = {"duel": "duel", "solo": "solo", "classic": "classic", "expansion": "expansion",
+           "lost-mines": "lost_mines"}
 
 __all__ = ["LANGUAGES", "MODULES", "Outcome", "Runner", "ScriptError", "Step", "Tutorial",
            "games", "text", "tutorial"]
