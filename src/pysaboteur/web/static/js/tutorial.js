@@ -85,7 +85,7 @@ async function renderChooser(app) {
 function panelHtml(s) {
   const d = s.data;
   const parts = [`<h2>${esc(pick(d.title))} <span class="dim">${esc(d.done ? L("finished") : L("step", {n: d.step + 1, total: d.steps}))}</span></h2>`];
-  if (d.step === 0 && !d.done) parts.push(`<p class="tutorial-intro">${esc(pick(d.intro))}</p>`);
+  if (d.step === 0 && !d.done) parts.push(`<p class="tutorial-intro">${esc(pick(d.intro))}</p><p class="dim">${esc(L("coords_tip"))}</p>`);
   if (d.then) parts.push(`<p class="tutorial-then">${esc(pick(d.then))}</p>`);
   if (d.say) parts.push(`<p class="tutorial-say" data-testid="tutorial-say">${esc(pick(d.say))}</p>`);
   if (s.explain) parts.push(`<p class="tutorial-explain" role="alert" data-testid="tutorial-explain">${esc(pick(s.explain))}</p>`);
