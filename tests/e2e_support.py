@@ -117,6 +117,7 @@ def my_turn(page: Any) -> bool:
 
 #: clicks on elements the page has just drawn: no actionability waits (the page draws each
 #: frame at once; a loaded 2-core machine makes every wait cost)
+ROUND_PANELS = "[data-testid=round-over], [data-testid=match-over]"
 FAST = {"force": True, "no_wait_after": True, "timeout": 5000}
 
 
@@ -132,7 +133,12 @@ def play_one_move(page: Any, n: int = 0, *, propose_end_after: int | None = None
                   play_every: int = 2) -> None:
     """Make one legal move by clicking, as a person would: a button the move needs (orient,
     take, vote, end the turn), else a playable path card on its first highlighted cell
-    (every ``play_every``-th move), else a pawn's move, else a pass of as many cards as allowed."""
+    (every ``play_every``-th move), else a pawn's move, else a pass of as many cards as allowed.
+    Nothing while a round's or the match's panel is up: the round that just ended must be
+    closed first (the next round's first turn may already be this seat's)."""
+    page.wait_for_timeout(0)  # let the page draw the state message it holds
+    if page.locator(ROUND_PANELS).count():
+        return
     msg = state(page)
     legal = msg["legal"]
     kinds = {a["kind"] for a in legal}

@@ -154,7 +154,9 @@ def test_a_phone_plays_every_game_without_sideways_scrolling(
         n = _log_length(page)
         play_one_move(page)  # by tapping, as on a phone
         _no_sideways_scroll(page)
-        page.wait_for_function("n => window.__state().view.log.length > n", arg=n)
+        page.wait_for_function(
+            f"n => window.__state().view.log.length > n || document.querySelector('{ROUND_OVER}')",
+            arg=n)
     _no_sideways_scroll(page)
     # the whole board is in view: every card of it inside the board's box
     inside = page.evaluate("""() => {
