@@ -1,5 +1,6 @@
 """The tutorials in the browser, by Playwright: every tutorial played through to its end by
-clicking (a wrong move first, explained in the panel), then its free round's table opens."""
+clicking (first an illegal move, explained in the panel with the engine's own reason, and a
+legal move the step does not ask for), then its free round's table opens."""
 
 from __future__ import annotations
 
@@ -51,6 +52,28 @@ def wrong_legal_move(game: str) -> str | None:
     return None
 
 
+def illegal_click(page: Any, game: str) -> str | None:
+    """Pick the first step's path card and click a cell two down and two east of where it
+    belongs (not a legal cell): the page sends it, the tutorial refuses it with the engine's
+    reason, which is returned (None: no such cell or no path card to try)."""
+    r = Runner(tutorial(game))
+    msg = state(page)
+    first = r.suggested() or ""
+    want = [a for a in msg["legal"] if a["text"] == first and a["kind"] == "PlacePath"]
+    if not want:
+        return None
+    a = want[0]
+    x, y = a["x"] + 2, a["y"] + 2
+    cell = page.locator(f"#board-svg [data-cell='{x},{y}']")
+    if not cell.count() or any(b.get("x") == x and b.get("y") == y for b in msg["legal"]):
+        return None
+    out = r.move(f"{a['card']}@{x},{y}")
+    assert not out.ok and out.reason
+    page.locator(f"[data-testid=hand-{msg['view']['hand'].index(a['card'])}]").click(**FAST)
+    cell.first.click(**FAST)
+    return out.reason
+
+
 @pytest.mark.parametrize("game", games())
 def test_tutorial_to_its_end(browser: Any, server: str, game: str) -> None:  # noqa: F811
     p = Page(browser)
@@ -66,6 +89,13 @@ def test_tutorial_to_its_end(browser: Any, server: str, game: str) -> None:  # n
             click_move(page, wrong)
             page.wait_for_selector("[data-testid=tutorial-explain]")
             assert state(page)["index"] == 0  # refused: nothing changed
+        illegal = illegal_click(page, game)
+        assert illegal is not None, "no illegal click was tried"
+        if illegal is not None:  # the engine's own reason, in the panel
+            page.wait_for_function(
+                "r => { const e = document.querySelector('[data-testid=tutorial-explain]');"
+                " return e && e.textContent.includes(r); }", arg=illegal)
+            assert state(page)["index"] == 0
         for n, step in enumerate(script.steps):
             page.wait_for_function(
                 "n => document.querySelector('[data-testid=tutorial-panel] h2') && "
