@@ -128,5 +128,16 @@ def test_tutorial_in_german(browser: Any, server: str) -> None:  # noqa: F811
         page.wait_for_selector("[data-testid=tutorial-say]")
         assert page.locator("[data-testid=tutorial-say]").inner_text() == \
             tutorial("duel").steps[0].say["de"]
+        # "Show the move": its notation, its card picked and its cell ringed on the board
+        page.locator("[data-testid=tutorial-show]").click()
+        shown = page.locator("[data-testid=tutorial-suggested]")
+        shown.wait_for(state="visible")
+        assert shown.inner_text() == "EW@1,1"
+        page.locator("#board-svg [data-testid=hint-1_1]").wait_for()
+        page.locator("[data-testid=target-1_1]").click(**FAST)  # the card is picked already
+        page.wait_for_function("() => window.__state().index > 0")
+        page.wait_for_function("() => !document.querySelector('#board-svg [data-testid=hint-1_1]')")
+        assert page.locator("[data-testid=tutorial-say]").inner_text() == \
+            tutorial("duel").steps[1].say["de"]
     finally:
         p.close()

@@ -11,11 +11,12 @@ import {S, $, $$, esc, render} from "./store.js";
 import {tg, tr} from "./i18n.js";
 import {api, loadCards, feedback, errorText} from "./net.js";
 import {renderTable, forgetLayout} from "./table.js";
+import {setHint} from "./board.js";
 
 const L = (key, vars = {}) => tg("tutorial", key, vars);
 const pick = (text) => (text ? text[S.lang] || text.en : "");
 
-let session = null;  // {route, id, game, data, explain, busy}
+let session = null;  // {route, id, game, data, explain, busy, shown}
 
 function ensureCss() {
   if ($("#tutorial-css")) return;
@@ -37,6 +38,7 @@ function adopt(data) {
   if (!before || before.index !== msg.index) {
     S.selected = S.selected && msg.view.hand && msg.view.hand.includes(S.selected) ? S.selected : null;
     S.choice = null; S.passSel = []; S.passMode = false;
+    if (session.shown) { session.shown = false; setHint(null); }
   }
   if (S.selected && !msg.legal.length) S.selected = null;
   session.data = data;
@@ -72,6 +74,19 @@ async function freeRound() {
   }
 }
 
+/** "Show the move": the move asked for, its card picked (turned as the move has it) and its
+ * cell ringed on the board, as "Suggest a move" does at a table. */
+function showMove() {
+  const s = session;
+  if (!s || !s.data || !s.data.suggested) return;
+  const a = S.msg.legal.find((x) => x.text === s.data.suggested);
+  s.shown = true;
+  if (a && a.card !== undefined && a.kind !== "Pass" && a.kind !== "Discard" && S.msg.view.hand && S.msg.view.hand.includes(a.card)) {
+    S.selected = a.card; S.rotated = !!a.rotated; S.passMode = false; S.choice = null;
+  }
+  if (a) setHint(a); else render();
+}
+
 async function renderChooser(app) {
   const list = await api("/api/tutorials");
   S.msg = null;
@@ -93,7 +108,7 @@ function panelHtml(s) {
     parts.push(`<p class="tutorial-outro" data-testid="tutorial-outro">${esc(pick(d.outro))}</p>`);
     parts.push(`<p><button class="primary" data-testid="tutorial-free" id="tutorial-free">${esc(L("free_round"))}</button> <a href="#/learn">${esc(L("other_games"))}</a></p>`);
   } else if (d.suggested) {
-    parts.push(`<details class="tutorial-hint"><summary>${esc(L("show_move"))}</summary><code data-testid="tutorial-suggested">${esc(d.suggested)}</code></details>`);
+    parts.push(`<p class="tutorial-hint"><button class="small" id="tutorial-show" data-testid="tutorial-show">${esc(L("show_move"))}</button> <code data-testid="tutorial-suggested" ${s.shown ? "" : "hidden"}>${esc(d.suggested)}</code></p>`);
   }
   return parts.join("");
 }
@@ -102,7 +117,7 @@ export async function renderTutorial(app, route) {
   ensureCss();
   if (!route.game) { session = null; await renderChooser(app); return; }
   if (!session || session.route !== route) {
-    session = {route, id: null, game: route.game, data: null, explain: null, busy: false};
+    session = {route, id: null, game: route.game, data: null, explain: null, busy: false, shown: false};
     const s = session;
     try {
       const data = await api(`/api/tutorials/${encodeURIComponent(route.game)}`, {method: "POST"});
@@ -127,6 +142,8 @@ export async function renderTutorial(app, route) {
   $("#tutorial-panel").innerHTML = panelHtml(session);
   const free = $("#tutorial-free");
   if (free) free.onclick = freeRound;
+  const show = $("#tutorial-show");
+  if (show) show.onclick = showMove;
   renderTable($("#tutorial-table"));
   for (const el of $$("#tutorial-table [data-testid=invite], #tutorial-table .invite")) el.hidden = true;
 }
