@@ -23,15 +23,18 @@ TUTORIAL = Tutorial(
     seat=0,
     intro=text(
         "You are green, your start card is at (0,1); blue's is at (0,-1). Six goal cards lie "
-        "face down on the right. Each turn you play one card (or pass) and draw one. Gold "
-        "you reach first gets a marker of your colour. Green begins.",
+        "face down on the right. Each turn you play one card and draw one, or pass: "
+        "discard 1 or 2 cards and draw as many. Gold you reach first gets a marker of your "
+        "colour. Green begins.",
         "Du bist Grün, deine Startkarte liegt auf (0,1), die von Blau auf (0,-1). Rechts "
-        "liegen sechs Zielkarten verdeckt. In jedem Zug spielst du eine Karte (oder passt) "
-        "und ziehst eine nach. Gold, das du zuerst erreichst, bekommt einen Marker deiner "
+        "liegen sechs Zielkarten verdeckt. In jedem Zug spielst du eine Karte und ziehst "
+        "eine nach, oder du passt: 1 oder 2 Karten abwerfen und so viele nachziehen. Gold, das "
+        "du zuerst erreichst, bekommt einen Marker deiner "
         "Farbe. Grün beginnt.",
         "Jij bent groen, je startkaart ligt op (0,1), die van blauw op (0,-1). Rechts liggen "
-        "zes doelkaarten gedekt. Elke beurt speel je een kaart (of je past) en trek je er "
-        "een. Goud dat jij als eerste bereikt krijgt een fiche van jouw kleur. Groen begint."),
+        "zes doelkaarten gedekt. Elke beurt speel je een kaart en trek je er een, of je "
+        "past: leg 1 of 2 kaarten af en trek er evenveel. Goud dat jij als eerste bereikt krijgt "
+        "een fiche van jouw kleur. Groen begint."),
     steps=(
         Step(
             say=text(

@@ -27,19 +27,20 @@ TUTORIAL = Tutorial(
         "win only when some route to the gold passes no green door. There are also green "
         "gold-diggers, a boss, geologists, a profiteer and saboteurs. The start is at (0,0), "
         "the goals at (8,-2), (8,0) and (8,2). Each turn: play a card and draw one, discard "
-        "2 cards to remove a card in front of you, or pass by discarding 1 to 3 cards.",
+        "2 cards to remove a card in front of you and draw one, or pass: discard 1 to 3 "
+        "cards and draw as many.",
         "Fünf Zwerge, jeder mit einer geheimen Zwergenkarte. Du bist ein blauer Goldgräber: "
         "Blau kann nur gewinnen, wenn ein Weg zum Gold keine grüne Tür passiert. Es gibt auch "
         "grüne Goldgräber, einen Boss, Geologen, einen Profiteur und Saboteure. Der Start "
         "liegt auf (0,0), die Ziele auf (8,-2), (8,0) und (8,2). In jedem Zug: eine Karte "
-        "spielen und nachziehen, 2 Karten abwerfen, um eine Karte vor dir zu entfernen, oder "
-        "passen und 1 bis 3 Karten abwerfen.",
+        "spielen und nachziehen, 2 Karten abwerfen, um eine Karte vor dir zu entfernen, und "
+        "eine nachziehen, oder passen: 1 bis 3 Karten abwerfen und so viele nachziehen.",
         "Vijf dwergen, elk met een geheime dwergkaart. Jij bent een blauwe goudzoeker: blauw "
         "kan alleen winnen als een route naar het goud langs geen groene deur gaat. Er zijn "
         "ook groene goudzoekers, een baas, geologen, een profiteur en saboteurs. De start "
         "ligt op (0,0), de doelen op (8,-2), (8,0) en (8,2). Elke beurt: speel een kaart en "
-        "trek er een, leg 2 kaarten af om een kaart voor je weg te halen, of pas door 1 tot 3 "
-        "kaarten af te leggen."),
+        "trek er een, leg 2 kaarten af om een kaart voor je weg te halen en trek er een, of "
+        "pas: leg 1 tot 3 kaarten af en trek er evenveel."),
     steps=(
         Step(
             say=text(

@@ -22,14 +22,17 @@ TUTORIAL = Tutorial(
     seat=0,
     intro=text(
         "Solo: you dig alone from your start at (0,0) towards six face-down goal cards. Each "
-        "turn you play one card (or pass) and draw one. Gold you reach gets one of your 6 "
+        "turn you play one card and draw one, or pass: discard 1 or 2 cards and draw as "
+        "many. Gold you reach gets one of your 6 "
         "markers. The pile fights back: a sabotage card or a rockfall you draw acts at once.",
         "Solo: Du gräbst allein von deinem Start auf (0,0) zu sechs verdeckten Zielkarten. In "
-        "jedem Zug spielst du eine Karte (oder passt) und ziehst eine nach. Gold, das du "
+        "jedem Zug spielst du eine Karte und ziehst eine nach, oder du passt: 1 oder 2 "
+        "Karten abwerfen und so viele nachziehen. Gold, das du "
         "erreichst, bekommt einen deiner 6 Marker. Der Stapel wehrt sich: Eine gezogene "
         "Sabotagekarte oder ein gezogener Steinschlag wirkt sofort.",
         "Solo: je graaft alleen vanaf je start op (0,0) naar zes gedekte doelkaarten. Elke "
-        "beurt speel je een kaart (of je past) en trek je er een. Goud dat je bereikt krijgt "
+        "beurt speel je een kaart en trek je er een, of je past: leg 1 of 2 kaarten af en "
+        "trek er evenveel. Goud dat je bereikt krijgt "
         "een van je 6 fiches. De stapel vecht terug: een getrokken sabotagekaart of "
         "steenlawine werkt meteen."),
     steps=(
