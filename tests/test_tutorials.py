@@ -124,7 +124,10 @@ def test_a_legal_move_not_asked_is_refused_with_why(game: str) -> None:
         out = r.move(str(others[0]))
         assert not out.ok and out.reason is None and out.explain is not None
         assert all(out.explain[lang] for lang in LANGUAGES)
+        if step.other is not None:  # the step's own why
+            assert out.explain == step.other
         assert len(r.state.history) == index
+    assert any(step.other for step in script.steps)
 
 
 def test_a_move_that_does_not_parse_says_so() -> None:

@@ -64,6 +64,14 @@ TUTORIAL = Tutorial(
                 "gereedschap voor je ligt, mag je geen padkaarten spelen. Repareer het: speel "
                 "je reparatie van de lamp op jezelf."),
             expect=("repair-lantern>0",),
+            other=text(
+                "That move is allowed, but this step is about repair cards: a repair mends a "
+                "matching broken tool. Play repair-lantern>0.",
+                "Dieser Zug ist erlaubt, aber in diesem Schritt geht es um Reparaturkarten: "
+                "Eine Reparatur heilt ein passendes kaputtes Werkzeug. Spiele "
+                "repair-lantern>0.",
+                "Die zet mag, maar deze stap gaat over reparatiekaarten: een reparatie "
+                "herstelt passend kapot gereedschap. Speel repair-lantern>0."),
             replies=("NESW@4,0", "N,E,S,W@5,0", "pass map"),
         ),
         Step(

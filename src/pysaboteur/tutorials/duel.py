@@ -77,6 +77,14 @@ TUTORIAL = Tutorial(
                 "het spel zegt nee). Repareer het: speel je reparatie van het houweel op "
                 "jezelf."),
             expect=("repair-pickaxe>0",),
+            other=text(
+                "That move is allowed, but this step is about repair cards: a repair removes "
+                "a matching sabotage card in front of you. Play repair-pickaxe>0.",
+                "Dieser Zug ist erlaubt, aber in diesem Schritt geht es um Reparaturkarten: "
+                "Eine Reparatur entfernt eine passende Sabotagekarte vor dir. Spiele "
+                "repair-pickaxe>0.",
+                "Die zet mag, maar deze stap gaat over reparatiekaarten: een reparatie haalt "
+                "een passende sabotagekaart voor je weg. Speel repair-pickaxe>0."),
             replies=("EW@2,-1",),
         ),
         Step(

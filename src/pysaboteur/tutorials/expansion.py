@@ -69,6 +69,13 @@ TUTORIAL = Tutorial(
                 "niet. Eindelijk vrij! haalt een Gevangen-kaart weg bij een speler naar keuze: "
                 "speel haar op jezelf."),
             expect=("free>0",),
+            other=text(
+                "That move is allowed, but this step is about Free at last!: it removes a "
+                "Trapped! card. Play free>0.",
+                "Dieser Zug ist erlaubt, aber in diesem Schritt geht es um Endlich frei!: Die "
+                "Karte entfernt eine Gefangen-Karte. Spiele free>0.",
+                "Die zet mag, maar deze stap gaat over Eindelijk vrij!: die kaart haalt een "
+                "Gevangen-kaart weg. Speel free>0."),
             replies=("door-green:EW@4,0", "pass N,S", "EW@5,0", "NESW@6,0"),
         ),
         Step(

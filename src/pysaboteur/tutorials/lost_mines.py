@@ -79,6 +79,13 @@ TUTORIAL = Tutorial(
                 "oversteken die niet overwonnen is. De bijl overwint boomstammen (de boot een "
                 "meer, het touw een greppel): speel je bijl op (3,2)."),
             expect=("axe@3,2",),
+            other=text(
+                "That move is allowed, but this step is about tools: the axe overcomes the "
+                "logs. Play axe@3,2.",
+                "Dieser Zug ist erlaubt, aber in diesem Schritt geht es um Werkzeuge: Die Axt "
+                "überwindet die Baumstämme. Spiele axe@3,2.",
+                "Die zet mag, maar deze stap gaat over gereedschap: de bijl overwint de "
+                "boomstammen. Speel axe@3,2."),
         ),
         Step(
             say=text(

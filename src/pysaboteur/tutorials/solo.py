@@ -62,6 +62,14 @@ TUTORIAL = Tutorial(
                 "voor je te liggen en trek je een andere. Zolang die daar ligt, mag je geen "
                 "padkaarten spelen. Speel je reparatie van het houweel op jezelf."),
             expect=("repair-pickaxe>0",),
+            other=text(
+                "That move is allowed, but this step is about repair cards: a repair removes "
+                "a matching sabotage card in front of you. Play repair-pickaxe>0.",
+                "Dieser Zug ist erlaubt, aber in diesem Schritt geht es um Reparaturkarten: "
+                "Eine Reparatur entfernt eine passende Sabotagekarte vor dir. Spiele "
+                "repair-pickaxe>0.",
+                "Die zet mag, maar deze stap gaat over reparatiekaarten: een reparatie haalt "
+                "een passende sabotagekaart voor je weg. Speel repair-pickaxe>0."),
         ),
         Step(
             say=text(
