@@ -10,7 +10,7 @@ own reason (``IllegalAction``'s message): :mod:`pysaboteur.tutorials.runner`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..engine.position import Position
 
@@ -57,7 +57,6 @@ class Tutorial:
     outro: Text
     #: the free round afterwards: players (None: the game's default)
     free_players: int | None = None
-    bots: Mapping[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for t in (self.title, self.intro, self.outro,
