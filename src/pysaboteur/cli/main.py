@@ -220,7 +220,7 @@ def tutorial(
     free: Annotated[bool, typer.Option("--free/--no-free",
                                        help="then a free round against an easy bot")] = True,
 ) -> None:
-    """Learn a game: a scripted first round that shows each rule when it first matters,
+    """Learn a game: a scripted opening that shows each rule when it first matters,
     then a free round against an easy bot."""
     from ..tutorials import LANGUAGES, games
     from ..tutorials import tutorial as tutorial_of

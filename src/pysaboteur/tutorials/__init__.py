@@ -1,4 +1,4 @@
-"""Tutorials: one scripted first round per game, then a free round against an easy bot.
+"""Tutorials: one scripted opening per game, then a free round against an easy bot.
 
 ``tutorial(game)`` gives a game's script (:class:`~.script.Tutorial`);
 :class:`~.runner.Runner` plays it for both faces (``saboteur tutorial GAME`` and the
