@@ -9,8 +9,8 @@ Storage never lies: every failure to read or write raises :class:`StorageError` 
 one-line reason) and is never acknowledged.  A SQLite file is watched: before and after
 each write the file at the URL's path must still be the one opened (a file deleted or
 replaced while the server runs would otherwise take every later write with it, unseen),
-and :meth:`Database.check` probes that the database still takes writes
-(``GET /readyz`` answers from it).
+and :meth:`Database.check` probes that the database still takes writes, a new table's and
+action's included (``GET /readyz`` answers from it).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     insert,
     inspect,
@@ -253,12 +254,27 @@ class Database:
 
     def check(self) -> str | None:
         """Probe the store (the file is still the one opened; a write goes through): None
-        when it works, else the reason (also kept in ``problem``)."""
+        when it works, else the reason (also kept in ``problem``).
+
+        The probe also writes a table and an action as real writes do and deletes them in
+        the same transaction: on a full disk the one row of ``health``, updated in place,
+        may still fit where a new table or action does not (PostgreSQL: their relations
+        must grow; SQLite: their pages need room in the log)."""
         def probe(conn: Connection) -> None:
             now = time.time()
             if not conn.execute(update(health_t).where(health_t.c.id == 1)
                                 .values(at=now)).rowcount:
                 conn.execute(insert(health_t).values(id=1, at=now))
+            tid = f"probe-{os.urandom(12).hex()}"
+            conn.execute(insert(tables_t).values(
+                id=tid, game="probe", players=2, options="{}", seed=0,
+                seats=json.dumps([{"kind": "human", "token_hash": "0" * 64}] * 2),
+                host_hash="0" * 64, status="probe", public=False, created=now, updated=now,
+                hints=False))
+            conn.execute(insert(actions_t).values(table_id=tid, idx=0, seat=0, text="x" * 200,
+                                                  at=now))
+            conn.execute(delete(actions_t).where(actions_t.c.table_id == tid))
+            conn.execute(delete(tables_t).where(tables_t.c.id == tid))
         try:
             self._write(probe)
         except Conflict:  # another process wrote the row first: writes go through
