@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..engine.position import Position
-from .script import Step, Tutorial, text
+from .script import REPAIR_LESSON, Step, Tutorial, text
 
 POSITION = Position(
     game="duel", players=2, seed=1,
@@ -77,14 +77,7 @@ TUTORIAL = Tutorial(
                 "het spel zegt nee). Repareer het: speel je reparatie van het houweel op "
                 "jezelf."),
             expect=("repair-pickaxe>0",),
-            other=text(
-                "That move is allowed, but this step is about repair cards: a repair removes "
-                "a matching sabotage card in front of you. Play repair-pickaxe>0.",
-                "Dieser Zug ist erlaubt, aber in diesem Schritt geht es um Reparaturkarten: "
-                "Eine Reparatur entfernt eine passende Sabotagekarte vor dir. Spiele "
-                "repair-pickaxe>0.",
-                "Die zet mag, maar deze stap gaat over reparatiekaarten: een reparatie haalt "
-                "een passende sabotagekaart voor je weg. Speel repair-pickaxe>0."),
+            other=REPAIR_LESSON,
             replies=("EW@2,-1",),
         ),
         Step(

@@ -25,6 +25,18 @@ def text(en: str, de: str, nl: str) -> dict[str, str]:
     return {"en": en, "de": de, "nl": nl}
 
 
+#: why a legal move that is not the repair asked for is not the lesson (the Duel and solo
+#: both teach repairs with the pickaxe)
+REPAIR_LESSON = text(
+    "That move is allowed, but this step is about repair cards: a repair removes "
+    "a matching sabotage card in front of you. Play repair-pickaxe>0.",
+    "Dieser Zug ist erlaubt, aber in diesem Schritt geht es um Reparaturkarten: "
+    "Eine Reparatur entfernt eine passende Sabotagekarte vor dir. Spiele "
+    "repair-pickaxe>0.",
+    "Die zet mag, maar deze stap gaat over reparatiekaarten: een reparatie haalt "
+    "een passende sabotagekaart voor je weg. Speel repair-pickaxe>0.")
+
+
 @dataclass(frozen=True)
 class Step:
     """One thing the learner does."""

@@ -4,7 +4,7 @@ sabotage card and a drawn rockfall act at the moments the script explains them."
 from __future__ import annotations
 
 from ..engine.position import Position
-from .script import Step, Tutorial, text
+from .script import REPAIR_LESSON, Step, Tutorial, text
 
 POSITION = Position(
     game="solo", players=1, seed=1,
@@ -62,14 +62,7 @@ TUTORIAL = Tutorial(
                 "voor je te liggen en trek je een andere. Zolang die daar ligt, mag je geen "
                 "padkaarten spelen. Speel je reparatie van het houweel op jezelf."),
             expect=("repair-pickaxe>0",),
-            other=text(
-                "That move is allowed, but this step is about repair cards: a repair removes "
-                "a matching sabotage card in front of you. Play repair-pickaxe>0.",
-                "Dieser Zug ist erlaubt, aber in diesem Schritt geht es um Reparaturkarten: "
-                "Eine Reparatur entfernt eine passende Sabotagekarte vor dir. Spiele "
-                "repair-pickaxe>0.",
-                "Die zet mag, maar deze stap gaat over reparatiekaarten: een reparatie haalt "
-                "een passende sabotagekaart voor je weg. Speel repair-pickaxe>0."),
+            other=REPAIR_LESSON,
         ),
         Step(
             say=text(
