@@ -180,6 +180,9 @@ def _log_checks(page: Any, at_least: int = 10) -> None:
 
 def _help_checks(page: Any, game: str, lang: str) -> None:
     words = json.loads((I18N / f"{lang}.help.json").read_text("utf-8"))
+    close = page.locator("[data-testid=close-banner]")  # a round that ended early (a vote)
+    if close.count():
+        close.first.click()
     page.locator("[data-testid=rules-button]").click()
     page.wait_for_selector("#help-dialog[open]")
     body = page.locator("[data-testid=help-body]").inner_text()

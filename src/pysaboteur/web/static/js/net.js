@@ -50,7 +50,11 @@ export function connect() {
       const before = S.msg;
       S.msg = msg;
       if (!before || before.index !== msg.index) {
-        S.selected = S.selected && msg.view.hand && msg.view.hand.includes(S.selected) ? S.selected : null;
+        // a pick survives the others' moves, not my own: after I played a card, a second
+        // copy of it in my hand is not picked by itself
+        const log = msg.view.log, mine = log.length && log[log.length - 1][0] === msg.seat;
+        S.selected = !mine && S.selected && msg.view.hand && msg.view.hand.includes(S.selected) ? S.selected : null;
+        if (mine) S.rotated = false;
         S.choice = null; S.passSel = [];
       }
       if (S.selected && !msg.legal.length) S.selected = null;
