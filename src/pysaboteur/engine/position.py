@@ -259,15 +259,8 @@ class Position:
         if len(self.goals) > slots:
             raise PositionError(f"'goals' names {len(self.goals)} cards; {title} has "
                                 f"{slots} goal cells")
-        named = [g for g in self.goals if g is not None]
-        _check_codes(named, layout.goal_box, "goal cards", title)
-        _too_many(named, layout.goal_box, "the goals", title)
-        rest = sorted((Counter(layout.goal_box) - Counter(named)).elements())
-        rng.shuffle(rest)
-        first = [g if g is not None else _take(rest) for g in self.goals]
-        first += [_take(rest) for _ in range(slots - len(first))]
-        first += reversed(rest)
-        order = list(first)
+        order = _lay_out(self.goals, layout.goal_box, slots, "goal cards", "the goals", title,
+                         rng)
         for _ in range(layout.goal_orderings - 1):  # the later rounds' goals
             order += rng.permutation(sorted(layout.goal_box))
         return tuple(order)
@@ -278,13 +271,9 @@ class Position:
             if self.roles:
                 raise PositionError(f"{title} has no dwarf cards")
             return ()
-        named = list(self.roles.values())
-        _check_codes(named, layout.roles, "dwarf cards", title)
-        _too_many(named, layout.roles, "the dwarf cards", title)
-        rest = sorted((Counter(layout.roles) - Counter(named)).elements())
-        rng.shuffle(rest)
-        dealt = [self.roles[s] if s in self.roles else _take(rest) for s in range(n)]
-        return ((*dealt, *reversed(rest)),)
+        given = [self.roles.get(s) for s in range(n)]
+        return (tuple(_lay_out(given, layout.roles, n, "dwarf cards", "the dwarf cards", title,
+                               rng)),)
 
     def _treasures(self, layout: StartLayout, rng: Rng, n: int, title: str
                    ) -> tuple[tuple[str, ...], ...]:
@@ -295,14 +284,8 @@ class Position:
         if len(self.treasures) > n:
             raise PositionError(f"'treasures' names {len(self.treasures)} cards; {title} "
                                 f"lays out {n} for {n} players")
-        named = [t for t in self.treasures if t is not None]
-        _check_codes(named, layout.treasures, "treasures", title)
-        _too_many(named, layout.treasures, "the treasures", title)
-        rest = sorted((Counter(layout.treasures) - Counter(named)).elements())
-        rng.shuffle(rest)
-        laid = [t if t is not None else _take(rest) for t in self.treasures]
-        laid += [_take(rest) for _ in range(n - len(laid))]
-        return ((*laid, *reversed(rest)),)
+        return (tuple(_lay_out(self.treasures, layout.treasures, n, "treasures",
+                               "the treasures", title, rng)),)
 
     def start(self) -> State:
         """The state of the start, before ``moves``."""
@@ -413,6 +396,21 @@ class Position:
                       options=dict(self.options), position=self,
                       seats=seats or [{"name": f"seat {i}", "kind": "unknown"}
                                       for i in range(game.players)])
+
+
+def _lay_out(given: Sequence[str | None], box: Sequence[str], slots: int, what: str,
+            where: str, title: str, rng: Rng) -> list[str]:
+    """The cards of ``box`` in order: ``given`` on the first ``slots`` places (None: any),
+    the other places filled from the rest shuffled by ``rng``, then the rest left over
+    (goals, dwarf cards and treasures are laid out alike)."""
+    named = [c for c in given if c is not None]
+    _check_codes(named, box, what, title)
+    _too_many(named, box, where, title)
+    rest = sorted((Counter(box) - Counter(named)).elements())
+    rng.shuffle(rest)
+    laid = [c if c is not None else _take(rest) for c in given]
+    laid += [_take(rest) for _ in range(slots - len(laid))]
+    return laid + rest[::-1]
 
 
 def _too_many(given: Sequence[str], box: Sequence[str], what: str, title: str) -> None:
