@@ -246,3 +246,21 @@ def test_the_routes_play_a_tutorial_and_open_its_free_round(tmp_path: Path) -> N
         table = c.get(f"/api/tables/{made['id']}", headers={"X-Seat-Token": made["token"]})
         assert table.json()["table"]["game"] == game
         assert c.get(f"/api/tutorials/session/{sid}").status_code == 404  # used up
+
+
+def test_one_address_starts_a_bounded_number_of_tutorials_a_minute(tmp_path: Path) -> None:
+    """One client cannot push every other learner's session out of the server's few."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from pysaboteur.web.limits import Limits
+    from pysaboteur.web.server import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}", bot_delay=0,
+                     limits=Limits(tables_per_minute=3))
+    with TestClient(app) as c:
+        assert [c.post("/api/tutorials/classic").status_code for _ in range(3)] == [201] * 3
+        refused = c.post("/api/tutorials/classic")
+        assert refused.status_code == 429
+        assert refused.json()["detail"]["code"] == "rate-limited"
+        assert int(refused.headers["Retry-After"]) >= 1

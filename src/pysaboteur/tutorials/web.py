@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from typing import Any
 
 from ..registry import GAMES
@@ -32,15 +32,21 @@ class TutorialDesk:
     def __init__(self, max_sessions: int = MAX_SESSIONS) -> None:
         self.max_sessions = max_sessions
         self.sessions: OrderedDict[str, tuple[Runner, float]] = OrderedDict()
+        #: per client address, when it started its sessions of the last minute
+        self.started: dict[str, deque[float]] = {}
 
     def listing(self) -> list[dict[str, Any]]:
         return [{"game": g, "title": dict(tutorial(g).title), "steps": len(tutorial(g).steps)}
                 for g in games()]
 
-    def create(self, game: str) -> dict[str, Any]:
+    def create(self, game: str, client: str | None = None, per_minute: int = 0
+               ) -> dict[str, Any]:
+        """A new session; at most ``per_minute`` a minute from one ``client`` address (0: no
+        limit), so that one client cannot push every other learner's session out."""
         if game not in games():
             raise Rejected(404, "no-tutorial", f"no tutorial for {game!r}; choose from "
                                                f"{', '.join(games())}")
+        self._admit(client, per_minute)
         self._prune()
         sid = secrets.token_urlsafe(12)
         runner = Runner(tutorial(game))
@@ -65,6 +71,22 @@ class TutorialDesk:
             raise Rejected(422, "bad-notation", "a move is a text in notation")
         out = runner.move(text)
         return self.payload(sid, runner, out)
+
+    def _admit(self, client: str | None, per_minute: int) -> None:
+        if client is None or not per_minute:
+            return
+        now = time.monotonic()
+        for known in [c for c, t in self.started.items() if not t or t[-1] <= now - 60]:
+            del self.started[known]  # forget addresses quiet for a minute
+        times = self.started.setdefault(client, deque())
+        while times and times[0] <= now - 60:
+            times.popleft()
+        if len(times) >= per_minute:
+            wait = max(1, int(times[0] + 60 - now + 0.999))
+            raise Rejected(429, "rate-limited", f"at most {per_minute} new tutorials a minute "
+                                                f"from one address; try again in {wait} s",
+                           headers={"Retry-After": str(wait)})
+        times.append(now)
 
     def forget(self, sid: str) -> None:
         self.sessions.pop(sid, None)

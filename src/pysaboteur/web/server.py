@@ -808,12 +808,14 @@ def add_tutorial_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
         return desk.listing()
 
     @app.post("/api/tutorials/{game}", tags=["tutorials"], status_code=201,
-              responses=refusals(*POSTED, 404))
-    def tutorial_start(game: str) -> dict[str, Any]:
+              responses=refusals(*POSTED, 404, 429))
+    def tutorial_start(game: str, request: Request) -> dict[str, Any]:
         """Start ``game``'s tutorial: the answer holds the session's secret ``id``, the
         step's texts (en, de, nl) and ``msg``, the learner's state message (a table's
-        shape); the bots' moves come from the script."""
-        return desk.create(game)
+        shape); the bots' moves come from the script.  At most ``--tables-per-minute``
+        new tutorials a minute from one address (429 ``rate-limited``)."""
+        client = request.client.host if request.client else ""
+        return desk.create(game, client, hub().limits.tables_per_minute)
 
     @app.get("/api/tutorials/session/{sid}", tags=["tutorials"], responses=refusals(404, 422))
     def tutorial_state(sid: str) -> dict[str, Any]:
