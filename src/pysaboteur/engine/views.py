@@ -130,7 +130,7 @@ class RoundEnd:
 def round_end(round_no: int, reason: str, maze: Maze, extra: dict[str, Any]) -> RoundEnd:
     """The :class:`RoundEnd` of a round that ends with ``maze`` (made once per round)."""
     cards = _MADE.get(id(maze.cat))
-    if cards is None:
+    if cards is None or len(cards) > MADE_BOUND:  # a long-running process forgets, bounded
         cards = _MADE[id(maze.cat)] = {}
     return RoundEnd(round_no, reason, face_up(maze, cards),
                     tuple(sorted(map(xy, maze.hidden))), extra)
@@ -139,6 +139,9 @@ def round_end(round_no: int, reason: str, maze: Maze, extra: dict[str, Any]) -> 
 #: per catalogue (by id: the games' catalogues live as long as the process), PlacedCard by
 #: (cell << 8 | oriented tile), shared by every round end (immutable)
 _MADE: dict[int, dict[int, PlacedCard]] = {}
+#: PlacedCards kept per catalogue at the most (cells times orientations could grow for ever
+#: over millions of matches)
+MADE_BOUND = 65536
 
 
 #: what the other seats see of a move, or None when they see it all (``ViewMemo.log``)
