@@ -46,6 +46,13 @@ def test_duel_against_the_heuristic_bot() -> None:
     assert env.unencodable == 0
 
 
+def test_no_step_after_the_match() -> None:
+    env = SaboteurEnv(game="duel")
+    play(env, 4)
+    with pytest.raises(RuntimeError):
+        env.step(0)
+
+
 def test_one_bot_per_seat() -> None:
     env = SaboteurEnv(game="classic", players=3, seat=2, opponents=["random", "random"])
     play(env, 1)
@@ -59,6 +66,10 @@ def test_illegal_actions() -> None:
     bad = int(obs["action_mask"].argmin())
     _, reward, terminated, _, info = env.step(bad)
     assert terminated and reward == -1.0 and info["illegal"]
+    with pytest.raises(RuntimeError):  # the episode ended: no step until reset()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    obs, _ = env.reset(seed=2)
+    assert env.step(int(np.flatnonzero(obs["action_mask"])[0]))[1] == 0.0
     strict = SaboteurEnv(game="duel", illegal="raise")
     strict.reset(seed=2)
     with pytest.raises(ValueError):

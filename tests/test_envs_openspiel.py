@@ -86,6 +86,21 @@ def test_new_initial_states_deal_new_matches() -> None:
     assert str(again) == str(a)
 
 
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_a_fresh_root_is_one_match(name: str, players: int) -> None:
+    """clone(), deserialize_state(serialize()) and pickling of a new root: the same deal."""
+    game = pyspiel.load_game(short_name(name), {"players": players, "seed": 5})
+    root = game.new_initial_state()
+    assert str(root.clone()) == str(root)
+    root = game.new_initial_state()
+    assert str(game.deserialize_state(root.serialize())) == str(root)
+    root = game.new_initial_state()
+    assert str(pickle.loads(pickle.dumps(root))) == str(root)
+    root = game.new_initial_state()
+    twin = root.clone()
+    assert twin.legal_actions() == root.legal_actions()
+
+
 def test_ismcts_plays() -> None:
     game = pyspiel.load_game("python_saboteur_duel")
     rs = np.random.RandomState(0)

@@ -50,6 +50,29 @@ def test_full_match_rewards_are_the_returns() -> None:
     assert e.unwrapped.unencodable == 0
 
 
+def test_saboteur_rewards_first_place_not_gold() -> None:
+    """As the module says: 1 to each seat sharing the most gold, the gold in the infos."""
+    import numpy as np
+
+    e = env(game="classic", players=3)
+    e.reset(seed=2)
+    rng = np.random.default_rng(2)
+    total = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        total[agent] += reward
+        if terminated or truncated:
+            scores = info["scores"]
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    best = max(scores)
+    assert [total[a] for a in e.possible_agents] == [float(g == best) for g in scores]
+    from pysaboteur.envs import pettingzoo
+
+    assert "1 to each seat sharing first place" in " ".join(str(pettingzoo.__doc__).split())
+
+
 def test_illegal_action_is_refused() -> None:
     e = env(game="duel")
     e.reset(seed=1)

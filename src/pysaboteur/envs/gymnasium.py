@@ -9,7 +9,8 @@ Observations and actions are those of :mod:`pysaboteur.envs.pettingzoo` (the
 game's encoding, built from the learning seat's view).  Gymnasium has no
 action masks, so the mask is in the observation and in ``info``; an action
 outside the mask ends the episode with ``illegal_reward`` (``info["illegal"]``)
-unless ``illegal="raise"``.  The reward is the learning seat's ``returns()``
+unless ``illegal="raise"``; once an episode has ended (the match, or an illegal
+action) ``step()`` raises ``RuntimeError`` until ``reset()``.  The reward is the learning seat's ``returns()``
 entry, given when the match ends.  The other seats are played by bots from
 :func:`pysaboteur.bots.make_bot` (a name, or one name per other seat), each
 given only its own view; ``reset(seed=s)`` fixes the deal and the bots' seeds.
@@ -64,6 +65,8 @@ class SaboteurEnv(gym.Env):  # type: ignore[misc]
         self.state_: State | None = None
         self.bots: dict[int, Bot] = {}
         self._legal: dict[int, Action] = {}
+        #: the episode has ended (the match, or an illegal action): step() raises until reset()
+        self._over = True
         #: legal actions that fell outside the encoding (measured: never; see docs/envs.md)
         self.unencodable = 0
 
@@ -76,24 +79,26 @@ class SaboteurEnv(gym.Env):  # type: ignore[misc]
         self.bots = {s: make_bot(name, seed=match_seed * 31 + s)
                      for s, name in zip(others, self.opponent_names, strict=True)}
         self._play_others()
+        self._over = self.state_.is_terminal
         return self._observe(), self._info()
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         state = self.state_
         if state is None:
             raise RuntimeError("call reset() first")
-        if state.is_terminal:
+        if self._over or state.is_terminal:
             raise RuntimeError("the episode is over: call reset()")
         chosen = self._legal.get(int(action))
         if chosen is None:
             if self.illegal == "raise":
                 raise ValueError(f"action {action} is not legal (see the action mask)")
             obs = self._observe()
+            self._over = True
             return obs, float(self.illegal_reward), True, False, {"illegal": True,
                                                                    **self._info()}
         state.apply(chosen, check=False)
         self._play_others()
-        terminated = state.is_terminal
+        terminated = self._over = state.is_terminal
         reward = float(state.returns()[self.seat]) if terminated else 0.0
         return self._observe(), reward, terminated, False, self._info()
 

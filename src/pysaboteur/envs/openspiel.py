@@ -130,12 +130,35 @@ class SaboteurSpielGame(pyspiel.Game):  # type: ignore[misc]
 
 class _Engine:
     """Holds the engine state; copied with the engine's cheap ``clone()`` (OpenSpiel's
-    ``Clone`` deep-copies the Python attributes of a state)."""
+    ``Clone`` deep-copies the Python attributes of a state).
 
-    __slots__ = ("state",)
+    A new root's match is dealt the first time anything uses it - its legal actions, a
+    string, a tensor of a seat, a copy (``clone``, ``deepcopy``), ``serialize``, pickling -
+    so that a copy of a fresh root and the root are the same match.  Only OpenSpiel's
+    tensor-shape queries (which build a root to measure a tensor and throw it away) leave
+    it undealt, so they do not use up a seed.
+    """
 
-    def __init__(self, state: State) -> None:
-        self.state = state
+    __slots__ = ("_state", "game")
+
+    def __init__(self, state: State | None, game: SaboteurSpielGame | None = None) -> None:
+        self._state = state
+        self.game = game
+
+    @property
+    def dealt(self) -> bool:
+        return self._state is not None
+
+    @property
+    def state(self) -> State:
+        if self._state is None:
+            assert self.game is not None
+            self._state = self.game.deal()
+        return self._state
+
+    @state.setter
+    def state(self, value: State) -> None:
+        self._state = value
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
         return _Engine(self.state.clone())
@@ -144,21 +167,21 @@ class _Engine:
         return {"state": self.state}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        self.state = data["state"]
+        self._state = data["state"]
+        self.game = None
 
 
 class SaboteurSpielState(pyspiel.State):  # type: ignore[misc]
-    """An OpenSpiel state wrapping an engine state (dealt when first used)."""
+    """An OpenSpiel state wrapping an engine state (a root is dealt when first used: see
+    :class:`_Engine`)."""
 
     def __init__(self, game: SaboteurSpielGame, engine: State | None = None) -> None:
         super().__init__(game)
-        self._engine = _Engine(engine) if engine is not None else None
+        self._engine = _Engine(engine, game)
         self._legal: dict[int, Any] | None = None
 
     @property
     def engine(self) -> State:
-        if self._engine is None:
-            self._engine = _Engine(self._spiel().deal())
         return self._engine.state
 
     def _spiel(self) -> SaboteurSpielGame:
@@ -241,8 +264,8 @@ class SaboteurObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: SaboteurSpielState, player: int) -> None:
-        if state._engine is None:
-            # a state not dealt yet: OpenSpiel only asks for the tensor's shape
+        if not state._engine.dealt:
+            # a root not dealt yet: OpenSpiel only asks for the tensor's shape
             self.tensor[:] = 0
             return
         self.tensor[:] = self.encoding.observe(state.engine.view(player))

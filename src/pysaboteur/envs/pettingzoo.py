@@ -5,8 +5,11 @@ Agents are ``player_0 .. player_{n-1}`` (seats).  Each observation is
 the agent's own view only (:mod:`pysaboteur.envs.encoding`); the action space
 is ``Discrete(num_actions)`` and only masked actions are legal (an unmasked
 action raises ``ValueError``).  Rewards are the game's ``returns()``, given
-once, when the match ends (Duel: +1 / -1 / 0; solo: the gold collected;
-Saboteur: gold).  ``reset(seed=s)`` deals the match of seed ``s``.
+once, when the match ends: Duel +1 / -1 / 0; solo the gold collected; Saboteur
+and Saboteur 2 1 to each seat sharing first place (most gold), 0 to the others;
+The Lost Mines 1 shared among the winners.  The gold itself is in
+``infos[agent]["scores"]`` at the end.  ``reset(seed=s)`` deals the match of
+seed ``s``.
 
 >>> e = env(game="duel")
 >>> e.reset(seed=3)
