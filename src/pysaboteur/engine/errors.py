@@ -2,13 +2,47 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from . import reasons
+
 
 class SaboteurError(Exception):
     """Base of every error the engine raises on purpose."""
 
 
+def _rebuild(cls: type[IllegalAction], code: str, params: dict[str, Any]) -> IllegalAction:
+    return cls(code, **params)
+
+
 class IllegalAction(SaboteurError, ValueError):
-    """The action breaks a rule; the message says which."""
+    """The action breaks a rule; the message says which.
+
+    Raised with a stable code and its parameters, ``IllegalPlacement("not-connected", x=3,
+    y=1)``: ``exc.code`` and ``exc.params`` name the reason, ``str(exc)`` is its English text
+    and ``exc.say("de")`` its German one (the one table: :mod:`pysaboteur.engine.reasons`;
+    a code not in it, or other parameters than its text's, raise at once).
+    """
+
+    code: str
+    params: dict[str, Any]
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        reasons.check(code, params)
+        super().__init__(reasons.say(code, params))
+        self.code = code
+        self.params = params
+
+    def say(self, lang: str = "en") -> str:
+        """The reason in ``lang`` (en, de, nl; another: English)."""
+        return reasons.say(self.code, self.params, lang)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"code", "params"}``: the reason as data (what the server sends)."""
+        return {"code": self.code, "params": dict(self.params)}
+
+    def __reduce__(self) -> Any:  # pickled by its code, not its text (multiprocessing)
+        return _rebuild, (type(self), self.code, self.params)
 
 
 class NotYourTurn(IllegalAction):

@@ -418,7 +418,7 @@ class State(ABC):
         """
         if check:
             if self.is_terminal:
-                raise GameOver("the match is over")
+                raise GameOver("match-over")
             if not is_listed(action, self.legal_actions()):
                 raise self.explain(action)
         self._apply(action)
@@ -427,7 +427,7 @@ class State(ABC):
     def apply_as(self, seat: int, action: Action) -> None:
         """Like :meth:`apply`, but refuse when it is not ``seat``'s decision."""
         if not self.is_terminal and seat != self.current_player:
-            raise NotYourTurn(f"it is seat {self.current_player}'s turn, not seat {seat}'s")
+            raise NotYourTurn("not-your-turn", current=self.current_player, seat=seat)
         self.apply(action)
 
     @abstractmethod
@@ -435,7 +435,7 @@ class State(ABC):
 
     def explain(self, action: Action) -> IllegalAction:
         """Why ``action`` is not legal now (games override with specific reasons)."""
-        return IllegalAction(f"{action} is not a legal move now")
+        return IllegalAction("not-legal-now", action=str(action))
 
     @abstractmethod
     def clone(self) -> State:

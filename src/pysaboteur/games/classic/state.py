@@ -404,74 +404,73 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         cat = self.game.catalogue
         if self.phase == ORIENT:
             if isinstance(action, Orient):
-                return InvalidTarget("that orientation is not on offer; type ? for the choices")
-            return WrongPhase("first choose how the revealed goal lies: orient or orient r")
+                return InvalidTarget("orientation-not-offered")
+            return WrongPhase("orient-first")
         if self.phase == STEAL:
             if isinstance(action, Steal):
-                return InvalidTarget("steal from another player who has gold")
-            return WrongPhase("choose whom to steal from: steal>SEAT")
+                return InvalidTarget("steal-target")
+            return WrongPhase("steal-first")
         if isinstance(action, (Orient, Steal)):
-            return WrongPhase(f"{action} is not on offer now")
+            return WrongPhase("not-on-offer", action=str(action))
         if not isinstance(action, (PlacePath, PlayOnCell, PlayOnPlayer, Pass, Discard)):
-            return WrongPhase(f"{action} is not a move of this game")
+            return WrongPhase("not-a-move-here", action=str(action))
         cards = action.cards if isinstance(action, (Pass, Discard)) else (action.card,)
         missing = Counter(cards) - Counter(self.hands[seat])
         if missing:
-            return CardNotInHand(f"you do not hold {', '.join(missing)}")
+            return CardNotInHand("not-in-hand", cards=", ".join(missing))
         if isinstance(action, Pass):
-            return InvalidTarget(f"pass discards 1 to {self.game.data.PASS_MAX} card(s)")
+            return InvalidTarget("pass-count-s", n=self.game.data.PASS_MAX)
         if isinstance(action, Discard):
             return self._explain_discard(seat, action)
         if isinstance(action, PlacePath):
             return self._explain_placement(seat, action)
         kind = cat[action.card]
         if kind.category != "action":
-            return InvalidTarget(f"{action.card} is not an action card")
+            return InvalidTarget("not-action-card", card=action.card)
         if isinstance(action, PlayOnCell):
             c = cell(action.x, action.y)
             if kind.effect == "rockfall":
-                return InvalidTarget("rockfall removes a path card (not the start or a goal)")
+                return InvalidTarget("rockfall-target")
             if kind.effect == "map":
-                return InvalidTarget("the map looks at a face-down goal")
+                return InvalidTarget("map-target")
             if c not in self.maze.cells:
-                return InvalidTarget(f"{action.card} is not played on a cell")
-            return InvalidTarget(f"{action.card} cannot be played there")
+                return InvalidTarget("not-on-cell", card=action.card)
+            return InvalidTarget("not-there", card=action.card)
         return self._explain_on_player(seat, action)
 
     def _explain_discard(self, seat: int, a: Discard) -> IllegalAction:
-        return WrongPhase("this game has no discard-to-remove option; pass 1 card instead")
+        return WrongPhase("no-discard-option")
 
     def _explain_placement(self, seat: int, a: PlacePath) -> IllegalAction:
         cat = self.game.catalogue
         if cat[a.card].category != "path":
-            return InvalidTarget(f"{a.card} is not a path card")
+            return InvalidTarget("not-path-card", card=a.card)
         if not self.can_build(seat):
-            return Blocked(f"you cannot build while {', '.join(self.in_front[seat])} lies "
-                           "in front of you")
+            return Blocked("cannot-build", cards=", ".join(self.in_front[seat]))
         c = cell(a.x, a.y)
         if self.maze.occupied(c):
-            return IllegalPlacement(f"({a.x}, {a.y}) is taken")
+            return IllegalPlacement("cell-taken", x=a.x, y=a.y)
         if not self.maze.fits(c, cat.otile[a.card, a.rotated]):
-            return IllegalPlacement(f"{a.card} does not fit at ({a.x}, {a.y}) that way round")
+            return IllegalPlacement("does-not-fit", card=a.card, x=a.x, y=a.y)
         return self._explain_unplaceable(a, c)
 
     def _explain_unplaceable(self, a: PlacePath, c: int) -> IllegalAction:
         """Why a path card that fits a free cell cannot go there (Saboteur 2's ladders
         have reasons of their own)."""
-        return IllegalPlacement(f"({a.x}, {a.y}) is not connected to the start")
+        return IllegalPlacement("not-connected", x=a.x, y=a.y)
 
     def _explain_on_player(self, seat: int, a: PlayOnPlayer) -> IllegalAction:
         kind = self.game.catalogue[a.card]
         if not 0 <= a.target < self.game.players:
-            return InvalidTarget(f"there is no seat {a.target}")
+            return InvalidTarget("no-seat", seat=a.target)
         if kind.effect == "break":
-            return InvalidTarget(f"a broken {kind.tools[0]} already lies there")
+            return InvalidTarget("already-broken", tool=kind.tools[0])
         if kind.effect == "repair":
             if len(kind.tools) > 1 and a.tool not in kind.tools:
-                return InvalidTarget(f"name the tool to mend: >{a.target}:{kind.tools[0]} "
-                                     f"or >{a.target}:{kind.tools[1]}")
-            return InvalidTarget("no matching broken tool lies there")
-        return InvalidTarget(f"{a.card} cannot be played on seat {a.target}")
+                return InvalidTarget("name-the-tool", seat=a.target, first=kind.tools[0],
+                                     second=kind.tools[1])
+            return InvalidTarget("no-broken-tool-there")
+        return InvalidTarget("not-on-seat", card=a.card, seat=a.target)
 
     # ------------------------------------------------------------------ playing
     def _apply(self, action: Action) -> None:

@@ -659,95 +659,93 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         seat = self.current
         if self.phase == ORIENT:
             if isinstance(action, Orient):
-                return InvalidTarget("that orientation is not on offer; type ? for the choices")
-            return WrongPhase("first choose how the revealed goal lies: orient or orient r")
+                return InvalidTarget("orientation-not-offered")
+            return WrongPhase("orient-first")
         if isinstance(action, Orient):
-            return WrongPhase("there is no revealed goal to orient")
+            return WrongPhase("nothing-to-orient")
         if isinstance(action, Bribe):
             c = cell(action.x, action.y)
             t = self.maze.cells.get(c)
             if t is None or not CAT.features[t].troll:
-                return InvalidTarget("there is no troll there")
+                return InvalidTarget("no-troll-there")
             if c in self.bribes:
-                return InvalidTarget("that troll is already bribed")
+                return InvalidTarget("troll-bribed")
             if not self.markers_left(seat):
-                return Blocked("you have no markers left")
-            return InvalidTarget("you cannot reach that troll")
+                return Blocked("no-markers")
+            return InvalidTarget("troll-out-of-reach")
         if isinstance(action, EndTurn):
-            return WrongPhase("take your turn's option first (a card, discard or pass)")
+            return WrongPhase("option-first")
         if self.phase == AFTER:
-            return WrongPhase("you have taken your option: bribe a troll or type end")
+            return WrongPhase("option-taken")
         cards = cards_of(action)
         missing = Counter(cards) - Counter(self.hands[seat])
         if missing:
-            return CardNotInHand(f"you do not hold {', '.join(missing)}")
+            return CardNotInHand("not-in-hand", cards=", ".join(missing))
         if isinstance(action, PlacePath):
             return self._explain_placement(seat, action)
         if isinstance(action, Pass) and not 1 <= len(action.cards) <= C.PASS_MAX:
-            return InvalidTarget(f"pass discards 1 to {C.PASS_MAX} cards")
+            return InvalidTarget("pass-count", n=C.PASS_MAX)
         if isinstance(action, Discard):
             if len(action.cards) != C.DISCARD_TO_REPAIR:
-                return InvalidTarget(f"discard exactly {C.DISCARD_TO_REPAIR} cards")
-            return InvalidTarget(f"there is no {action.remove} in front of you")
+                return InvalidTarget("discard-count", n=C.DISCARD_TO_REPAIR)
+            return InvalidTarget("not-in-front", card=action.remove)
         if isinstance(action, PlayOnPlayer):
             return self._explain_on_player(seat, action)
         if isinstance(action, PlayOnCell):
             return self._explain_on_cell(seat, action)
-        return IllegalAction(f"{action} is not a legal move now")
+        return IllegalAction("not-legal-now", action=str(action))
 
     def _explain_placement(self, seat: int, a: PlacePath) -> IllegalAction:
         if CAT[a.card].category != "path":
-            return InvalidTarget(f"{a.card} is not a path card")
+            return InvalidTarget("not-path-card", card=a.card)
         if self.in_front[seat]:
-            return Blocked(f"you cannot build while {', '.join(self.in_front[seat])} lies "
-                           "in front of you")
+            return Blocked("cannot-build", cards=", ".join(self.in_front[seat]))
         c = cell(a.x, a.y)
         if self.maze.occupied(c):
-            return IllegalPlacement(f"({a.x}, {a.y}) is taken")
+            return IllegalPlacement("cell-taken", x=a.x, y=a.y)
         if not self.maze.fits(c, CAT.otile[a.card, a.rotated]):
-            return IllegalPlacement(f"{a.card} does not fit at ({a.x}, {a.y}) that way round")
+            return IllegalPlacement("does-not-fit", card=a.card, x=a.x, y=a.y)
         door = CAT[a.card].features.door
         if door not in (None, self.colour(seat)):
-            return IllegalPlacement(f"a {door} door is locked to you, so it cannot connect to "
-                                    "your start")
+            return IllegalPlacement("door-locked", door=door)
         if self._is_joined_ladder(a.card):
             if c not in self.maze.constraint:
-                return IllegalPlacement("a ladder goes next to a path card")
-            return IllegalPlacement("a ladder may not go next to a goal or a card showing gold")
+                return IllegalPlacement("ladder-next-to-path")
+            return IllegalPlacement("ladder-near-goal-gold")
         if (self.game.solo and CAT[a.card].features.ladder is not None
                 and self._near_goal_or_gold(c)):
-            return IllegalPlacement("a ladder may not go next to a goal or a card showing gold")
-        return IllegalPlacement(f"({a.x}, {a.y}) is not connected to your start")
+            return IllegalPlacement("ladder-near-goal-gold")
+        return IllegalPlacement("not-connected-yours", x=a.x, y=a.y)
 
     def _explain_on_player(self, seat: int, a: PlayOnPlayer) -> IllegalAction:
         kind = CAT[a.card]
         if kind.effect == "break":
             if a.target != self.opponent(seat):
-                return InvalidTarget("a broken tool goes in front of your opponent")
-            return InvalidTarget(f"a broken {kind.tools[0]} already lies there")
+                return InvalidTarget("break-opponent")
+            return InvalidTarget("already-broken", tool=kind.tools[0])
         if kind.effect == "repair":
             if a.target != seat:
-                return InvalidTarget("you repair your own tools")
+                return InvalidTarget("repair-own")
             if len(kind.tools) > 1 and a.tool not in kind.tools:
-                return InvalidTarget(f"name the tool to mend: >{seat}:{kind.tools[0]} "
-                                     f"or >{seat}:{kind.tools[1]}")
-            return InvalidTarget("you have no matching broken tool")
-        return InvalidTarget(f"{a.card} is not played on a player")
+                return InvalidTarget("name-the-tool", seat=seat, first=kind.tools[0],
+                                     second=kind.tools[1])
+            return InvalidTarget("no-broken-tool")
+        return InvalidTarget("not-on-player", card=a.card)
 
     def _explain_on_cell(self, seat: int, a: PlayOnCell) -> IllegalAction:
         kind = CAT[a.card]
         c = cell(a.x, a.y)
         if kind.effect == "key":
             if not self.keys_left:
-                return Blocked("both key tokens are in use")
-            return InvalidTarget("a key goes on a door of the other colour without a key")
+                return Blocked("no-keys")
+            return InvalidTarget("key-target")
         if kind.effect == "rockfall":
-            return InvalidTarget("rockfall removes a path card (not a start, goal, gold or troll)")
+            return InvalidTarget("rockfall-target-duel")
         if kind.effect == "map":
-            return InvalidTarget("the map looks at a face-down goal")
+            return InvalidTarget("map-target")
         if c not in self.maze.cells:
-            return InvalidTarget(f"{a.card} is not played on a cell")
-        return InvalidTarget(f"{a.card} cannot be played there")
+            return InvalidTarget("not-on-cell", card=a.card)
+        return InvalidTarget("not-there", card=a.card)
 
     # ------------------------------------------------------------------ playing
     def _apply(self, action: Action) -> None:

@@ -130,8 +130,8 @@ class ExpansionState(ClassicState):
         if self.game.catalogue[a.card].features.ladder is None:
             return super()._explain_unplaceable(a, c)
         if c not in self.maze.constraint:
-            return IllegalPlacement("a ladder goes next to a path card")
-        return IllegalPlacement("a ladder may not go next to a goal card (face down or not)")
+            return IllegalPlacement("ladder-next-to-path")
+        return IllegalPlacement("ladder-near-goal")
 
     def _more_targets(self, seat: int, code: str) -> list[Action]:
         """Targets of the cards aimed at seats that depend on more than the cards in front
@@ -168,19 +168,19 @@ class ExpansionState(ClassicState):
 
     def _explain_discard(self, seat: int, a: Discard) -> IllegalAction:
         if len(a.cards) != C.DISCARD_TO_REMOVE:
-            return InvalidTarget(f"discard exactly {C.DISCARD_TO_REMOVE} cards")
-        return InvalidTarget(f"there is no {a.remove} in front of you")
+            return InvalidTarget("discard-count", n=C.DISCARD_TO_REMOVE)
+        return InvalidTarget("not-in-front", card=a.remove)
 
     def _explain_on_player(self, seat: int, a: PlayOnPlayer) -> IllegalAction:
         effect = self.game.catalogue[a.card].effect
         reasons = {
-            "theft": "a Theft goes in front of yourself, and only one",
-            "hands-off": "hands off removes a Theft lying in front of a player",
-            "swap-hand": "swap your hand with another player",
-            "inspection": "inspect another player's dwarf card",
-            "swap-hats": "no dwarf card is left in the spare pile",
-            "trapped": "Trapped! goes in front of another player who is not trapped",
-            "free": "free at last removes a Trapped! lying in front of a player",
+            "theft": "theft-target",
+            "hands-off": "hands-off-target",
+            "swap-hand": "swap-hand-target",
+            "inspection": "inspection-target",
+            "swap-hats": "swap-hats-empty",
+            "trapped": "trapped-target",
+            "free": "free-target",
         }
         if effect in reasons and 0 <= a.target < self.game.players:
             return InvalidTarget(reasons[effect])

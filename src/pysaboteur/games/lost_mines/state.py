@@ -65,6 +65,8 @@ from . import cards as C
 
 CARD, MOVE, ORIENT, TAKE, VOTE = range(5)
 PHASE_NAMES = ("card", "move", "orient", "take", "vote")
+#: why a pawn's route is refused: a reason's code and parameters (engine/reasons.py)
+Problem = tuple[str, dict[str, Any]]
 
 CAT = C.CATALOGUE
 _DECK = tuple(CAT.box(["path", "action"]))
@@ -463,17 +465,21 @@ class LostMinesState(SharedMaze, MenuState):
     def _others(self, seat: int) -> set[int]:
         return {c for s, c in enumerate(self.pawn) if s != seat}
 
-    def _step_problem(self, c: int, edge: int, n: int, s2: int, others: set[int]) -> str | None:
-        """Why a pawn may not step from ``c`` across ``edge`` onto ``n`` (None: it may)."""
+    def _step_problem(self, c: int, edge: int, n: int, s2: int,
+                      others: set[int]) -> Problem | None:
+        """Why a pawn may not step from ``c`` across ``edge`` onto ``n`` (None: it may):
+        a reason's code and parameters (:mod:`pysaboteur.engine.reasons`)."""
         if joint(c, edge) in self.trolls:
-            return "a troll blocks that joint"
+            return "troll-blocks", {}
         if s2 < 0:
             return None  # a face-down mine: entered, turned over, the move ends there
         f = CAT.features[self.maze.cells[n]]
         if f.obstacle is not None and n not in self.overcome:
-            return f"the {f.obstacle} at {xy(n)} is not overcome"
+            x, y = xy(n)
+            return "obstacle-not-overcome", {"obstacle": f.obstacle, "x": x, "y": y}
         if (f.rock or n in self.overcome) and n in others:
-            return f"{xy(n)} holds one dwarf and another is there"
+            x, y = xy(n)
+            return "rock-occupied", {"x": x, "y": y}
         return None
 
     def _limit(self, seat: int) -> int:
@@ -551,91 +557,90 @@ class LostMinesState(SharedMaze, MenuState):
     def _can_move(self, seat: int) -> bool:
         return bool(self._steps(self.pawn[seat], self.pawn_seg[seat], self._others(seat)))
 
-    def _route_problem(self, seat: int, route: tuple[tuple[int, int], ...]) -> str:
-        """Why ``route`` is not a legal move (for the error message)."""
+    def _route_problem(self, seat: int, route: tuple[tuple[int, int], ...]) -> Problem:
+        """Why ``route`` is not a legal move (for the error: a reason's code, parameters)."""
         limit = self._limit(seat)
         if len(route) > limit:
-            return f"a move has at most {limit} steps from here"
+            return "route-too-long", {"n": limit}
         c, s = self.pawn[seat], self.pawn_seg[seat]
         seen = {c}
         others = self._others(seat)
         for i, (x, y) in enumerate(route):
             n = cell(x, y)
             if n in seen:
-                return f"the route enters {(x, y)} twice"
+                return "route-twice", {"x": x, "y": y}
             step = next(((e, s2) for e, n2, s2 in self.maze.passages(c, s) if n2 == n), None)
             if step is None:
-                return f"no path leads from {xy(c)} to {(x, y)}"
+                x0, y0 = xy(c)
+                return "no-path-between", {"x0": x0, "y0": y0, "x": x, "y": y}
             problem = self._step_problem(c, step[0], n, step[1], others)
             if problem is not None:
                 return problem
             if step[1] < 0 and i < len(route) - 1:
-                return "a move ends on the face-down mine it enters"
+                return "move-ends-at-mine", {}
             seen.add(n)
             c, s = n, step[1]
-        return "that route is not on offer"
+        return "route-not-offered", {}
 
     # ------------------------------------------------------------------ explanations
     def explain(self, action: Action) -> IllegalAction:
         phase = self.phase
         if phase == VOTE:
-            return WrongPhase("answer the proposal to end the round: accept or decline")
+            return WrongPhase("answer-proposal")
         if phase == ORIENT:
             if isinstance(action, Orient):
-                return InvalidTarget("the mine cannot be entered lying that way")
-            return WrongPhase("choose how the mine lies: orient or orient r")
+                return InvalidTarget("mine-orientation")
+            return WrongPhase("orient-mine-first")
         if phase == TAKE:
             if isinstance(action, Take):
-                return InvalidTarget("that treasure is not one you may take here")
-            return WrongPhase("choose the treasure to take: take SLOT")
+                return InvalidTarget("treasure-not-here")
+            return WrongPhase("take-first")
         if phase == MOVE:
             if isinstance(action, Move):
-                return IllegalMove(self._route_problem(self.current, action.route))
-            return WrongPhase("move your pawn (move X,Y ...) or stay")
+                code, params = self._route_problem(self.current, action.route)
+                return IllegalMove(code, **params)
+            return WrongPhase("move-or-stay")
         if isinstance(action, (Move, NoMove)):
-            return WrongPhase("play or discard a card first; the move comes after")
+            return WrongPhase("card-before-move")
         if isinstance(action, (Orient, Take, Vote)):
-            return WrongPhase(f"{action} is not a choice on offer now")
+            return WrongPhase("choice-not-offered", action=str(action))
         if isinstance(action, ProposeEnd):
-            return Blocked("you have already proposed ending the round this turn")
+            return Blocked("already-proposed")
         seat = self.current
         cards = cards_of(action)
         missing = Counter(cards) - Counter(self.hands[seat])
         if missing:
-            return CardNotInHand(f"you do not hold {', '.join(missing)}")
+            return CardNotInHand("not-in-hand", cards=", ".join(missing))
         if isinstance(action, Pass):
-            return InvalidTarget(f"pass discards 1 to {C.PASS_MAX} cards")
+            return InvalidTarget("pass-count", n=C.PASS_MAX)
         if isinstance(action, PlacePath):
             return self._explain_placement(action)
         if not isinstance(action, (PlayOnCell, PlayOnJoint, PlayOnTreasure, PlayOnPlayer)):
-            return WrongPhase(f"{action} is not a move of The Lost Mines")
+            return WrongPhase("not-a-lost-mines-move", action=str(action))
         kind = CAT[action.card]
         if kind.category != "action":
-            return InvalidTarget(f"{kind.code} is a path card: place it with {kind.code}@X,Y")
+            return InvalidTarget("path-card-place", card=kind.code)
         effect = kind.effect
         if effect == "tool":
-            return InvalidTarget(f"{kind.code} goes on a {kind.tools[0]} obstacle not yet overcome")
+            return InvalidTarget("tool-on-obstacle", card=kind.code, obstacle=kind.tools[0])
         if effect in ("trap", "troll"):
-            return InvalidTarget(f"a {effect} goes on a free joint next to an open path edge: "
-                                 f"{effect}@X,Y:E or :S")
+            return InvalidTarget("joint-target", effect=effect, card=effect)
         if effect == "storm":
-            return InvalidTarget("a storm removes a path card with no dwarf on it "
-                                 "(not a start or a mine)")
-        names = {"mine": "a face-down mine (@X,Y)", "treasure": "a laid-out treasure (#SLOT)",
-                 "dwarf": "another player's dwarf card (>SEAT)"}
-        return InvalidTarget(f"{kind.code} looks at " + " or ".join(names[o] for o in kind.tools))
+            return InvalidTarget("storm-target")
+        look1, look2 = kind.tools  # the two options printed on an information card
+        return InvalidTarget("info-target", card=kind.code, look1=look1, look2=look2)
 
     def _explain_placement(self, a: PlacePath) -> IllegalAction:
         if CAT[a.card].category != "path":
-            return InvalidTarget(f"{a.card} is not a path card")
+            return InvalidTarget("not-path-card", card=a.card)
         c = cell(a.x, a.y)
         if c not in BOARD:
-            return IllegalPlacement(f"({a.x}, {a.y}) is off the {C.WIDTH}x{C.HEIGHT} board")
+            return IllegalPlacement("off-board", x=a.x, y=a.y, w=C.WIDTH, h=C.HEIGHT)
         if self.maze.occupied(c):
-            return IllegalPlacement(f"({a.x}, {a.y}) is taken")
+            return IllegalPlacement("cell-taken", x=a.x, y=a.y)
         if not self.maze.fits(c, CAT.otile[a.card, a.rotated]):
-            return IllegalPlacement(f"{a.card} does not fit at ({a.x}, {a.y}) that way round")
-        return IllegalPlacement(f"({a.x}, {a.y}) does not extend an open path end")
+            return IllegalPlacement("does-not-fit", card=a.card, x=a.x, y=a.y)
+        return IllegalPlacement("no-open-end", x=a.x, y=a.y)
 
     # ------------------------------------------------------------------ playing
     def _apply(self, action: Action) -> None:
