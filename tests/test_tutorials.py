@@ -103,10 +103,10 @@ def test_a_wrong_move_is_explained_with_the_engines_reason(game: str) -> None:
         index = len(r.state.history)
         out = r.move(text)
         assert not out.ok and out.explain is not None
-        reason = str(r.state.explain(action))
-        assert out.reason == reason
-        for lang in LANGUAGES:
-            assert reason in out.explain[lang], (lang, out.explain[lang])
+        refusal = r.state.explain(action)
+        assert out.reason == str(refusal)  # English
+        for lang in LANGUAGES:  # the engine's reason in the learner's language
+            assert refusal.say(lang) in out.explain[lang], (lang, out.explain[lang])
         assert len(r.state.history) == index and r.step_no == n  # nothing changed
         tried += 1
     assert tried

@@ -53,9 +53,11 @@ class Outcome:
     """What became of a move the learner tried."""
 
     ok: bool
-    #: why it was refused, in every language (None: it was taken)
+    #: why it was refused, in every language (None: it was taken); an illegal move's reason
+    #: in the learner's language too (``IllegalAction.say``)
     explain: Text | None = None
-    #: the engine's own reason (IllegalAction's or NotationError's message), if illegal
+    #: the engine's own reason in English (IllegalAction's or NotationError's message), if
+    #: illegal
     reason: str | None = None
     #: the bots' replies played after it, in notation
     replies: list[str] = field(default_factory=list)
@@ -124,8 +126,9 @@ class Runner:
         if state.current_player != self.seat:  # never in a sound script
             return Outcome(False, words("done"))
         if not is_listed(action, state.legal_actions()):
-            reason = str(state.explain(action))
-            return Outcome(False, words("illegal", reason=reason), reason)
+            refusal = state.explain(action)
+            return Outcome(False, {lang: WORDS["illegal"][lang].format(reason=refusal.say(lang))
+                                   for lang in LANGUAGES}, str(refusal))
         if not self.accepts(step, action):
             return Outcome(False, step.other or words("other", move=self.suggested() or "?"))
         state.apply(action)
