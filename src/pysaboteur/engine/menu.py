@@ -40,6 +40,19 @@ class _Listed:
 LISTED: Any = _Listed()
 
 
+#: the compiled play-outs by state class (None: played in Python), filled on first use
+#: from ``pysaboteur.core`` and emptied when it is switched on or off (``core.use_pure``)
+_COMPILED: dict[type, Any] = {}
+_UNKNOWN: Any = object()
+
+
+def _compiled(cls: type) -> Any:
+    from .. import core
+
+    fast = _COMPILED[cls] = core.compiled_play_out(cls)
+    return fast
+
+
 class MenuState(State):
     @abstractmethod
     def _menu(self, listing: bool = False) -> list[Entry]:
@@ -98,6 +111,17 @@ class MenuState(State):
 
     def play_out(self, rng: Rng, until_round_end: bool = True,
                  policy: Literal["random", "playout"] = "random") -> int:
+        cls = type(self)
+        fast = _COMPILED.get(cls, _UNKNOWN)
+        if fast is _UNKNOWN:
+            fast = _compiled(cls)
+        if fast is not None:
+            return fast(self, rng, until_round_end, policy)  # type: ignore[no-any-return]
+        return self._pure_play_out(rng, until_round_end, policy)
+
+    def _pure_play_out(self, rng: Rng, until_round_end: bool = True,
+                       policy: Literal["random", "playout"] = "random") -> int:
+        """``play_out`` in Python: the reference the compiled core is tested against."""
         even = policy == "playout"
         # the state's own generator deals rounds in the middle of a play-out: when it is
         # also the chooser, its numbers must be drawn one at a time, in turn

@@ -1,0 +1,104 @@
+"""The optional compiled core (issue 24): an accelerator behind the engine's API, never a
+requirement.
+
+``pip install -e .`` builds the C extension ``pysaboteur._core`` where a C compiler and the
+Python headers are there (``setup.py``); where the build cannot run, the install still
+succeeds and the engine runs pure.  The pure-Python engine stays the reference and the
+readable statement of the rules: the core plays exactly its games (the same states,
+histories, round results and generator states, bit for bit; ``tests/test_core.py`` and
+``python -m pysaboteur.core.differential``) and reads every card table from it.
+
+* ``PYSABOTEUR_PURE=1`` in the environment forces the pure path;
+* :func:`available` says whether the extension is built and loadable, :func:`active`
+  whether the engine uses it now, :func:`describe` says which path runs and why;
+* :func:`use_pure` switches the compiled path off (and on again) inside a process, for
+  tests and benchmarks that run both paths side by side.
+
+What the core covers so far: Saboteur's ``State.play_out`` (both policies, to the round's or
+the match's end).  Everything else runs in Python.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Any
+
+_ext: ModuleType | None = None
+_why = ""
+_forced = os.environ.get("PYSABOTEUR_PURE", "").strip() not in ("", "0")
+if _forced:
+    _why = "PYSABOTEUR_PURE is set"
+else:
+    try:
+        from .. import _core as _ext  # type: ignore[attr-defined, no-redef]
+    except ImportError as exc:  # not built here (no compiler at install time, or a copy)
+        _why = f"the compiled core is not built ({exc})"
+
+_pure = _ext is None
+_warned = False
+
+
+def available() -> bool:
+    """Is the compiled core built and loadable (whatever ``PYSABOTEUR_PURE`` says)?"""
+    if _ext is not None:
+        return True
+    try:
+        from .. import _core  # type: ignore[attr-defined]  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def active() -> bool:
+    """Does the engine play on the compiled core now?"""
+    return not _pure
+
+
+def describe() -> str:
+    """Which path the engine runs, and why, in one line."""
+    if not _pure:
+        return "compiled core (pysaboteur._core): Saboteur's play-out"
+    if _ext is not None:
+        return "pure Python (the compiled core is switched off in this process)"
+    return f"pure Python ({_why})"
+
+
+def extension() -> ModuleType | None:
+    """The extension module when the compiled path is on, else None (says once why not)."""
+    global _warned
+    if _pure:
+        if _ext is None and not _forced and not _warned:
+            _warned = True
+            warnings.warn(f"pysaboteur runs pure Python: {_why}", RuntimeWarning, stacklevel=3)
+        return None
+    return _ext
+
+
+@contextmanager
+def use_pure(pure: bool = True) -> Iterator[None]:
+    """Inside the block the engine runs pure (``pure=False``: compiled, when built)."""
+    global _pure
+    from ..engine import menu
+
+    before = _pure
+    _pure = pure or _ext is None
+    menu._COMPILED.clear()
+    try:
+        yield
+    finally:
+        _pure = before
+        menu._COMPILED.clear()
+
+
+def compiled_play_out(cls: type) -> Callable[..., Any] | None:
+    """The compiled ``play_out`` of the state class ``cls``, or None (played in Python)."""
+    if extension() is None:
+        return None
+    from . import classic
+
+    fast: Callable[..., Any] | None = classic.play_out_for(cls)
+    return fast

@@ -1,0 +1,1091 @@
+/* pysaboteur._core: the optional compiled core (issue 24).
+ *
+ * Saboteur's play-out (State.play_out of games/classic) in C, playing exactly the games of
+ * the pure-Python engine: the same menu order, the same numbers drawn (SplitMix64, as
+ * engine/rng.py), the same state written back.  Every card table comes from the Python
+ * side (pysaboteur/core/classic.py compiles them from the catalogue and the engine's
+ * Tables): nothing of the rules' data is written here.  What a person sees (views, records,
+ * the pay-out and the round's set-up) stays in Python: the core calls the state's own
+ * _end_round at a round's end and reads the next round back.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define G 256            /* the working grid: G x G cells around the start */
+#define OFF 128
+#define NCELLS (G * G)
+#define MAXSEATS 16
+#define MAXCARDS 160
+#define MAXOT 256
+#define MAXDECK 512
+#define MAXHAND0 64      /* a hand the core takes; it may grow by the whole pile */
+#define MAXHAND (MAXHAND0 + MAXDECK)
+#define MAXHID 16
+#define MAXORDER 1024
+#define MAXFRONT 8
+
+enum { K_PATH = 0, K_LADDER, K_TOOL, K_CELL, K_SEAT };
+enum { E_NONE = 0, E_BREAK, E_REPAIR, E_MAP, E_ROCKFALL };
+enum { T_PATH = 0, T_TOOL, T_CELL, T_PASS, T_ORIENT };
+enum { MAIN = 0, ORIENT = 1 };
+enum { GO_ON = 0, PAUSE = 1, ROUND_END = 2 };
+static const int EDGES[4] = {1, 2, 4, 8};                  /* N E S W */
+static const int DELTA[4] = {-1, G, 1, -G};                /* by edge index */
+static const int OPP[4] = {4, 8, 1, 2};
+
+/* ------------------------------------------------------------------ tables */
+typedef struct {
+    int ncards, notiles, tool_mask;
+    PyObject *codes[MAXCARDS];
+    int kind[MAXCARDS], effect[MAXCARDS], gold[MAXCARDS], front_bit[MAXCARDS],
+        break_bit[MAXCARDS];
+    unsigned char nfit[MAXCARDS][256];
+    int norient[MAXCARDS], orot[MAXCARDS][2], ootile[MAXCARDS][2], otile_of[MAXCARDS][2];
+    unsigned char ofit[MAXCARDS][2][256];
+    int nrtools[MAXCARDS], rtool_bit[MAXCARDS][2];
+    PyObject *repair_act[MAXCARDS][MAXSEATS][2];
+    PyObject *on_player[MAXCARDS][MAXSEATS];
+    PyObject *single[MAXCARDS];
+    PyObject *passed_t[MAXSEATS][MAXCARDS];
+    PyObject *cell_acts[MAXCARDS];
+    int open_mask[MAXOT], nseg[MAXOT], segs[MAXOT][4], seg_of_edge[MAXOT][9],
+        is_path[MAXOT], otile_card[MAXOT];
+    unsigned char fits[256][16];
+    PyObject *place, *orient_obj[2], *ids, *put_maze;
+} Tables;
+
+static void tables_free(PyObject *capsule) {
+    Tables *t = PyCapsule_GetPointer(capsule, "pysaboteur._core.Tables");
+    if (t == NULL) return;
+    /* the Python objects are kept for the process's life (a catalogue's tables live as long) */
+    PyMem_RawFree(t);
+}
+
+static long item_long(PyObject *seq, Py_ssize_t i) {
+    PyObject *o = PySequence_GetItem(seq, i);
+    if (o == NULL) return -1;
+    long v = PyLong_AsLong(o);
+    Py_DECREF(o);
+    return v;
+}
+
+static PyObject *get(PyObject *spec, const char *key) {
+    PyObject *o = PyDict_GetItemString(spec, key);  /* borrowed */
+    if (o == NULL) PyErr_Format(PyExc_KeyError, "core tables: %s", key);
+    return o;
+}
+
+#define CHECK(cond, msg) do { if (!(cond)) { PyErr_SetString(PyExc_ValueError, msg); goto fail; } } while (0)
+
+/* make_tables(spec: dict) -> capsule; spec is built by pysaboteur.core.classic._spec */
+static PyObject *make_tables(PyObject *self, PyObject *spec) {
+    (void)self;
+    if (!PyDict_Check(spec)) { PyErr_SetString(PyExc_TypeError, "spec must be a dict"); return NULL; }
+    Tables *t = PyMem_RawCalloc(1, sizeof(Tables));
+    if (t == NULL) return PyErr_NoMemory();
+    PyObject *o, *cards, *otiles;
+    if (!(cards = get(spec, "cards")) || !(otiles = get(spec, "otiles"))) goto fail;
+    t->ncards = (int)PyList_Size(cards);
+    t->notiles = (int)PyList_Size(otiles);
+    CHECK(t->ncards > 0 && t->ncards <= MAXCARDS && t->notiles <= MAXOT, "too many cards");
+    if (!(o = get(spec, "tool_mask"))) goto fail;
+    t->tool_mask = (int)PyLong_AsLong(o);
+    for (int c = 0; c < t->ncards; c++) {
+        /* (code, kind, effect, gold, front_bit, break_bit, nfit, orientations, repair tools,
+            repair actions [seat][tool], on_player [seat], single pass, passed [seat], cell actions) */
+        PyObject *row = PyList_GET_ITEM(cards, c);
+        CHECK(PyTuple_Check(row) && PyTuple_GET_SIZE(row) == 15, "card row");
+        t->codes[c] = PyTuple_GET_ITEM(row, 0); Py_INCREF(t->codes[c]);
+        t->kind[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 1));
+        t->effect[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 2));
+        t->gold[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 3));
+        t->front_bit[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 4));
+        t->break_bit[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 5));
+        o = PyTuple_GET_ITEM(row, 6);
+        CHECK(PyBytes_Check(o) && PyBytes_GET_SIZE(o) == 256, "nfit");
+        memcpy(t->nfit[c], PyBytes_AS_STRING(o), 256);
+        o = PyTuple_GET_ITEM(row, 7);  /* ((rotated, otile, fit row bytes), ...) */
+        t->norient[c] = (int)PyTuple_GET_SIZE(o);
+        CHECK(t->norient[c] <= 2, "orientations");
+        for (int k = 0; k < t->norient[c]; k++) {
+            PyObject *v = PyTuple_GET_ITEM(o, k);
+            t->orot[c][k] = PyObject_IsTrue(PyTuple_GET_ITEM(v, 0));
+            t->ootile[c][k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(v, 1));
+            PyObject *b = PyTuple_GET_ITEM(v, 2);
+            CHECK(PyBytes_Check(b) && PyBytes_GET_SIZE(b) == 256, "fit row");
+            memcpy(t->ofit[c][k], PyBytes_AS_STRING(b), 256);
+        }
+        o = PyTuple_GET_ITEM(row, 8);
+        t->nrtools[c] = (int)PyTuple_GET_SIZE(o);
+        CHECK(t->nrtools[c] <= 2, "repair tools");
+        for (int k = 0; k < t->nrtools[c]; k++) t->rtool_bit[c][k] = (int)item_long(o, k);
+        o = PyTuple_GET_ITEM(row, 9);
+        if (o != Py_None) {
+            for (int s = 0; s < MAXSEATS; s++) {
+                PyObject *per = PyTuple_GET_ITEM(o, s);
+                for (int k = 0; k < t->nrtools[c]; k++) {
+                    t->repair_act[c][s][k] = PyTuple_GET_ITEM(per, k);
+                    Py_INCREF(t->repair_act[c][s][k]);
+                }
+            }
+        }
+        o = PyTuple_GET_ITEM(row, 10);
+        if (o != Py_None)
+            for (int s = 0; s < MAXSEATS; s++) {
+                t->on_player[c][s] = PyTuple_GET_ITEM(o, s); Py_INCREF(t->on_player[c][s]);
+            }
+        o = PyTuple_GET_ITEM(row, 11);
+        if (o != Py_None) { t->single[c] = o; Py_INCREF(o); }
+        o = PyTuple_GET_ITEM(row, 12);
+        for (int s = 0; s < MAXSEATS; s++) {
+            t->passed_t[s][c] = PyTuple_GET_ITEM(o, s); Py_INCREF(t->passed_t[s][c]);
+        }
+        o = PyTuple_GET_ITEM(row, 13);
+        if (o != Py_None) { t->cell_acts[c] = o; Py_INCREF(o); }
+        o = PyTuple_GET_ITEM(row, 14);  /* cat.otile[code, False], cat.otile[code, True] */
+        t->otile_of[c][0] = (int)item_long(o, 0);
+        t->otile_of[c][1] = (int)item_long(o, 1);
+    }
+    for (int k = 0; k < t->notiles; k++) {
+        /* (open_mask, segments, seg_of_edge (9), is_path, card id) */
+        PyObject *row = PyList_GET_ITEM(otiles, k);
+        CHECK(PyTuple_Check(row) && PyTuple_GET_SIZE(row) == 5, "otile row");
+        t->open_mask[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 0));
+        o = PyTuple_GET_ITEM(row, 1);
+        t->nseg[k] = (int)PyTuple_GET_SIZE(o);
+        CHECK(t->nseg[k] <= 4, "segments");
+        for (int s = 0; s < t->nseg[k]; s++) t->segs[k][s] = (int)item_long(o, s);
+        o = PyTuple_GET_ITEM(row, 2);
+        for (int e = 0; e < 9; e++) t->seg_of_edge[k][e] = (int)item_long(o, e);
+        t->is_path[k] = PyObject_IsTrue(PyTuple_GET_ITEM(row, 3));
+        t->otile_card[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 4));
+    }
+    if (!(o = get(spec, "fits"))) goto fail;
+    CHECK(PyBytes_Check(o) && PyBytes_GET_SIZE(o) == 256 * 16, "fits");
+    memcpy(t->fits, PyBytes_AS_STRING(o), 256 * 16);
+    if (!(t->place = get(spec, "place"))) goto fail;
+    if (!(t->ids = get(spec, "ids"))) goto fail;
+    if (!(t->put_maze = get(spec, "put_maze"))) goto fail;
+    if (!(o = get(spec, "orient"))) goto fail;
+    t->orient_obj[0] = PyTuple_GET_ITEM(o, 0);
+    t->orient_obj[1] = PyTuple_GET_ITEM(o, 1);
+    Py_INCREF(t->place); Py_INCREF(t->ids); Py_INCREF(t->put_maze);
+    Py_INCREF(t->orient_obj[0]); Py_INCREF(t->orient_obj[1]);
+    if (PyErr_Occurred()) goto fail;
+    return PyCapsule_New(t, "pysaboteur._core.Tables", tables_free);
+fail:
+    PyMem_RawFree(t);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ the working state */
+static int16_t tile[NCELLS];      /* oriented tile, -1: none */
+static int16_t hid[NCELLS];       /* face-down card id, -1: none */
+static uint8_t reach[NCELLS];     /* reached segments */
+static uint8_t rin[NCELLS];       /* reach_in: edges a reached segment points in through */
+static uint32_t stamp[NCELLS], gen = 1;
+static int touched[NCELLS], ntouched;
+static uint32_t mark[NCELLS], mgen = 1;
+static int grid_ready;
+
+typedef struct {
+    Tables *t;
+    int seats;
+    int hand[MAXSEATS][MAXHAND], hn[MAXSEATS];
+    int deck[MAXDECK], ndeck, ndeck0;
+    int front[MAXSEATS][MAXFRONT], nfront[MAXSEATS], bits[MAXSEATS];
+    int order[MAXORDER], norder;
+    int hcell[MAXHID], hcard[MAXHID], nh;
+    int scell[4], smask[4], ns;
+    long long version;
+    int phase, pend_g, pend_n, pend_opt[2];
+    int pending_draw, last, finder, turn, current;
+    int maze_dirty, tools_seen, bail;
+    int fr[4 * MAXORDER], frk[4 * MAXORDER], nfr, fr_valid;
+    uint64_t rng;
+    PyObject *state, *discards, *passed, *history, *actors;
+} W;
+
+static inline void touch(int c) {
+    if (stamp[c] != gen) { stamp[c] = gen; touched[ntouched++] = c; }
+}
+
+static void grid_reset(void) {
+    if (!grid_ready) {
+        for (int i = 0; i < NCELLS; i++) { tile[i] = -1; hid[i] = -1; }
+        grid_ready = 1;
+    }
+    for (int i = 0; i < ntouched; i++) {
+        int c = touched[i];
+        tile[c] = -1; hid[c] = -1; reach[c] = 0; rin[c] = 0;
+    }
+    ntouched = 0;
+    if (++gen == 0) { memset(stamp, 0, sizeof stamp); gen = 1; }
+}
+
+static inline int in_grid(long x, long y) {
+    return x > -OFF + 2 && x < OFF - 3 && y > -OFF + 2 && y < OFF - 3;
+}
+static inline int gi_of(long pycell) {
+    long x = (pycell >> 10) - 512, y = (pycell & 1023) - 512;
+    return (int)(((x + OFF) << 8) | (y + OFF));
+}
+static inline int gi_ok(long pycell) {
+    return in_grid((pycell >> 10) - 512, (pycell & 1023) - 512);
+}
+static inline long py_of(int gi) {
+    long x = (gi >> 8) - OFF, y = (gi & 255) - OFF;
+    return ((x + 512) << 10) | (y + 512);
+}
+/* a cell near the grid's edge: the rest is played in Python (never in Saboteur's 70 cards) */
+static inline int near_edge(int gi) {
+    int x = gi >> 8, y = gi & 255;
+    return x < 3 || x > G - 4 || y < 3 || y > G - 4;
+}
+
+/* ------------------------------------------------------------------ the generator */
+#define GAMMA 0x9E3779B97F4A7C15ULL
+static inline uint64_t below(uint64_t *s, uint64_t n) {
+    uint64_t z = (*s += GAMMA);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return (uint64_t)(((unsigned __int128)z * n) >> 64);
+}
+
+/* ------------------------------------------------------------------ the maze */
+static void spread(W *w, int *stack, int top) {
+    Tables *t = w->t;
+    while (top > 0) {
+        top--;
+        int c = stack[2 * top], s = stack[2 * top + 1];
+        int bit = 1 << s;
+        if (reach[c] & bit) continue;
+        reach[c] |= bit;
+        touch(c);
+        int seg = t->segs[tile[c]][s];
+        for (int e = 0; e < 4; e++) {
+            if (!(seg & EDGES[e])) continue;
+            int n = c + DELTA[e];
+            int tn = tile[n];
+            if (tn < 0) { rin[n] |= OPP[e]; touch(n); }
+            else {
+                int s2 = t->seg_of_edge[tn][OPP[e]];
+                if (s2 >= 0 && !((reach[n] >> s2) & 1)) {
+                    stack[2 * top] = n; stack[2 * top + 1] = s2; top++;
+                }
+            }
+        }
+    }
+}
+
+static int stackbuf[2 * 16 * MAXORDER];
+
+static void place(W *w, int c, int otile) {
+    Tables *t = w->t;
+    w->version++;
+    w->maze_dirty = 1;
+    w->fr_valid = 0;
+    if (hid[c] >= 0) {
+        hid[c] = -1;
+        int k = 0;
+        for (int i = 0; i < w->nh; i++)
+            if (w->hcell[i] != c) { w->hcell[k] = w->hcell[i]; w->hcard[k] = w->hcard[i]; k++; }
+        w->nh = k;
+    }
+    tile[c] = (int16_t)otile;
+    touch(c);
+    w->order[w->norder++] = c;
+    if (near_edge(c) || w->norder >= MAXORDER - 1) w->bail = 1;
+    int entry = rin[c];
+    rin[c] = 0;
+    if (entry) {
+        int top = 0;
+        for (int e = 0; e < 4; e++)  /* entered[entry]: one segment per open edge, N E S W */
+            if (entry & EDGES[e]) {
+                int s = t->seg_of_edge[otile][EDGES[e]];
+                if (s >= 0) { stackbuf[2 * top] = c; stackbuf[2 * top + 1] = s; top++; }
+            }
+        spread(w, stackbuf, top);
+    }
+}
+
+static void recompute(W *w) {
+    Tables *t = w->t;
+    for (int i = 0; i < ntouched; i++) { reach[touched[i]] = 0; rin[touched[i]] = 0; }
+    int top = 0;
+    for (int i = 0; i < w->ns; i++)
+        for (int s = 0; s < 4; s++)
+            if ((w->smask[i] >> s) & 1 && tile[w->scell[i]] >= 0 && s < t->nseg[tile[w->scell[i]]]) {
+                stackbuf[2 * top] = w->scell[i]; stackbuf[2 * top + 1] = s; top++;
+            }
+    spread(w, stackbuf, top);
+}
+
+/* Maze.remove: the tile off c; the version as Python's (one more when it recomputes) */
+static int remove_tile(W *w, int c) {
+    Tables *t = w->t;
+    w->version++;
+    w->maze_dirty = 1;
+    w->fr_valid = 0;
+    int otile = tile[c];
+    tile[c] = -1;
+    for (int i = 0; i < w->norder; i++)  /* order.remove(c) */
+        if (w->order[i] == c) {
+            memmove(w->order + i, w->order + i + 1, sizeof(int) * (size_t)(w->norder - i - 1));
+            w->norder--;
+            break;
+        }
+    int source = 0;
+    for (int i = 0; i < w->ns; i++) if (w->scell[i] == c) source = 1;
+    int stale = source;
+    if (!stale && reach[c]) {  /* Maze._lift: more than one reached segment touched? */
+        int seen_n[8], seen_s[8], nseen = 0;
+        for (int s = 0; s < t->nseg[otile] && nseen <= 1; s++) {
+            if (!((reach[c] >> s) & 1)) continue;
+            int seg = t->segs[otile][s];
+            for (int e = 0; e < 4; e++) {
+                if (!(seg & EDGES[e])) continue;
+                int n = c + DELTA[e], tn = tile[n];
+                if (tn < 0) continue;
+                int s2 = t->seg_of_edge[tn][OPP[e]];
+                if (s2 >= 0 && ((reach[n] >> s2) & 1)) {
+                    int dup = 0;
+                    for (int j = 0; j < nseen; j++) if (seen_n[j] == n && seen_s[j] == s2) dup = 1;
+                    if (!dup && nseen < 8) { seen_n[nseen] = n; seen_s[nseen] = s2; nseen++; }
+                }
+            }
+        }
+        if (nseen > 1) stale = 1;
+    }
+    if (stale) w->version++;
+    if (source) {  /* its sources entry goes, as Maze.remove pops it */
+        int j = 0;
+        for (int i = 0; i < w->ns; i++)
+            if (w->scell[i] != c) { w->scell[j] = w->scell[i]; w->smask[j] = w->smask[i]; j++; }
+        w->ns = j;
+    }
+    recompute(w);  /* the same reach as the lift's (tests/test_maze.py: kept = recomputed) */
+    return otile;
+}
+
+static inline int constraint_of(W *w, int c) {
+    Tables *t = w->t;
+    int v = 0;
+    for (int e = 0; e < 4; e++) {
+        int tn = tile[c + DELTA[e]];
+        if (tn >= 0) v |= (t->open_mask[tn] & OPP[e]) ? EDGES[e] : EDGES[e] << 4;
+    }
+    return v;
+}
+
+static void frontier(W *w) {
+    if (w->fr_valid) return;
+    int n = 0;
+    for (int i = 0; i < ntouched; i++) {
+        int c = touched[i];
+        if (rin[c] && tile[c] < 0 && hid[c] < 0) {
+            int j = n++;
+            while (j > 0 && w->fr[j - 1] > c) { w->fr[j] = w->fr[j - 1]; j--; }
+            w->fr[j] = c;
+        }
+    }
+    for (int i = 0; i < n; i++) w->frk[i] = constraint_of(w, w->fr[i]);
+    w->nfr = n;
+    w->fr_valid = 1;
+}
+
+/* ------------------------------------------------------------------ Python state in and out */
+static int attr_int(PyObject *o, const char *name, int *out) {
+    PyObject *v = PyObject_GetAttrString(o, name);
+    if (v == NULL) return -1;
+    long x = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static int card_id(W *w, PyObject *code) {
+    PyObject *v = PyDict_GetItemWithError(w->t->ids, code);
+    if (v == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "core: unknown card");
+        return -1;
+    }
+    return (int)PyLong_AsLong(v);
+}
+
+/* 0: loaded; 1: a position the core does not take (played in Python); -1: error */
+static int sync_in(W *w) {
+    PyObject *st = w->state, *o = NULL, *maze = NULL;
+    int rc = -1;
+    grid_reset();
+    w->maze_dirty = 0; w->fr_valid = 0; w->bail = 0;
+    PyObject *hands = PyObject_GetAttrString(st, "hands");
+    if (hands == NULL) return -1;
+    w->seats = (int)PyList_Size(hands);
+    if (w->seats <= 0 || w->seats > MAXSEATS) { Py_DECREF(hands); return 1; }
+    for (int s = 0; s < w->seats; s++) {
+        PyObject *h = PyList_GET_ITEM(hands, s);
+        Py_ssize_t n = PyList_GET_SIZE(h);
+        if (n > MAXHAND0) { Py_DECREF(hands); return 1; }
+        w->hn[s] = (int)n;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int id = card_id(w, PyList_GET_ITEM(h, i));
+            if (id < 0) { Py_DECREF(hands); return -1; }
+            w->hand[s][i] = id;
+        }
+    }
+    Py_DECREF(hands);
+    if (!(o = PyObject_GetAttrString(st, "deck"))) return -1;
+    Py_ssize_t nd = PyList_Size(o);
+    if (nd > MAXDECK) { Py_DECREF(o); return 1; }
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        int id = card_id(w, PyList_GET_ITEM(o, i));
+        if (id < 0) { Py_DECREF(o); return -1; }
+        w->deck[i] = id;
+    }
+    w->ndeck = w->ndeck0 = (int)nd;
+    Py_DECREF(o);
+    if (!(o = PyObject_GetAttrString(st, "in_front"))) return -1;
+    for (int s = 0; s < w->seats; s++) {
+        PyObject *f = PyTuple_GET_ITEM(o, s);
+        Py_ssize_t n = PyTuple_GET_SIZE(f);
+        if (n > MAXFRONT) { Py_DECREF(o); return 1; }
+        w->nfront[s] = (int)n;
+        w->bits[s] = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int id = card_id(w, PyTuple_GET_ITEM(f, i));
+            if (id < 0) { Py_DECREF(o); return -1; }
+            w->front[s][i] = id;
+            w->bits[s] += w->t->front_bit[id];
+        }
+    }
+    Py_DECREF(o);
+    if (attr_int(st, "phase", &w->phase) || attr_int(st, "pending_draw", &w->pending_draw)
+        || attr_int(st, "last", &w->last) || attr_int(st, "finder", &w->finder)
+        || attr_int(st, "turn", &w->turn) || attr_int(st, "current", &w->current))
+        return -1;
+    if (w->phase != MAIN && w->phase != ORIENT) return 1;
+    if (!(maze = PyObject_GetAttrString(st, "maze"))) return -1;
+    PyObject *cells = NULL, *hidden = NULL, *order = NULL, *reachl = NULL, *rinl = NULL,
+             *sources = NULL, *blocks = NULL, *key, *val;
+    Py_ssize_t pos;
+    if (!(cells = PyObject_GetAttrString(maze, "cells")) || !(hidden = PyObject_GetAttrString(maze, "hidden"))
+        || !(order = PyObject_GetAttrString(maze, "order")) || !(reachl = PyObject_GetAttrString(maze, "reach"))
+        || !(rinl = PyObject_GetAttrString(maze, "reach_in")) || !(sources = PyObject_GetAttrString(maze, "sources"))
+        || !(blocks = PyObject_GetAttrString(maze, "blocks")))
+        goto done;
+    if (PyList_GET_SIZE(reachl) != 1 || PyDict_GET_SIZE(PyList_GET_ITEM(blocks, 0)) != 0
+        || PyList_GET_SIZE(order) >= MAXORDER - 8 || PyDict_GET_SIZE(hidden) > MAXHID) { rc = 1; goto done; }
+    {
+        PyObject *v = PyObject_GetAttrString(maze, "version");
+        if (v == NULL) goto done;
+        w->version = PyLong_AsLongLong(v);
+        Py_DECREF(v);
+    }
+    pos = 0;
+    while (PyDict_Next(cells, &pos, &key, &val)) {
+        long pc = PyLong_AsLong(key);
+        if (!gi_ok(pc)) { rc = 1; goto done; }
+        int c = gi_of(pc);
+        tile[c] = (int16_t)PyLong_AsLong(val);
+        touch(c);
+    }
+    w->norder = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(order); i++)
+        w->order[w->norder++] = gi_of(PyLong_AsLong(PyList_GET_ITEM(order, i)));
+    pos = 0; w->nh = 0;
+    while (PyDict_Next(hidden, &pos, &key, &val)) {
+        long pc = PyLong_AsLong(key);
+        if (!gi_ok(pc)) { rc = 1; goto done; }
+        int c = gi_of(pc), id = card_id(w, val);
+        if (id < 0) goto done;
+        hid[c] = (int16_t)id;
+        touch(c);
+        w->hcell[w->nh] = c; w->hcard[w->nh] = id; w->nh++;
+    }
+    pos = 0;
+    while (PyDict_Next(PyList_GET_ITEM(reachl, 0), &pos, &key, &val)) {
+        long pc = PyLong_AsLong(key);
+        if (!gi_ok(pc)) { rc = 1; goto done; }
+        int c = gi_of(pc);
+        reach[c] = (uint8_t)PyLong_AsLong(val);
+        touch(c);
+    }
+    pos = 0;
+    while (PyDict_Next(PyList_GET_ITEM(rinl, 0), &pos, &key, &val)) {
+        long pc = PyLong_AsLong(key);
+        if (!gi_ok(pc)) { rc = 1; goto done; }
+        int c = gi_of(pc);
+        rin[c] = (uint8_t)PyLong_AsLong(val);
+        touch(c);
+    }
+    pos = 0; w->ns = 0;
+    while (PyDict_Next(PyList_GET_ITEM(sources, 0), &pos, &key, &val)) {
+        if (w->ns >= 4) { rc = 1; goto done; }
+        long pc = PyLong_AsLong(key);
+        if (!gi_ok(pc)) { rc = 1; goto done; }
+        w->scell[w->ns] = gi_of(pc); w->smask[w->ns] = (int)PyLong_AsLong(val); w->ns++;
+    }
+    if (w->phase == ORIENT) {
+        PyObject *p = PyObject_GetAttrString(st, "pending");
+        if (p == NULL) goto done;
+        PyObject *opts = PyTuple_GET_ITEM(p, 1);
+        w->pend_g = gi_of(PyLong_AsLong(PyTuple_GET_ITEM(p, 0)));
+        w->pend_n = (int)PyTuple_GET_SIZE(opts);
+        for (int i = 0; i < w->pend_n && i < 2; i++) w->pend_opt[i] = PyObject_IsTrue(PyTuple_GET_ITEM(opts, i));
+        Py_DECREF(p);
+        if (w->pend_n > 2) { rc = 1; goto done; }
+    }
+    rc = PyErr_Occurred() ? -1 : 0;
+done:
+    Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(order); Py_XDECREF(reachl);
+    Py_XDECREF(rinl); Py_XDECREF(sources); Py_XDECREF(blocks); Py_XDECREF(maze);
+    if (rc == -1 && !PyErr_Occurred()) rc = 1;
+    return rc;
+}
+
+static int set_int(PyObject *o, const char *name, long v) {
+    PyObject *x = PyLong_FromLong(v);
+    if (x == NULL) return -1;
+    int r = PyObject_SetAttrString(o, name, x);
+    Py_DECREF(x);
+    return r;
+}
+
+static int dict_set_ll(PyObject *d, long k, long v) {
+    PyObject *a = PyLong_FromLong(k), *b = PyLong_FromLong(v);
+    int r = (a && b) ? PyDict_SetItem(d, a, b) : -1;
+    Py_XDECREF(a); Py_XDECREF(b);
+    return r;
+}
+
+static int sync_out(W *w) {
+    Tables *t = w->t;
+    PyObject *st = w->state;
+    PyObject *hands = PyObject_GetAttrString(st, "hands");
+    if (hands == NULL) return -1;
+    for (int s = 0; s < w->seats; s++) {
+        PyObject *nl = PyList_New(w->hn[s]);
+        if (nl == NULL) { Py_DECREF(hands); return -1; }
+        for (int i = 0; i < w->hn[s]; i++) {
+            PyObject *code = t->codes[w->hand[s][i]];
+            Py_INCREF(code);
+            PyList_SET_ITEM(nl, i, code);
+        }
+        int r = PyList_SetSlice(PyList_GET_ITEM(hands, s), 0, PY_SSIZE_T_MAX, nl);
+        Py_DECREF(nl);
+        if (r < 0) { Py_DECREF(hands); return -1; }
+    }
+    Py_DECREF(hands);
+    if (w->ndeck != w->ndeck0) {
+        PyObject *deck = PyObject_GetAttrString(st, "deck");
+        if (deck == NULL) return -1;
+        int r = PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
+        Py_DECREF(deck);
+        if (r < 0) return -1;
+        w->ndeck0 = w->ndeck;
+    }
+    if (set_int(st, "phase", w->phase) || set_int(st, "pending_draw", w->pending_draw)
+        || set_int(st, "last", w->last) || set_int(st, "finder", w->finder)
+        || set_int(st, "turn", w->turn) || set_int(st, "current", w->current))
+        return -1;
+    if (w->phase == ORIENT) {
+        PyObject *opts = PyTuple_New(w->pend_n);
+        if (opts == NULL) return -1;
+        for (int i = 0; i < w->pend_n; i++) {
+            PyObject *b = w->pend_opt[i] ? Py_True : Py_False;
+            Py_INCREF(b);
+            PyTuple_SET_ITEM(opts, i, b);
+        }
+        PyObject *p = Py_BuildValue("(lN)", py_of(w->pend_g), opts);
+        if (p == NULL || PyObject_SetAttrString(st, "pending", p) < 0) { Py_XDECREF(p); return -1; }
+        Py_DECREF(p);
+    } else if (PyObject_SetAttrString(st, "pending", Py_None) < 0) return -1;
+    if (w->maze_dirty) {
+        PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
+                 *order = PyList_New(w->norder), *rd = PyDict_New(), *rid = PyDict_New();
+        int ok = cells && hidden && cons && order && rd && rid;
+        if (++mgen == 0) { memset(mark, 0, sizeof mark); mgen = 1; }
+        for (int i = 0; ok && i < w->norder; i++) {
+            int c = w->order[i];
+            PyObject *pc = PyLong_FromLong(py_of(c));
+            if (pc == NULL) { ok = 0; break; }
+            PyList_SET_ITEM(order, i, pc);
+            PyObject *ot = PyLong_FromLong(tile[c]);
+            if (ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
+            Py_XDECREF(ot);
+            for (int e = 0; ok && e < 4; e++) {
+                int n = c + DELTA[e];
+                if (tile[n] >= 0 || hid[n] >= 0 || mark[n] == mgen) continue;
+                mark[n] = mgen;
+                if (dict_set_ll(cons, py_of(n), constraint_of(w, n)) < 0) ok = 0;
+            }
+        }
+        for (int i = 0; ok && i < w->nh; i++) {
+            PyObject *pc = PyLong_FromLong(py_of(w->hcell[i]));
+            if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) ok = 0;
+            Py_XDECREF(pc);
+        }
+        for (int i = 0; ok && i < ntouched; i++) {
+            int c = touched[i];
+            if (reach[c] && dict_set_ll(rd, py_of(c), reach[c]) < 0) ok = 0;
+            if (rin[c] && tile[c] < 0 && dict_set_ll(rid, py_of(c), rin[c]) < 0) ok = 0;
+        }
+        PyObject *r = NULL;
+        if (ok) r = PyObject_CallFunction(t->put_maze, "OOOOOOOL", st, cells, hidden, cons, order,
+                                          rd, rid, (long long)w->version);
+        Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
+        Py_XDECREF(rd); Py_XDECREF(rid);
+        if (r == NULL) return -1;
+        Py_DECREF(r);
+        w->maze_dirty = 0;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ one decision */
+typedef struct { int count, tag, card; } Entry;
+
+static int hand_remove(W *w, int seat, int card) {
+    int *h = w->hand[seat], n = w->hn[seat];
+    for (int i = 0; i < n; i++)
+        if (h[i] == card) {
+            memmove(h + i, h + i + 1, sizeof(int) * (size_t)(n - i - 1));
+            w->hn[seat] = n - 1;
+            return 0;
+        }
+    PyErr_SetString(PyExc_AssertionError, "core: card not in hand");
+    return -1;
+}
+
+static void draw(W *w, int seat, int n) {
+    while (n-- > 0 && w->ndeck > 0) {
+        w->hand[seat][w->hn[seat]++] = w->deck[--w->ndeck];
+    }
+}
+
+/* ClassicState._end_turn: GO_ON, or ROUND_END (the pile and every hand empty) */
+static int end_turn(W *w) {
+    if (w->ndeck > 0) draw(w, w->turn, w->pending_draw);
+    else {
+        int any = 0;
+        for (int s = 0; s < w->seats; s++) if (w->hn[s]) { any = 1; break; }
+        if (!any) { w->pending_draw = 0; return ROUND_END; }
+    }
+    w->pending_draw = 0;
+    int nxt = (w->turn + 1) % w->seats;
+    while (!w->hn[nxt]) nxt = (nxt + 1) % w->seats;
+    w->turn = w->current = nxt;
+    w->phase = MAIN;
+    return GO_ON;
+}
+
+/* goal_orientations: the rotated flags a revealed goal may lie */
+static int goal_ways(W *w, int g, int *opts) {
+    Tables *t = w->t;
+    int card = hid[g];
+    int nv = t->norient[card];
+    if (nv == 1) { opts[0] = t->orot[card][0]; return 1; }
+    int k = constraint_of(w, g), n = 0;
+    for (int v = 0; v < nv; v++)
+        if (t->fits[k][t->open_mask[t->ootile[card][v]]]) opts[n++] = t->orot[card][v];
+    if (n) return n;
+    int facing = rin[g], best = -1;
+    int score[2];
+    for (int v = 0; v < nv; v++) {
+        score[v] = __builtin_popcount(t->open_mask[t->ootile[card][v]] & facing);
+        if (score[v] > best) best = score[v];
+    }
+    for (int v = 0; v < nv; v++) if (score[v] == best) opts[n++] = t->orot[card][v];
+    return n;
+}
+
+static void reveal(W *w, int g, int rotated) {
+    Tables *t = w->t;
+    place(w, g, t->otile_of[hid[g]][rotated ? 1 : 0]);
+}
+
+/* ClassicState._settle */
+static int settle(W *w, int actor) {
+    Tables *t = w->t;
+    for (;;) {
+        int best = -1, bestkey = 0;
+        for (int i = 0; i < w->nh; i++) {
+            int c = w->hcell[i];
+            if (!rin[c]) continue;
+            int key = (t->gold[w->hcard[i]] ? 1 << 20 : 0) | c;
+            if (best < 0 || key < bestkey) { best = c; bestkey = key; }
+        }
+        if (best < 0) return GO_ON;
+        int g = best, opts[2] = {0, 0};
+        int n = goal_ways(w, g, opts);
+        int gold = t->gold[hid[g]];
+        if (n > 1 && !gold) {
+            w->phase = ORIENT;
+            w->pend_g = g; w->pend_n = n; w->pend_opt[0] = opts[0]; w->pend_opt[1] = opts[1];
+            w->current = actor;
+            return PAUSE;
+        }
+        reveal(w, g, opts[0]);
+        if (gold) { w->finder = actor; return ROUND_END; }
+    }
+}
+
+static int set_front(W *w, int seat) {
+    /* in_front: a new tuple of tuples, the seat's replaced (as ClassicState._set_front) */
+    PyObject *old = PyObject_GetAttrString(w->state, "in_front");
+    if (old == NULL) return -1;
+    PyObject *nt = PyTuple_New(w->seats);
+    if (nt == NULL) { Py_DECREF(old); return -1; }
+    for (int s = 0; s < w->seats; s++) {
+        PyObject *f;
+        if (s == seat) {
+            f = PyTuple_New(w->nfront[s]);
+            if (f == NULL) { Py_DECREF(old); Py_DECREF(nt); return -1; }
+            for (int i = 0; i < w->nfront[s]; i++) {
+                PyObject *code = w->t->codes[w->front[s][i]];
+                Py_INCREF(code);
+                PyTuple_SET_ITEM(f, i, code);
+            }
+        } else {
+            f = PyTuple_GET_ITEM(old, s);
+            Py_INCREF(f);
+        }
+        PyTuple_SET_ITEM(nt, s, f);
+    }
+    Py_DECREF(old);
+    int r = PyObject_SetAttrString(w->state, "in_front", nt);
+    Py_DECREF(nt);
+    return r;
+}
+
+static int see(W *w, int seat, int c) {
+    /* seen = self.seen = self.seen.copy(); seen[seat] = {**seen[seat], c: hidden[c]} */
+    PyObject *seen = PyObject_GetAttrString(w->state, "seen");
+    if (seen == NULL) return -1;
+    PyObject *ns = PyList_GetSlice(seen, 0, PY_SSIZE_T_MAX);
+    Py_DECREF(seen);
+    if (ns == NULL) return -1;
+    PyObject *d = PyDict_Copy(PyList_GET_ITEM(ns, seat));
+    PyObject *pc = PyLong_FromLong(py_of(c));
+    int r = -1;
+    if (d && pc && PyDict_SetItem(d, pc, w->t->codes[hid[c]]) == 0) {
+        PyList_SetItem(ns, seat, d);  /* steals d */
+        d = NULL;
+        r = PyObject_SetAttrString(w->state, "seen", ns);
+    }
+    Py_XDECREF(d); Py_XDECREF(pc); Py_DECREF(ns);
+    return r;
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+/* the targets of a map (face-down goals) or a rockfall (path cards), sorted */
+static int cell_targets(W *w, int card, int *out) {
+    Tables *t = w->t;
+    int n = 0;
+    if (t->effect[card] == E_MAP) for (int i = 0; i < w->nh; i++) out[n++] = w->hcell[i];
+    else for (int i = 0; i < w->norder; i++) if (t->is_path[tile[w->order[i]]]) out[n++] = w->order[i];
+    qsort(out, (size_t)n, sizeof(int), cmp_int);
+    return n;
+}
+
+static PyObject *cell_action(W *w, int card, int c) {
+    PyObject *k = PyLong_FromLong(py_of(c));
+    if (k == NULL) return NULL;
+    PyObject *a = PyObject_GetItem(w->t->cell_acts[card], k);
+    Py_DECREF(k);
+    return a;
+}
+
+static int append_discard(W *w, int card) {
+    return PyList_Append(w->discards, w->t->codes[card]);
+}
+
+static int targets[MAXORDER];
+
+/* one decision: picks, applies and logs its action; GO_ON, PAUSE or ROUND_END (-1: error) */
+static int decide(W *w, int even, PyObject **action_out) {
+    Tables *t = w->t;
+    Entry menu[MAXCARDS + 4];
+    int nm = 0, h[MAXHAND], nhd = 0;
+    int seat = w->current;
+    if (w->phase == ORIENT) {
+        menu[nm++] = (Entry){w->pend_n, T_ORIENT, -1};
+    } else {
+        for (int i = 0; i < w->hn[seat]; i++) {  /* sorted(set(hand)): ids are in code order */
+            int id = w->hand[seat][i], j = nhd, dup = 0;
+            for (int k = 0; k < nhd; k++) if (h[k] == id) { dup = 1; break; }
+            if (dup) continue;
+            while (j > 0 && h[j - 1] > id) { h[j] = h[j - 1]; j--; }
+            h[j] = id; nhd++;
+        }
+        int build = w->nfront[seat] == 0;
+        for (int i = 0; i < nhd; i++) {
+            int c = h[i];
+            if (t->kind[c] != K_PATH) continue;
+            if (!build) continue;
+            frontier(w);
+            int n = 0;
+            const unsigned char *nf = t->nfit[c];
+            for (int j = 0; j < w->nfr; j++) n += nf[w->frk[j]];
+            if (n) menu[nm++] = (Entry){n, T_PATH, c};
+        }
+        for (int i = 0; i < nhd; i++) {
+            int c = h[i];
+            int k = t->kind[c];
+            if (k == K_PATH) continue;
+            if (k == K_TOOL) {
+                w->tools_seen = 1;
+                int n = 0;
+                if (t->effect[c] == E_BREAK) {
+                    for (int s = 0; s < w->seats; s++) if (!(w->bits[s] & t->break_bit[c])) n++;
+                } else {
+                    for (int s = 0; s < w->seats; s++)
+                        for (int j = 0; j < t->nrtools[c]; j++) if (w->bits[s] & t->rtool_bit[c][j]) n++;
+                }
+                if (n) menu[nm++] = (Entry){n, T_TOOL, c};
+            } else if (k == K_CELL) {
+                int n = 0;
+                if (t->effect[c] == E_MAP) n = w->nh;
+                else for (int j = 0; j < w->norder; j++) n += t->is_path[tile[w->order[j]]];
+                if (n) menu[nm++] = (Entry){n, T_CELL, c};
+            } else {
+                PyErr_SetString(PyExc_AssertionError, "core: a card the core does not play");
+                return -1;
+            }
+        }
+        if (nhd) menu[nm++] = (Entry){nhd, T_PASS, -1};
+    }
+    if (nm == 0) { PyErr_SetString(PyExc_AssertionError, "core: no legal action"); return -1; }
+    Entry *e;
+    int i;
+    if (even) {
+        e = &menu[below(&w->rng, (uint64_t)nm)];
+        i = (int)below(&w->rng, (uint64_t)e->count);
+    } else {
+        int total = 0;
+        for (int k = 0; k < nm; k++) total += menu[k].count;
+        i = (int)below(&w->rng, (uint64_t)total);
+        e = menu;
+        while (i >= e->count) { i -= e->count; e++; }
+    }
+    /* the actor is logged first (ClassicState._apply) */
+    PyObject *actor = PyLong_FromLong(seat);
+    if (actor == NULL || PyList_Append(w->actors, actor) < 0) { Py_XDECREF(actor); return -1; }
+    Py_DECREF(actor);
+    PyObject *action = NULL;
+    int card = e->card, res;
+    switch (e->tag) {
+    case T_ORIENT: {
+        int rotated = w->pend_opt[i];
+        action = t->orient_obj[rotated]; Py_INCREF(action);
+        w->phase = MAIN;
+        reveal(w, w->pend_g, rotated);
+        res = settle(w, seat);
+        if (res == GO_ON) res = end_turn(w);
+        break;
+    }
+    case T_PATH: {
+        frontier(w);
+        int otile = -1, at = -1;
+        for (int o = 0; o < t->norient[card] && at < 0; o++) {
+            const unsigned char *row = t->ofit[card][o];
+            for (int j = 0; j < w->nfr; j++)
+                if (row[w->frk[j]]) { if (i == 0) { at = w->fr[j]; otile = t->ootile[card][o]; break; } i--; }
+        }
+        if (at < 0) { PyErr_SetString(PyExc_AssertionError, "core: placement"); return -1; }
+        PyObject *key = PyLong_FromLong((py_of(at) << 8) | otile);
+        if (key == NULL) return -1;
+        action = PyObject_GetItem(t->place, key);
+        Py_DECREF(key);
+        if (action == NULL) return -1;
+        w->last = seat; w->pending_draw = 1;
+        if (hand_remove(w, seat, card) < 0) { Py_DECREF(action); return -1; }
+        place(w, at, otile);
+        res = settle(w, seat);
+        if (res == GO_ON) res = end_turn(w);
+        break;
+    }
+    case T_PASS: {
+        int c = h[i];
+        action = t->single[c]; Py_INCREF(action);
+        w->last = seat;
+        if (hand_remove(w, seat, c) < 0 || PyList_Append(w->passed, t->passed_t[seat][c]) < 0) {
+            Py_DECREF(action); return -1;
+        }
+        w->pending_draw = 1;
+        res = end_turn(w);
+        break;
+    }
+    case T_TOOL: {
+        int target = -1, bit = 0;
+        if (t->effect[card] == E_BREAK) {
+            for (int s = 0; s < w->seats; s++)
+                if (!(w->bits[s] & t->break_bit[card])) { if (i == 0) { target = s; break; } i--; }
+            action = t->on_player[card][target];
+        } else {
+            for (int s = 0; s < w->seats && target < 0; s++)
+                for (int j = 0; j < t->nrtools[card]; j++)
+                    if (w->bits[s] & t->rtool_bit[card][j]) {
+                        if (i == 0) { target = s; bit = t->rtool_bit[card][j]; action = t->repair_act[card][s][j]; break; }
+                        i--;
+                    }
+        }
+        Py_INCREF(action);
+        w->last = seat; w->pending_draw = 1;
+        if (hand_remove(w, seat, card) < 0) { Py_DECREF(action); return -1; }
+        if (t->effect[card] == E_BREAK) {
+            w->front[target][w->nfront[target]++] = card;
+            w->bits[target] += t->front_bit[card];
+        } else {
+            int k = 0;
+            while (t->front_bit[w->front[target][k]] != bit) k++;
+            int broken = w->front[target][k];
+            memmove(&w->front[target][k], &w->front[target][k + 1], sizeof(int) * (size_t)(w->nfront[target] - k - 1));
+            w->nfront[target]--;
+            w->bits[target] -= bit;
+            if (append_discard(w, card) < 0 || append_discard(w, broken) < 0) { Py_DECREF(action); return -1; }
+        }
+        if (set_front(w, target) < 0) { Py_DECREF(action); return -1; }
+        res = end_turn(w);
+        break;
+    }
+    case T_CELL: {
+        int n = cell_targets(w, card, targets);
+        (void)n;
+        int c = targets[i];
+        action = cell_action(w, card, c);
+        if (action == NULL) return -1;
+        w->last = seat; w->pending_draw = 1;
+        if (hand_remove(w, seat, card) < 0 || append_discard(w, card) < 0) { Py_DECREF(action); return -1; }
+        if (t->effect[card] == E_MAP) {
+            if (see(w, seat, c) < 0) { Py_DECREF(action); return -1; }
+        } else {
+            int otile = remove_tile(w, c);
+            if (append_discard(w, t->otile_card[otile]) < 0) { Py_DECREF(action); return -1; }
+        }
+        res = end_turn(w);
+        break;
+    }
+    default:
+        PyErr_SetString(PyExc_AssertionError, "core: menu tag");
+        return -1;
+    }
+    *action_out = action;
+    return res;
+}
+
+static int put_rng(PyObject *rng, uint64_t s) {
+    PyObject *v = PyLong_FromUnsignedLongLong(s);
+    if (v == NULL) return -1;
+    int r = PyObject_SetAttrString(rng, "state", v);
+    Py_DECREF(v);
+    return r;
+}
+
+static int get_rng(PyObject *rng, uint64_t *s) {
+    PyObject *v = PyObject_GetAttrString(rng, "state");
+    if (v == NULL) return -1;
+    *s = PyLong_AsUnsignedLongLong(v);
+    Py_DECREF(v);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int state_flags(PyObject *st, int *terminal, int *round_no) {
+    PyObject *v = PyObject_GetAttrString(st, "terminal");
+    if (v == NULL) return -1;
+    *terminal = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return attr_int(st, "_round", round_no);
+}
+
+/* classic_play_out(state, rng, until_round_end, even, tables) -> (played, finished)
+ * finished False: the core stopped at a position it does not take (written back), and the
+ * caller plays the rest in Python. */
+static PyObject *classic_play_out(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *rng, *caps;
+    int until, even;
+    if (!PyArg_ParseTuple(args, "OOppO", &state, &rng, &until, &even, &caps)) return NULL;
+    Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.Tables");
+    if (t == NULL) return NULL;
+    static W w;
+    w.t = t;
+    w.seats = 0; w.tools_seen = 0; w.bail = 0;
+    w.discards = w.passed = w.history = w.actors = NULL;
+    w.state = state;
+    long played = 0;
+    int finished = 1, terminal, round0, round_no;
+    if (state_flags(state, &terminal, &round0) < 0) return NULL;
+    round_no = round0;
+    if (terminal) return Py_BuildValue("(lOO)", 0L, Py_True, Py_False);
+    if (!(w.discards = PyObject_GetAttrString(state, "discards"))) return NULL;
+    if (!(w.passed = PyObject_GetAttrString(state, "passed"))) goto error;
+    if (!(w.history = PyObject_GetAttrString(state, "history"))) goto error;
+    if (!(w.actors = PyObject_GetAttrString(state, "actors"))) goto error;
+    if (get_rng(rng, &w.rng) < 0) goto error;
+    int rc = sync_in(&w);
+    if (rc < 0) goto error;
+    if (rc > 0) { finished = 0; goto out; }
+    for (;;) {
+        if (terminal || (until && round_no != round0)) break;
+        PyObject *action = NULL;
+        int res = decide(&w, even, &action);
+        if (res < 0) goto error;
+        played++;
+        if (res == ROUND_END) {
+            /* the state as Python's has it when _end_round is called; then the action logged */
+            if (sync_out(&w) < 0 || put_rng(rng, w.rng) < 0) { Py_DECREF(action); goto error; }
+            PyObject *r = PyObject_CallMethod(state, "_end_round", NULL);
+            if (r == NULL) { Py_DECREF(action); goto error; }
+            Py_DECREF(r);
+            int a = PyList_Append(w.history, action);
+            Py_DECREF(action);
+            if (a < 0 || get_rng(rng, &w.rng) < 0 || state_flags(state, &terminal, &round_no) < 0)
+                goto error;
+            if (terminal || until) goto done;  /* Python's state is whole */
+            Py_DECREF(w.discards); Py_DECREF(w.passed);
+            w.discards = w.passed = NULL;
+            if (!(w.discards = PyObject_GetAttrString(state, "discards"))) goto error;
+            if (!(w.passed = PyObject_GetAttrString(state, "passed"))) goto error;
+            rc = sync_in(&w);
+            if (rc < 0) goto error;
+            if (rc > 0) { finished = 0; goto out; }
+            continue;
+        }
+        int a = PyList_Append(w.history, action);
+        Py_DECREF(action);
+        if (a < 0) goto error;
+        if (w.bail) { finished = 0; break; }
+    }
+    if (sync_out(&w) < 0) goto error;
+out:
+    if (put_rng(rng, w.rng) < 0) goto error;
+done:
+    Py_XDECREF(w.discards); Py_XDECREF(w.passed); Py_XDECREF(w.history); Py_XDECREF(w.actors);
+    return Py_BuildValue("(lOO)", played, finished ? Py_True : Py_False, w.tools_seen ? Py_True : Py_False);
+error:
+    Py_XDECREF(w.discards); Py_XDECREF(w.passed); Py_XDECREF(w.history); Py_XDECREF(w.actors);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"make_tables", make_tables, METH_O, "Compile the tables of one catalogue (a spec dict)."},
+    {"classic_play_out", classic_play_out, METH_VARARGS,
+     "Saboteur's State.play_out: (state, rng, until_round_end, even, tables) -> "
+     "(played, finished, tools_seen)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "pysaboteur._core",
+    "The optional compiled core of pysaboteur (see pysaboteur.core).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }

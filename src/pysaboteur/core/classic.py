@@ -1,0 +1,112 @@
+"""Saboteur's play-out on the compiled core: the tables it reads, made from the catalogue and
+the engine's own ``Tables`` (nothing of the rules is written twice), and the glue that hands
+a state to the core and back.
+
+The core plays the round in C on its own copy of the position and writes it back into the
+Python state: hands, pile, the maze, the phase and the seats, the generator; the log, the
+discards, the passes and the cards in front are changed in place as it plays.  At a round's
+end it calls the state's own ``_end_round`` (the pay-out, the round's record and the next
+round's set-up stay in Python) and, when the play-out goes on, reads the new round back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.actions import Orient
+from ..engine.cards import derived
+from ..engine.maze import FITS, Maze, Memo, cell_actions_of
+from ..engine.moves import SINGLES
+from ..engine.rng import Rng
+from ..games.classic.menu import K_PATH, MAX_SEATS, tables
+from ..games.classic.state import ClassicState
+
+_EFFECTS = {None: 0, "break": 1, "repair": 2, "map": 3, "rockfall": 4}
+
+
+def _put_maze(state: ClassicState, cells: dict[int, int], hidden: dict[int, str],
+              constraint: dict[int, int], order: list[int], reach: dict[int, int],
+              reach_in: dict[int, int], version: int) -> None:
+    """A new maze for ``state`` from the core's (its clones keep theirs: copy-on-write)."""
+    old = state.maze
+    maze = Maze.__new__(Maze)
+    maze.cat = old.cat
+    maze.cells, maze.hidden, maze.constraint, maze.order = cells, hidden, constraint, order
+    maze.sources = [d.copy() for d in old.sources]
+    maze.blocks = [d.copy() for d in old.blocks]
+    maze.reach, maze.reach_in = [reach], [reach_in]
+    maze.version = version
+    state.maze = maze
+    state._mt = Memo()
+
+
+def _spec(cat: Any) -> dict[str, Any]:
+    """What the core reads of a catalogue: per card (ids in code order, so that a hand's
+    sorted distinct cards are its sorted ids) and per oriented tile."""
+    T = tables(cat)
+    codes = sorted(k.code for k in cat.kinds)
+    ids = {code: i for i, code in enumerate(codes)}
+    zero = bytes(256)
+    cards = []
+    for code in codes:
+        kind = cat[code]
+        k = T.kind.get(code, -1)
+        effect = T.effect.get(code)
+        fit_rows = dict(T.fit_bytes.get(code, ()))
+        orientations = tuple((rotated, otile, fit_rows.get(otile, zero))
+                             for rotated, otile in cat.orientations.get(code, ()))
+        tools: tuple[int, ...] = ()
+        repairs = None
+        if effect == "repair":
+            tools = tuple(T.tool_bit[t] for t in kind.tools)
+            repairs = tuple(tuple(T.repairs[code][s][bit][0] for bit in tools)
+                            for s in range(MAX_SEATS))
+        on_player = tuple(T.on_player[code]) if code in T.on_player else None
+        deck_card = k >= 0
+        cards.append((
+            code, k, _EFFECTS.get(effect, 0), int(bool(kind.features.gold)),
+            T.front_bit.get(code, 0), T.break_bit.get(code, 0),
+            T.nfit.get(code, zero) if k == K_PATH else zero, orientations, tools, repairs,
+            on_player, SINGLES[code] if deck_card else None,
+            tuple((s, code) for s in range(MAX_SEATS)),
+            cell_actions_of(code) if effect in ("map", "rockfall") else None,
+            (cat.otile.get((code, False), -1), cat.otile.get((code, True), -1))))
+    otiles = [(cat.open_mask[t], cat.segments[t], cat.seg_of_edge[t], T.is_path[t],
+               ids[cat.codes[t]]) for t in range(len(cat.codes))]
+    return {"cards": cards, "otiles": otiles, "ids": ids, "tool_mask": T.tool_mask,
+            "fits": bytes(int(FITS[k][m]) for k in range(256) for m in range(16)),
+            "place": T.place, "orient": (Orient(False), Orient(True)), "put_maze": _put_maze}
+
+
+def _core_tables(cat: Any) -> Any:
+    from . import _ext
+
+    assert _ext is not None
+    return _ext.make_tables(_spec(cat))
+
+
+def play_out_for(cls: type) -> Any:
+    """The compiled play-out for states of exactly ``cls`` (Saboteur's), else None."""
+    if cls is not ClassicState:
+        return None
+    return _classic_play_out
+
+
+def _classic_play_out(state: ClassicState, rng: Rng, until_round_end: bool, policy: str) -> int:
+    from . import _ext
+
+    game = state.game
+    if (type(rng) is not Rng or game.contexts != 1 or game.data.PASS_MAX != 1
+            or not state.DISTINCT_HAND or _ext is None):
+        return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
+    core = derived(game.catalogue, _core_tables)
+    round_no = state._round
+    played, finished, tools_seen = _ext.classic_play_out(state, rng, until_round_end,
+                                                         policy == "playout", core)
+    if tools_seen:
+        state._fronts()  # the memo the pure menus leave behind (not part of the position)
+    if not finished:  # a position the core does not take: the rest in Python
+        if until_round_end and state._round != round_no:
+            return int(played)
+        return int(played) + state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
+    return int(played)
