@@ -278,15 +278,15 @@ TUTORIAL = Tutorial(
                 "between (9,2) and (10,2).",
                 "Platz 2 hat die Falle auch überquert (sie hat Platz 2 eine Karte gekostet) "
                 "und steht auf (9,2), neben deiner Mine. Troll: Die Karte liegt offen vor dir, "
-                "und ihr Plättchen auf einer Verbindung oder einem offenen Wegende sperrt sie "
-                "für alle Zwerge bis zum Beginn deines nächsten Zuges; dann werden Plättchen "
-                "und Karte entfernt. Stelle deinen Troll auf die Verbindung zwischen (9,2) und "
-                "(10,2).",
+                "und das Trollplättchen auf einer Verbindung oder einem offenen Wegende sperrt "
+                "diese Stelle für alle Zwerge bis zum Beginn deines nächsten Zuges; dann "
+                "werden Plättchen und Karte entfernt. Stelle deinen Troll auf die Verbindung "
+                "zwischen (9,2) und (10,2).",
                 "Plaats 2 ging ook over de val (die kostte plaats 2 een kaart) en staat op "
-                "(9,2), naast jouw mijn. Trol: de kaart ligt open voor je, en zijn fiche op "
-                "een verbinding of een open padeinde blokkeert die voor alle dwergen tot het "
-                "begin van je volgende beurt; dan gaan fiche en kaart weg. Zet je trol op de "
-                "verbinding tussen (9,2) en (10,2)."),
+                "(9,2), naast jouw mijn. Trol: de kaart ligt open voor je, en het trollenfiche "
+                "op een verbinding of een open padeinde blokkeert die plek voor alle dwergen "
+                "tot het begin van je volgende beurt; dan gaan fiche en kaart weg. Zet je trol "
+                "op de verbinding tussen (9,2) en (10,2)."),
             expect=("troll@9,2:E",),
             other=text(
                 "That move is allowed, but this step is about the troll: put it between (9,2) "
@@ -334,7 +334,7 @@ TUTORIAL = Tutorial(
                 "je beurt. De ronde eindigt als alle uitgelegde schatten genomen zijn, als de "
                 "stapel leeg is en niemand kaarten heeft (wie zijn beurt zonder kaarten "
                 "begint, slaat de rest van de ronde over), of als iedereen instemt. Stel nu "
-                "voor haar te beëindigen: elke andere speler moet aannemen."),
+                "voor om de ronde te beëindigen: elke andere speler moet aannemen."),
             expect=("propose end",),
             other=text(
                 "That move is allowed, but this step is about ending the round by agreement: "
