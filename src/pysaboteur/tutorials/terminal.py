@@ -80,9 +80,11 @@ def run(tutorial: Tutorial, lang: str, console: Console) -> Runner:
                 console.print(escape(_say(lang, runner.last_then)))
             break
     view = runner.state.view(runner.seat)
-    console.print(view_panel(view, game.catalogue))
     if view.last_round is not None:  # the script ended the round: its end as `play` shows it
+        # (its board as it ended; the next round's deal is the free round's business)
         console.print(round_end_panel(view, game.catalogue))
+    else:
+        console.print(view_panel(view, game.catalogue))
     console.print(Panel(escape(_say(lang, tutorial.outro)), border_style="green"))
     return runner
 

@@ -62,6 +62,7 @@ from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import svg
+from ..engine import reasons
 from ..registry import GAMES, make_game
 from .db import Database, StorageError
 from .hints import HintDesk
@@ -202,11 +203,20 @@ class Problem(BaseModel):
     type: str
 
 
+class Reason(BaseModel):
+    code: str = Field(..., description="a stable word (pysaboteur.engine.reasons: the "
+                                       "texts in every language are the i18n reasons group)")
+    params: dict[str, Any] = Field(..., description="the reason's parameters (cells, cards, "
+                                                    "tools...)")
+
+
 class ErrorDetail(BaseModel):
     code: str = Field(..., description="a stable word: not-finished, no-table, stale, ...")
     message: str = Field(..., description="what is wrong, in a sentence")
     errors: list[Problem] | None = Field(None, description="422 invalid only: each field "
                                                            "that does not fit the schema")
+    reason: Reason | None = Field(None, description="422 illegal only: the engine's reason "
+                                                    "as data, to say in any language")
 
 
 class ErrorBody(BaseModel):
@@ -379,6 +389,7 @@ def translations(lang: str) -> dict[str, Any]:
         for group, entries in extra.items():
             if isinstance(entries, dict):
                 data.setdefault(group, {}).update(entries)
+    data["reasons"] = reasons.client_table(lang)  # the engine's refusals: its one table
     return data
 
 

@@ -82,13 +82,19 @@ class Rejected(Exception):
     """An action or request refused; ``status`` is the HTTP code, ``code`` a stable word."""
 
     def __init__(self, status: int, code: str, message: str,
-                 headers: dict[str, str] | None = None) -> None:
+                 headers: dict[str, str] | None = None,
+                 reason: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.headers = headers  # of the HTTP answer (Retry-After)
+        #: an illegal move's reason as data: {"code", "params"} (IllegalAction.to_json)
+        self.reason = reason
 
     def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message}
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out
 
 
 def view_json(view: Any) -> dict[str, Any]:
@@ -1004,7 +1010,7 @@ class Hub:
             except GameOver as exc:  # pragma: no cover - checked above
                 raise Rejected(409, "game-over", str(exc)) from exc
             except IllegalAction as exc:
-                raise Rejected(422, "illegal", str(exc)) from exc
+                raise Rejected(422, "illegal", str(exc), reason=exc.to_json()) from exc
             finished = new.is_terminal
             try:
                 await self._db(self.db.append_action, table.id, table.index, seat, str(action),

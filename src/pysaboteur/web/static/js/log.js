@@ -164,8 +164,24 @@ export function moveSentence(game, seat, text, me, {html = false, index = -1, vi
   return fill(tr("log", key), vars, html);
 }
 
+/** An illegal move's reason as the server sends it ({code, params}: the engine's one table
+ * of reasons, served as the "reasons" group) in the page's language; "" when unknown. */
+export function reasonText(reason) {
+  const table = S.tr.reasons || {};
+  const text = reason && table.texts && table.texts[reason.code];
+  if (!text) return "";
+  const words = table.words || {};
+  let out = text;
+  for (const [k, v] of Object.entries(reason.params || {})) {
+    const word = words[k] && words[k][v];
+    out = out.replaceAll(`{${k}}`, word !== undefined ? word : String(v));
+  }
+  return out;
+}
+
 /** A refusal from the server, in the page's words: the code's text and the move as the
- * log would write it ("illegal": "<notation> is not a legal move now"). */
+ * log would write it ("illegal": "<notation> is not a legal move now"), then the engine's
+ * reason in the page's language. */
 export function refusalText(err, sent) {
   const m = /^(.+?) is not a legal move now\.?$/.exec((err && err.message) || "");
   const text = m ? m[1] : sent;
@@ -174,7 +190,9 @@ export function refusalText(err, sent) {
   if (text && parseMove(text) && msg && msg.seat !== null && msg.seat !== undefined) move = moveSentence(msg.table.game, msg.seat, text, msg.seat);
   else if (text) move = text;
   if (err.code === "bad-notation") return move ? tg("errors", "bad_notation_move", {move}) : tr("errors", "bad-notation");
-  return move ? tg("errors", "illegal_move", {move}) : tr("errors", "illegal", t("illegal"));
+  const told = move ? tg("errors", "illegal_move", {move}) : tr("errors", "illegal", t("illegal"));
+  const reason = reasonText(err.reason);
+  return reason ? tg("errors", "illegal_because", {told, reason}) : told;
 }
 
 // -- where the rounds begin -------------------------------------------------------------
