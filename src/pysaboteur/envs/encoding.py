@@ -349,11 +349,15 @@ class Encoding:
     def rel(self, seat: int, other: int) -> int:
         return (other - seat) % self.players
 
-    def observe(self, view: Any) -> np.ndarray:
-        """The flat observation of ``view`` (a seat's view; a spectator is seen from seat 0)."""
+    def observe(self, view: Any, seat: int | None = None) -> np.ndarray:
+        """The flat observation of ``view``, seats relative to ``seat`` (default: the view's
+        seat; a spectator's view is seen from seat 0 unless ``seat`` is given: so
+        ``observe(state.view(None), seat)`` is what every seat may know, laid out as
+        ``seat`` sees it)."""
         lay = self.layout
         win = self.window
-        seat = view.seat if view.seat is not None else 0
+        if seat is None:
+            seat = view.seat if view.seat is not None else 0
         obs = np.zeros(lay.size, dtype=np.float32)
         grid = obs[:lay.grid_size].reshape(lay.grid_shape)
         pi = lay.plane_index

@@ -27,7 +27,7 @@ Parameters: ``players`` and ``seed`` (the first match's seed; each further
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 import numpy as np
@@ -38,6 +38,7 @@ from ..engine.rng import Rng
 from ..registry import GAMES, make_game
 from . import make_encoding, supported_games
 from .encoding import Encoding
+from .history import ROW, History
 
 #: upper bounds on the decisions in one match, per game (measured maxima x2; docs/envs.md)
 MAX_GAME_LENGTH = {"duel": 1000, "solo": 600, "classic": 2000, "expansion": 3000,
@@ -109,6 +110,8 @@ class SaboteurSpielGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(game_type, info, {"players": players, "seed": self.first_seed})
         self._deals = 0
+        self.max_moves = MAX_GAME_LENGTH[key]
+        self._history: History | None = None
 
     def new_initial_state(self) -> SaboteurSpielState:
         return SaboteurSpielState(self)
@@ -122,10 +125,25 @@ class SaboteurSpielGame(pyspiel.Game):  # type: ignore[misc]
         self._deals += 1
         return self.engine_game.new_state(seed)
 
+    @property
+    def history(self) -> History:
+        """The log's rows (the information-state tensor's history), made once per game."""
+        if self._history is None:
+            self._history = History(self.encoding)
+        return self._history
+
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> SaboteurObserver:
-        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return SaboteurObserver(self.encoding, perfect_recall=recall)
+        """The observer of ``iig_obs_type`` (None: the default observation - public and the
+        seat's private information, no recall); every type is honoured."""
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        if iig_obs_type is None:
+            return SaboteurObserver(self, perfect_recall=False, public_info=True,
+                                    private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER)
+        return SaboteurObserver(self, perfect_recall=bool(iig_obs_type.perfect_recall),
+                                public_info=bool(iig_obs_type.public_info),
+                                private_info=iig_obs_type.private_info)
 
 
 class _Engine:
@@ -255,26 +273,145 @@ def _load_state(name: str, params: dict[str, Any], text: str) -> SaboteurSpielSt
 
 
 class SaboteurObserver:
-    """OpenSpiel's py-observer: ``tensor`` and ``dict`` from the seat's view."""
+    """OpenSpiel's py-observer of one observation type: ``tensor`` and ``dict`` from views.
 
-    def __init__(self, encoding: Encoding, perfect_recall: bool) -> None:
-        self.encoding = encoding
+    The pieces of the tensor, in order (``dict`` names each):
+
+    * ``observation`` - public and this seat's private information (``private_info`` =
+      ``SINGLE_PLAYER`` with ``public_info``): the encoding's observation of the seat's view;
+    * ``public`` - public information only (``private_info`` = ``NONE`` or ``ALL_PLAYERS``,
+      with ``public_info``): the observation of the spectator's view (``view(None)``), laid
+      out as the seat sees it;
+    * ``private`` (``SINGLE_PLAYER`` without ``public_info``) or ``private_rel<r>``
+      (``ALL_PLAYERS``, every seat from this one on): a seat's private information, its
+      observation minus the public one (its hand, role, the goals it has looked at...);
+    * ``log`` (``perfect_recall``): every move so far as ``(max_game_length, ROW)`` rows
+      (:data:`pysaboteur.envs.history.ROW_FIELDS`): as the seat saw them (``SINGLE_PLAYER``),
+      as everybody saw them (``NONE``: passes face down), every move in full
+      (``ALL_PLAYERS``); without ``public_info``, only the rows of moves others saw face down.
+    """
+
+    def __init__(self, game: SaboteurSpielGame, perfect_recall: bool, public_info: bool,
+                 private_info: Any) -> None:
+        self.game = game
+        self.encoding = enc = game.encoding
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(encoding.obs_size, dtype=np.float32)
-        self.dict = {"observation": self.tensor}
+        self.public_info = public_info
+        self.private_info = private_info
+        kinds = pyspiel.PrivateInfoType
+        n = enc.players
+        pieces: list[tuple[str, tuple[int, ...]]] = []
+        if public_info:
+            single = private_info == kinds.SINGLE_PLAYER
+            pieces.append(("observation" if single else "public", (enc.obs_size,)))
+        if private_info == kinds.SINGLE_PLAYER and not public_info:
+            pieces.append(("private", (enc.obs_size,)))
+        if private_info == kinds.ALL_PLAYERS:
+            pieces += [(f"private_rel{r}", (enc.obs_size,)) for r in range(n)]
+        if perfect_recall:
+            pieces.append(("log", (game.max_moves, ROW)))
+        size = sum(int(np.prod(shape)) for _, shape in pieces)
+        self.tensor = np.zeros(size, dtype=np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for name, shape in pieces:
+            k = int(np.prod(shape))
+            self.dict[name] = self.tensor[at:at + k].reshape(shape)
+            at += k
+
+    def _private(self, engine: State, seat: int, relative_to: int) -> np.ndarray:
+        enc = self.encoding
+        return enc.observe(engine.view(seat), relative_to) - enc.observe(engine.view(None),
+                                                                          relative_to)
 
     def set_from(self, state: SaboteurSpielState, player: int) -> None:
+        self.tensor[:] = 0
         if not state._engine.dealt:
             # a root not dealt yet: OpenSpiel only asks for the tensor's shape
-            self.tensor[:] = 0
             return
-        self.tensor[:] = self.encoding.observe(state.engine.view(player))
+        engine = state.engine
+        enc = self.encoding
+        d = self.dict
+        n = enc.players
+        if "observation" in d:
+            d["observation"][:] = enc.observe(engine.view(player), player)
+        if "public" in d:
+            d["public"][:] = enc.observe(engine.view(None), player)
+        if "private" in d:
+            d["private"][:] = self._private(engine, player, player)
+        for r in range(n):
+            name = f"private_rel{r}"
+            if name in d:
+                d[name][:] = self._private(engine, (player + r) % n, player)
+        if "log" in d:
+            d["log"][:] = self.game.history.rows(self._log(engine, player), player,
+                                                 self.game.max_moves)
+
+    def _log(self, engine: State, player: int) -> tuple[tuple[int, str], ...]:
+        """The log this observer's type sees (see the class's docstring)."""
+        kinds = pyspiel.PrivateInfoType
+        public = engine.view(None).log
+        if self.private_info == kinds.NONE:
+            return public if self.public_info else ()
+        if self.private_info == kinds.SINGLE_PLAYER:
+            mine = engine.view(player).log
+        else:  # every move as its actor saw it: in full
+            logs = {s: engine.view(s).log for s in range(self.encoding.players)}
+            mine = tuple(logs[actor][i] for i, (actor, _) in enumerate(public))
+        if self.public_info:
+            return mine
+        return tuple(m for m, p in zip(mine, public, strict=True) if m != p)
 
     def string_from(self, state: SaboteurSpielState, player: int) -> str:
-        view = state.engine.view(player)
-        if not self.perfect_recall:
-            view = replace(view, log=())
-        return repr(view)
+        engine = state.engine
+        kinds = pyspiel.PrivateInfoType
+        public = engine.view(None)
+        parts = []
+        if self.public_info:
+            pub = public if self.perfect_recall else replace(public, log=())
+            if self.private_info == kinds.SINGLE_PLAYER:
+                view = engine.view(player)
+                parts.append(repr(view if self.perfect_recall else replace(view, log=())))
+            else:
+                parts.append(repr(pub))
+        seats: list[int] = []
+        if self.private_info == kinds.SINGLE_PLAYER and not self.public_info:
+            seats = [player]
+        elif self.private_info == kinds.ALL_PLAYERS:
+            seats = [(player + r) % self.encoding.players for r in range(self.encoding.players)]
+        for seat in seats:
+            parts.append(f"seat {seat}: {self._private_fields(engine.view(seat), public)}")
+        if self.perfect_recall and not self.public_info:
+            parts.append(f"log: {self._log(engine, player)}")
+        return "\n".join(parts)
+
+    def _private_fields(self, view: Any, public: Any) -> dict[str, Any]:
+        """The fields of a seat's view that the spectator's view does not share."""
+        return {f.name: getattr(view, f.name) for f in fields(view)
+                if f.name not in ("seat", "log") and getattr(view, f.name) != getattr(
+                    public, f.name)}
+
+
+class _RestartableISMCTS:
+    """Mixed into OpenSpiel's Python ``ISMCTSBot``: the ``restart_at`` and
+    ``inform_action`` that ``evaluate_bots`` calls (the search keeps no state between
+    moves but its tree, which ``restart_at`` drops)."""
+
+    def restart_at(self, state: Any) -> None:
+        self.reset()  # type: ignore[attr-defined]
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        pass
+
+
+def ismcts_bot(game: Any, **kwargs: Any) -> Any:
+    """OpenSpiel's Python ``ISMCTSBot`` for ``game``, usable with ``evaluate_bots``:
+    ``ismcts_bot(game, evaluator=..., uct_c=2.0, max_simulations=100, random_state=rs)``
+    (the keywords are ``ISMCTSBot``'s)."""
+    from open_spiel.python.algorithms import ismcts
+
+    cls = type("SaboteurISMCTSBot", (_RestartableISMCTS, ismcts.ISMCTSBot), {})
+    return cls(game=game, **kwargs)
 
 
 def _register() -> list[str]:
