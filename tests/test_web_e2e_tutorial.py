@@ -22,14 +22,17 @@ def click_move(page: Any, text: str) -> None:
     a = found[0]
     hand = msg["view"].get("hand") or []
     kind = a["kind"]
-    if kind == "Pass":  # the pass bar: the cards picked, then confirmed
+    if kind in ("Pass", "Discard"):  # the pass bar: the cards picked, then confirmed
         page.locator("[data-testid=pass-mode]").click(**FAST)
         used: set[int] = set()
         for code in a["cards"]:
             i = next(i for i, c in enumerate(hand) if c == code and i not in used)
             used.add(i)
             page.locator(f"[data-testid=hand-{i}]").click(**FAST)
-        page.locator("[data-testid=confirm-pass]").click(**FAST)
+        if kind == "Pass":
+            page.locator("[data-testid=confirm-pass]").click(**FAST)
+        else:  # the bar's button for removing that card with them
+            page.locator(f"#prompt [data-act='{text}']").click(**FAST)
         return
     if kind in ("PlacePath", "PlayOnCell", "PlayOnJoint", "PlayOnPlayer", "PlayOnTreasure"):
         page.locator(f"[data-testid=hand-{hand.index(a['card'])}]").click(**FAST)
