@@ -201,7 +201,7 @@ def test_the_terminal_tutorial_to_its_end(game: str) -> None:
             # the script ended the round: its end is shown, not the next round's deal
             child.expect(r"round 1 over")
         child.expect(words_of(script.outro["nl"]))
-        child.expect("Enter start de vrije ronde")
+        child.expect("Enter start (de vrije ronde|een vrije solo-ronde)")
         child.sendline("")  # the free round against an easy bot begins: its board, a prompt
         child.expect(r"seat \d \(\w+\)>")
         child.sendline("quit")

@@ -235,7 +235,7 @@ def tutorial(
         run(script, lang, console)
         if not free:
             return
-        wait_free(lang, console)
+        wait_free(lang, console, game)
     except (KeyboardInterrupt, Left):
         console.print("\n[yellow]tutorial left[/]")
         return

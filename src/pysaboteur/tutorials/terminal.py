@@ -29,6 +29,10 @@ PROMPTS: dict[str, dict[str, str]] = {
     "free": {"en": "Enter to start the free round against an easy bot ('quit' leaves)",
              "de": "Enter startet die freie Runde gegen einen leichten Bot ('quit' beendet)",
              "nl": "Enter start de vrije ronde tegen een makkelijke bot ('quit' stopt)"},
+    # solo has no other seat: its free round is played alone
+    "free_solo": {"en": "Enter to start a free solo round ('quit' leaves)",
+                  "de": "Enter startet eine freie Solo-Runde ('quit' beendet)",
+                  "nl": "Enter start een vrije solo-ronde ('quit' stopt)"},
 }
 
 
@@ -89,10 +93,11 @@ def run(tutorial: Tutorial, lang: str, console: Console) -> Runner:
     return runner
 
 
-def wait_free(lang: str, console: Console) -> None:
-    """Wait for Enter before the free round (raises :class:`Left` on quit)."""
+def wait_free(lang: str, console: Console, game: str = "") -> None:
+    """Wait for Enter before the free round of ``game`` (raises :class:`Left` on quit)."""
+    prompt = PROMPTS["free_solo" if game == "solo" else "free"][lang]
     try:
-        typed = console.input(f"[dim]{escape(PROMPTS['free'][lang])}[/] ").strip()
+        typed = console.input(f"[dim]{escape(prompt)}[/] ").strip()
     except EOFError:
         raise Left from None
     if typed in ("quit", "exit"):

@@ -106,7 +106,7 @@ function panelHtml(s) {
   if (s.explain) parts.push(`<p class="tutorial-explain" role="alert" data-testid="tutorial-explain">${esc(pick(s.explain))}</p>`);
   if (d.done) {
     parts.push(`<p class="tutorial-outro" data-testid="tutorial-outro">${esc(pick(d.outro))}</p>`);
-    parts.push(`<p><button class="primary" data-testid="tutorial-free" id="tutorial-free">${esc(L("free_round"))}</button> <a href="#/learn">${esc(L("other_games"))}</a></p>`);
+    parts.push(`<p><button class="primary" data-testid="tutorial-free" id="tutorial-free">${esc(L(s.game === "solo" ? "free_round_solo" : "free_round"))}</button> <a href="#/learn">${esc(L("other_games"))}</a></p>`);
   } else if (d.suggested) {
     parts.push(`<p class="tutorial-hint"><button class="small" id="tutorial-show" data-testid="tutorial-show">${esc(L("show_move"))}</button> <code data-testid="tutorial-suggested" ${s.shown ? "" : "hidden"}>${esc(d.suggested)}</code></p>`);
   }
