@@ -9,8 +9,17 @@ from pathlib import Path
 import pytest
 
 from pysaboteur.engine.position import Position
-from pysaboteur.puzzles import KINDS, LANGS, Puzzle, check, get, prove, puzzles
-from pysaboteur.puzzles.search import reach_lines, reply, role_worlds, suspect, worlds
+from pysaboteur.puzzles import DIFFICULTIES, KINDS, LANGS, Puzzle, check, get, prove, puzzles, solve
+from pysaboteur.puzzles.search import (
+    goal_pool,
+    reach_lines,
+    reply,
+    richest_cells,
+    role_worlds,
+    suspect,
+    told_worlds,
+    worlds,
+)
 
 ALL = puzzles()
 
@@ -61,8 +70,8 @@ def test_public_never_shows_the_solution_or_hidden_facts() -> None:
             json.dumps(state.view(p.seat).to_json()))
         if p.kind == "where":  # the gold's cell is not told
             assert "gold" not in data
-        assert set(data) <= {"id", "game", "kind", "moves", "title", "goal", "seat", "view",
-                             "gold", "shown"}
+        assert set(data) <= {"id", "game", "kind", "moves", "difficulty", "title", "goal",
+                             "seat", "view", "gold", "shown", "said"}
         if p.shown is not None:  # the one hand the puzzle shows, and only it
             assert data["shown"] == {"seat": p.shown, "hand": state.hands[p.shown]}
         assert "solution" not in text
@@ -96,7 +105,7 @@ def test_two_move_puzzles_have_no_one_move_answer() -> None:
 def test_where_puzzles_are_deductions() -> None:
     """The gold's goal is still face down and the solver has not looked at it: the answer
     follows from the other goals, in every world that gives the solver its view."""
-    for p in (p for p in ALL if p.kind == "where"):
+    for p in (p for p in ALL if p.kind == "where" and p.game not in ("duel", "solo")):
         view = p.state().view(p.seat)
         known = [tuple(k[:2]) for k in view.known_goals]
         assert tuple(p.solutions[0]) not in known, p.id
@@ -107,7 +116,7 @@ def test_where_puzzles_are_deductions() -> None:
 def test_saboteur_puzzles_follow_from_the_premise() -> None:
     """Exactly one seat made a move the premise forbids gold-diggers; every consistent
     assignment of the dwarf cards makes it the one saboteur, the solver a gold-digger."""
-    for p in (p for p in ALL if p.kind == "saboteur"):
+    for p in (p for p in ALL if p.kind == "saboteur" and not p.said):
         state = p.state()
         view = state.view(p.seat)
         assert view.role == "digger", p.id
@@ -189,3 +198,85 @@ def test_api_lists_shows_and_checks(tmp_path: Path) -> None:
         assert c.get("/api/puzzles/nope").status_code == 404
         assert c.post("/api/puzzles/nope/answer", json={"answer": []}).status_code == 404
         assert c.post(f"/api/puzzles/{p.id}/answer", json={"answer": "x"}).status_code == 422
+
+
+# -- the gaps of issue 23: solo, the Duel's "where", hard deductions, difficulty -----------
+def test_the_collection_covers_solo_duel_where_and_hard_deductions() -> None:
+    assert sum(p.game == "solo" for p in ALL) >= 4
+    assert sum(p.game == "duel" and p.kind == "where" for p in ALL) >= 3
+    hard = [p for p in ALL if p.kind in ("where", "saboteur") and p.difficulty == "hard"]
+    assert len(hard) >= 6 and len({p.game for p in hard}) >= 2
+    assert {p.difficulty for p in ALL} == set(DIFFICULTIES)
+    assert any(p.difficulty == "easy" and p.kind in ("where", "saboteur") for p in ALL)
+
+
+def test_difficulty_is_listed_and_shown() -> None:
+    for p in ALL:
+        assert p.difficulty in DIFFICULTIES, p.id
+        assert p.summary()["difficulty"] == p.difficulty == p.public()["difficulty"]
+
+
+def test_solo_puzzles_are_one_seat_one_turn() -> None:
+    for p in (p for p in ALL if p.game == "solo"):
+        state = p.state()
+        assert state.game.players == 1 and p.kind == "reach" and p.moves == 1, p.id
+        # every solution is one turn: it ends with the main option (and what follows it)
+        for line in p.solutions:
+            after = state.clone()
+            for text in line:
+                after.apply(after.game.parse_action(text, after.hands[0]))
+            assert len(after.view(0).face_down) < len(state.view(0).face_down), (p.id, line)
+
+
+def test_told_puzzles_need_what_was_said() -> None:
+    """A hard deduction: the solver's view and the move premise alone leave the answer
+    open; with what the seats said (a saboteur may lie) one answer is left, and the
+    position's own dwarf cards are one of the worlds (the puzzle tells no false story)."""
+    told = [p for p in ALL if p.said]
+    assert len(told) >= 6
+    for p in told:
+        bare = Puzzle(**{**p.__dict__, "said": ()})
+        assert len(solve(bare)) > 1, p.id
+        state = p.state()
+        real = tuple(state.view(s).role for s in range(state.game.players))
+        assert real in [roles for _, roles in told_worlds(p.position, p.seat, p.said)], p.id
+        for seat, (x, y), word in p.said:  # the goal text tells every claim
+            assert f"seat {seat}: ({x}, {y}) is {word}" in p.goal["en"], p.id
+
+
+def test_a_told_puzzle_with_two_answers_fails() -> None:
+    p = next(p for p in ALL if p.said and p.kind == "where")
+    loose = Puzzle(**{**p.__dict__, "said": p.said[:-1] if len(p.said) > 1 else ()})
+    if len(solve(loose)) > 1:
+        assert prove(loose) != []
+    wrong = Puzzle(**{**p.__dict__, "said": ((p.said[0][0], p.said[0][1], "bogus"),)})
+    assert prove(wrong) != []
+
+
+def test_duel_where_counts_the_goal_cards() -> None:
+    """The Duel's "where is the most gold?": the answer is face down; the goal cards that may
+    lie under a goal not looked at are the 18 less those seen this match; the answer is not
+    found without counting those seen in earlier rounds (hard) or this round (medium)."""
+    for p in (p for p in ALL if p.game == "duel" and p.kind == "where"):
+        state = p.state()
+        view = state.view(p.seat)
+        assert tuple(p.solutions[0]) in [tuple(c) for c in view.face_down], p.id
+        pool = goal_pool(state, p.seat)
+        assert not set(pool) & set(view.goals_seen), p.id
+        assert richest_cells(state, p.seat) == [tuple(p.solutions[0])], p.id
+        assert p.difficulty == ("hard" if view.round > 1 else "medium"), p.id
+        # what this round alone shows (the goals face up on the board) does not decide it
+        on_board = {c.card for c in view.board if c.card in view.goals_seen}
+        forgetful = type(view)(**{**view.__dict__, "goals_seen": tuple(on_board)})
+        assert _richest_of(state, forgetful) != [tuple(p.solutions[0])], p.id
+        wrong = next(c for c in view.face_down if tuple(c) != tuple(p.solutions[0]))
+        assert check(p, [f"{wrong[0]},{wrong[1]}"]).reason == "wrong-cell"
+
+
+def _richest_of(state: object, view: object) -> list[tuple[int, int]]:
+    class Seen:  # the state as richest_cells reads it, with another view
+        game = state.game  # type: ignore[attr-defined]
+
+        def view(self, seat: int) -> object:
+            return view
+    return richest_cells(Seen(), 0)  # type: ignore[arg-type]

@@ -34,20 +34,30 @@ from ..engine.errors import SaboteurError
 from ..engine.game import State
 from ..engine.position import Position
 from .search import (
+    Claim,
     Line,
+    goal_pool,
     gold_cells,
+    looked_this_round,
     reach_lines,
     reached,
     reply,
+    richest_cells,
+    richest_witnesses,
     role_worlds,
     saboteur_seats,
     stop_moves,
+    told_gold_cells,
+    told_saboteur_seats,
+    told_worlds,
     turns,
 )
 
 KINDS = ("reach", "stop", "where", "saboteur")
 LANGS = ("en", "de", "nl")
-GAME_ORDER = ("duel", "classic", "expansion", "lost-mines")
+GAME_ORDER = ("duel", "solo", "classic", "expansion", "lost-mines")
+#: how much reasoning a puzzle needs: one fact or one move; a few combined; many combined
+DIFFICULTIES = ("easy", "medium", "hard")
 
 
 @dataclass(frozen=True)
@@ -66,6 +76,11 @@ class Puzzle:
     gold: tuple[int, int] | None = None
     #: stop: the seat whose hand is shown
     shown: int | None = None
+    #: ``easy``, ``medium`` or ``hard`` (:data:`DIFFICULTIES`)
+    difficulty: str = "easy"
+    #: where, saboteur: what the seats said at the table about the goal each looked at
+    #: with a map, ``(seat, (x, y), "gold" | "stone")``; a saboteur may lie, no one else does
+    said: tuple[Claim, ...] = ()
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Puzzle:
@@ -77,23 +92,28 @@ class Puzzle:
             solutions=tuple(tuple(s) for s in data["solutions"]),
             moves=int(data.get("moves", 1)),
             gold=(int(gold[0]), int(gold[1])) if gold else None,
-            shown=data.get("shown"))
+            shown=data.get("shown"), difficulty=str(data.get("difficulty", "easy")),
+            said=tuple((int(seat), (int(xy[0]), int(xy[1])), str(word))
+                       for seat, xy, word in data.get("said", ())))
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "id": self.id, "game": self.game, "kind": self.kind, "seat": self.seat,
-            "moves": self.moves, "title": self.title, "goal": self.goal,
+            "moves": self.moves, "difficulty": self.difficulty, "title": self.title,
+            "goal": self.goal,
             "position": self.position.to_json(), "solutions": [list(s) for s in self.solutions]}
         if self.gold is not None:
             data["gold"] = list(self.gold)
         if self.shown is not None:
             data["shown"] = self.shown
+        if self.said:
+            data["said"] = [[seat, list(xy), word] for seat, xy, word in self.said]
         return data
 
     def summary(self) -> dict[str, Any]:
         """What a list of puzzles shows: never the position or the solution."""
         return {"id": self.id, "game": self.game, "kind": self.kind, "moves": self.moves,
-                "title": self.title, "goal": self.goal}
+                "difficulty": self.difficulty, "title": self.title, "goal": self.goal}
 
     def state(self) -> State:
         return self.position.state()
@@ -108,6 +128,9 @@ class Puzzle:
             data["gold"] = list(self.gold)
         if self.shown is not None:
             data["shown"] = {"seat": self.shown, "hand": list(state.hands[self.shown])}
+        if self.said:
+            data["said"] = [{"seat": seat, "cell": list(xy), "says": word}
+                            for seat, xy, word in self.said]
         return data
 
 
@@ -143,8 +166,15 @@ def solve(puzzle: Puzzle) -> list[tuple[Any, ...]]:
         return [tuple(line) for line in reach_lines(state, puzzle.seat, puzzle.moves)]
     if puzzle.kind == "stop":
         return [tuple(line) for line in stop_moves(state, puzzle.seat)]
+    if puzzle.kind == "where" and puzzle.game in ("duel", "solo"):
+        return [tuple(xy) for xy in richest_cells(state, puzzle.seat)]
+    if puzzle.kind == "where" and puzzle.said:
+        return [tuple(xy) for xy in told_gold_cells(puzzle.position, puzzle.seat, puzzle.said)]
     if puzzle.kind == "where":
         return [tuple(xy) for xy in gold_cells(puzzle.position, puzzle.seat)]
+    if puzzle.kind == "saboteur" and puzzle.said:
+        return [(seat,) for seat in told_saboteur_seats(puzzle.position, puzzle.seat,
+                                                         puzzle.said)]
     if puzzle.kind == "saboteur":
         return [(seat,) for seat in saboteur_seats(state, puzzle.seat)]
     raise ValueError(f"unknown puzzle kind {puzzle.kind!r}")
@@ -173,13 +203,44 @@ def prove(puzzle: Puzzle) -> list[str]:
                                   for _, a, _ in turns(passing[0], puzzle.shown)):
             problems.append("the shown seat cannot reach the gold anyway")
     if puzzle.kind == "saboteur":
-        worlds_now = role_worlds(state, puzzle.seat)
+        worlds_now = ([roles for _, roles in told_worlds(puzzle.position, puzzle.seat,
+                                                         puzzle.said)]
+                      if puzzle.said else role_worlds(state, puzzle.seat))
         if any(sum(r == "saboteur" for r in w) != 1 for w in worlds_now):
             problems.append("a world has no saboteur or more than one")
+    for seat, xy, word in puzzle.said:
+        if word not in ("gold", "stone") or seat == puzzle.seat \
+                or not looked_this_round(state, puzzle.seat, seat, xy):
+            problems.append(f"seat {seat} did not look at {xy} this round, or said {word!r}")
+    if puzzle.kind == "where" and puzzle.game in ("duel", "solo"):
+        problems += _richest_problems(puzzle, state, found)
+    if puzzle.difficulty not in DIFFICULTIES:
+        problems.append(f"difficulty {puzzle.difficulty!r} is not one of {DIFFICULTIES}")
     for lang in LANGS:
         if not puzzle.title.get(lang) or not puzzle.goal.get(lang):
             problems.append(f"no title or goal in {lang}")
     return problems
+
+
+def _richest_problems(puzzle: Puzzle, state: State, found: list[tuple[Any, ...]]
+                      ) -> list[str]:
+    """The Duel's "where": the answer is face down, the goal cards that may lie under the
+    goals not looked at (:func:`goal_pool`) never hold more gold, and for every other
+    face-down goal not looked at the engine confirms a world (same moves, same view) where
+    it holds less gold than the answer."""
+    if len(found) != 1:
+        return []
+    view = state.view(puzzle.seat)
+    known = {(x, y) for x, y, _ in view.known_goals}
+    need = {tuple(c) for c in view.face_down} - known - {tuple(found[0])}
+    if tuple(found[0]) in known:
+        shown = richest_witnesses(puzzle.position, puzzle.seat)
+        missing = sorted(need - set(shown))
+        if missing:
+            return [f"no world confirms a poorer goal at {missing}"]
+    elif not goal_pool(state, puzzle.seat):
+        return ["no goal card is left for the goal not looked at"]
+    return []
 
 
 # -- answers -------------------------------------------------------------------
@@ -261,4 +322,5 @@ def check(puzzle: Puzzle, answer: Sequence[str]) -> Verdict:
     return Verdict(False, "not-reached", "")
 
 
-__all__ = ["KINDS", "Line", "Puzzle", "Verdict", "check", "get", "prove", "puzzles", "solve"]
+__all__ = ["DIFFICULTIES", "KINDS", "Line", "Puzzle", "Verdict", "check", "get", "prove",
+           "puzzles", "solve"]

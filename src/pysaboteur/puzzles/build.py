@@ -27,6 +27,16 @@ TITLES: dict[str, dict[str, str]] = {
                  "nl": "Welke plaats is de saboteur?"},
     "stop": {"en": "Stop them with this hand", "de": "Halte sie mit dieser Hand auf",
              "nl": "Houd ze tegen met deze hand"},
+    "solo1": {"en": "Reach a goal in one move (solo)", "de": "Zu einem Ziel in einem Zug (Solo)",
+              "nl": "Naar een doel in één zet (solo)"},
+    "duelwhere": {"en": "Where is the most gold?", "de": "Wo liegt das meiste Gold?",
+                  "nl": "Waar ligt het meeste goud?"},
+    "told-where": {"en": "Who tells the truth? Where is the gold?",
+                   "de": "Wer sagt die Wahrheit? Wo liegt das Gold?",
+                   "nl": "Wie spreekt de waarheid? Waar ligt het goud?"},
+    "told-saboteur": {"en": "Who is lying? Which seat is the saboteur?",
+                      "de": "Wer lügt? Welcher Platz ist der Saboteur?",
+                      "nl": "Wie liegt er? Welke plaats is de saboteur?"},
     "where": {"en": "Where is the gold after these maps?",
               "de": "Wo liegt das Gold nach diesen Karten?",
               "nl": "Waar ligt het goud na deze kaarten?"},
@@ -64,6 +74,31 @@ GOALS: dict[str, dict[str, str]] = {
               "Karte ab).",
         "nl": "Je bent plaats {seat}. Draai in twee eigen zetten met kaarten die je nu hebt "
               "een van de gesloten doelkaarten om (je tegenstander legt ertussen een kaart af)."},
+    "solo1": {
+        "en": "You play alone. Finish your turn so that one of the face-down goals is turned up "
+              "now (a turn may need a second step: orient the goal, or end instead of bribing).",
+        "de": "Du spielst allein. Beende deinen Zug so, dass jetzt eine der verdeckten "
+              "Zielkarten aufgedeckt wird (ein Zug kann einen zweiten Schritt brauchen: die "
+              "Zielkarte ausrichten oder beenden statt bestechen).",
+        "nl": "Je speelt alleen. Maak je beurt zo af dat nu een van de gesloten doelkaarten "
+              "wordt omgedraaid (een beurt kan een tweede stap nodig hebben: de doelkaart "
+              "richten, of beëindigen in plaats van omkopen)."},
+    "duelwhere": {
+        "en": "You are seat {seat}. Which face-down goal holds at least as much gold as every "
+              "other face-down goal, whatever lies under those you have not looked at? Count "
+              "what you know: the goals you looked at, every goal turned face up in this match "
+              "and the rules' 18 goal cards (each lies once in a match). Answer with its cell, "
+              "e.g. 7,1.",
+        "de": "Du bist Platz {seat}. Welche verdeckte Zielkarte hat mindestens so viel Gold wie "
+              "jede andere verdeckte, was auch immer unter denen liegt, die du nicht angesehen "
+              "hast? Zähle, was du weißt: die Zielkarten, die du angesehen hast, jede in dieser "
+              "Partie aufgedeckte Zielkarte und die 18 Zielkarten der Regeln (jede kommt in "
+              "einer Partie einmal vor). Antworte mit dem Feld, z. B. 7,1.",
+        "nl": "Je bent plaats {seat}. Welke gesloten doelkaart heeft minstens zoveel goud als "
+              "elke andere gesloten doelkaart, wat er ook ligt onder de kaarten die je niet "
+              "hebt bekeken? Tel wat je weet: de doelkaarten die je bekeek, elke doelkaart die "
+              "deze partij is omgedraaid en de 18 doelkaarten van de regels (elke komt één keer "
+              "per partij voor). Antwoord met het vak, bijv. 7,1."},
     "mines1": {
         "en": "You are seat {seat}. Finish your turn so that your pawn turns a face-down mine "
               "over (or takes a treasure) on this turn.",
@@ -97,6 +132,62 @@ GOALS: dict[str, dict[str, str]] = {
         "nl": "Je bent plaats {seat}. Na de doelkaarten die je met schatkaarten hebt bekeken "
               "en de omgedraaide: onder welke ligt het goud? Antwoord met het vak, bijv. 8,0."},
 }
+
+
+#: the hard deduction puzzles' premise (what the seats said, who may lie), per game
+PREMISES: dict[str, dict[str, str]] = {
+    "classic": {
+        "en": "You are seat {seat}, a gold-digger. At this table a gold-digger never plays a "
+              "broken tool, a rockfall or a dead end, and always tells the truth about what a "
+              "map showed; a saboteur may lie. After their maps the others said: {claims}.",
+        "de": "Du bist Platz {seat}, ein Goldsucher. An diesem Tisch spielt ein Goldsucher nie "
+              "ein kaputtes Werkzeug, einen Steinschlag oder eine Sackgasse und sagt immer die "
+              "Wahrheit darüber, was eine Schatzkarte gezeigt hat; ein Saboteur darf lügen. "
+              "Nach ihren Schatzkarten sagten die anderen: {claims}.",
+        "nl": "Je bent plaats {seat}, een goudzoeker. Aan deze tafel speelt een goudzoeker nooit "
+              "kapot gereedschap, een steenlawine of een doodlopend pad en vertelt hij altijd "
+              "de waarheid over wat een schatkaart liet zien; een saboteur mag liegen. Na hun "
+              "schatkaarten zeiden de anderen: {claims}."},
+    "expansion": {
+        "en": "You are seat {seat}, a blue gold-digger. At this table only a saboteur ever "
+              "plays a broken tool, a rockfall or a dead end, or lies about what a map showed; "
+              "every other dwarf (gold-diggers, boss, geologists, profiteer) tells the truth. "
+              "After their maps the others said: {claims}.",
+        "de": "Du bist Platz {seat}, ein blauer Goldsucher. An diesem Tisch spielt nur ein "
+              "Saboteur je ein kaputtes Werkzeug, einen Steinschlag oder eine Sackgasse oder "
+              "lügt darüber, was eine Schatzkarte gezeigt hat; jeder andere Zwerg (Goldsucher, "
+              "Boss, Geologen, Profiteur) sagt die Wahrheit. Nach ihren Schatzkarten sagten "
+              "die anderen: {claims}.",
+        "nl": "Je bent plaats {seat}, een blauwe goudzoeker. Aan deze tafel speelt alleen een "
+              "saboteur ooit kapot gereedschap, een steenlawine of een doodlopend pad, of liegt "
+              "hij over wat een schatkaart liet zien; elke andere dwerg (goudzoekers, baas, "
+              "geologen, profiteur) spreekt de waarheid. Na hun schatkaarten zeiden de "
+              "anderen: {claims}."},
+}
+CLAIM = {"en": "seat {s}: ({x}, {y}) is {word}", "de": "Platz {s}: auf ({x}, {y}) liegt {word}",
+         "nl": "plaats {s}: op ({x}, {y}) ligt {word}"}
+WORDS = {"en": {"gold": "gold", "stone": "stone"}, "de": {"gold": "Gold", "stone": "Stein"},
+         "nl": {"gold": "goud", "stone": "steen"}}
+QUESTIONS = {
+    "where": {"en": "Where is the gold? Answer with its cell, e.g. 8,0.",
+              "de": "Wo liegt das Gold? Antworte mit dem Feld, z. B. 8,0.",
+              "nl": "Waar ligt het goud? Antwoord met het vak, bijv. 8,0."},
+    "saboteur": {"en": "Which seat is the saboteur? Answer with its number.",
+                 "de": "Welcher Platz ist der Saboteur? Antworte mit seiner Nummer.",
+                 "nl": "Welke plaats is de saboteur? Antwoord met het nummer."},
+}
+
+
+def told_goal(game: str, kind: str, seat: int, said: list[list[Any]]) -> dict[str, str]:
+    """The goal text of a hard deduction puzzle: the premise, what each seat said after its
+    map (``said``: ``[seat, [x, y], "gold" | "stone"]``), the question."""
+    out = {}
+    for lang in ("en", "de", "nl"):
+        claims = "; ".join(CLAIM[lang].format(s=s, x=xy[0], y=xy[1], word=WORDS[lang][w])
+                           for s, xy, w in said)
+        out[lang] = (PREMISES[game][lang].format(seat=seat, claims=claims) + " "
+                     + QUESTIONS[kind][lang])
+    return out
 
 
 def build(game: str, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -41,13 +41,13 @@ def candidates(game: str, seed: int, players: int | None = None) -> list[dict[st
                        moves=[str(a) for a in state.history])
         gold_at = [xy for xy, g in zip(layout.goal_cells, goals, strict=True) if "gold" in g]
         can_build = getattr(state, "can_build", lambda seat: True)
-        if game in ("classic", "expansion", "duel") and can_build(me):
+        if game in ("classic", "expansion", "duel", "solo") and can_build(me):
             if "reach1" not in kinds and "reach2" not in kinds:
                 one = reach_lines(state, me, 1)
                 if one and len({ln[0].split("@")[0] for ln in one}) == 1 and len(one) <= 2:
                     found.append({"kind": "reach", "n": 1, "seat": me, "solutions": one})
                     kinds.add("reach1")
-                elif not one and "reach2" not in kinds:
+                elif not one and "reach2" not in kinds and game != "solo":
                     two = reach_lines(state, me, 2)
                     if two and len(two) <= 4:
                         found.append({"kind": "reach", "n": 2, "seat": me, "solutions": two})

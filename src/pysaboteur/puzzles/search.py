@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import permutations
 from typing import Any
 
 from ..engine.actions import Action, Pass
+from ..engine.errors import SaboteurError
 from ..engine.game import State
 from ..engine.position import Position, PositionError
 
@@ -48,11 +50,17 @@ def turns(state: State, me: int, allowed: Counter[str] | None = None
             nxt = st.clone()
             nxt.apply(action)
             rest = left - used
-            if nxt.current_player == me and not nxt.is_terminal and not nxt.results \
-                    and len(line) < 4:
+            more = nxt.current_player == me and not nxt.is_terminal and not nxt.results \
+                and len(line) < 4
+            if more and solo and getattr(nxt, "phase", None) == main \
+                    and not str(action).startswith("bribe"):
+                more = False  # solo: back to a main option after anything but a bribe
+            if more:
                 yield from go(nxt, (*line, str(action)), rest)
             else:
                 yield (*line, str(action)), nxt, rest
+    solo = state.game.players == 1  # solo: one seat, whose turn ends with its main option
+    main = getattr(state, "phase", None)  # the phase a turn starts in
     start = Counter(state.hands[me]) if allowed is None else allowed
     yield from go(state, (), start)
 
@@ -179,8 +187,9 @@ def suspect(state: State, text: str) -> bool:
 
 def role_worlds(state: State, me: int) -> list[tuple[str, ...]]:
     """Every assignment of the other dwarf cards to the seats (``me``'s own as ``me``'s view
-    shows it) in which no gold-digger made a :func:`suspect` move this round: the worlds
-    consistent with the public log and the premise."""
+    shows it, and those ``me`` inspected in Saboteur 2) in which no one but a saboteur made
+    a :func:`suspect` move this round: the worlds consistent with the public log and the
+    premise."""
     view = state.view(me)
     layout = state.game.start_layout()
     n = state.game.players
@@ -188,10 +197,12 @@ def role_worlds(state: State, me: int) -> list[tuple[str, ...]]:
     rest.remove(view.role)
     log = list(view.log)[view.round_start:]
     suspects = {seat for seat, text in log if suspect(state, text)}
+    inspected = dict(getattr(view, "inspected", ()))  # Saboteur 2: dwarf cards me looked at
     out = []
     for order in sorted(set(permutations(rest, n - 1))):
         roles = (*order[:me], view.role, *order[me:])
-        if all(roles[s] == "saboteur" for s in suspects):
+        if all(roles[s] == "saboteur" for s in suspects) \
+                and all(roles[s] == r for s, r in inspected.items()):
             out.append(roles)
     return out
 
@@ -200,3 +211,134 @@ def saboteur_seats(state: State, me: int) -> list[int]:
     """The seats that are saboteurs in some world of :func:`role_worlds`."""
     return sorted({s for roles in role_worlds(state, me) for s, r in enumerate(roles)
                    if r == "saboteur"})
+
+
+# -- what the seats said (hard deduction puzzles) -------------------------------
+#: a seat's word at the table: (seat, goal cell it looked at with a map, "gold" or "stone")
+Claim = tuple[int, tuple[int, int], str]
+
+
+def looked_this_round(state: State, me: int, seat: int, cell: tuple[int, int]) -> bool:
+    """Did ``seat`` play a map on ``cell`` this round, as ``me``'s view's log shows?"""
+    view = state.view(me)
+    return any(s == seat and text == f"map@{cell[0]},{cell[1]}"
+               for s, text in list(view.log)[view.round_start:])
+
+
+def told_worlds(position: Position, me: int, said: tuple[Claim, ...] = ()
+                ) -> list[tuple[tuple[str | None, ...], tuple[str, ...]]]:
+    """Every world (an order of the goal cards, an assignment of the dwarf cards) that
+    gives ``me`` exactly its view (:func:`worlds`), in which no gold-digger made a
+    :func:`suspect` move (:func:`role_worlds`) and every seat that is not a saboteur told
+    the truth about the goal it looked at (``said``): the premise of the hard deduction
+    puzzles (a saboteur may lie, or not)."""
+    state = position.state()
+    cells = position.make_game().start_layout().goal_cells
+    out = []
+    roles_all = role_worlds(state, me)
+    for order in worlds(position, me):
+        goal_at = dict(zip(cells, order, strict=True))
+        for roles in roles_all:
+            if all(roles[seat] == "saboteur"
+                   or (("gold" in (goal_at[cell] or "")) == (word == "gold"))
+                   for seat, cell, word in said):
+                out.append((order, roles))
+    return out
+
+
+def told_gold_cells(position: Position, me: int, said: tuple[Claim, ...]
+                    ) -> list[tuple[int, int]]:
+    """The cells where the gold lies in some world of :func:`told_worlds`."""
+    cells = position.make_game().start_layout().goal_cells
+    return sorted({xy for order, _ in told_worlds(position, me, said)
+                   for xy, code in zip(cells, order, strict=True)
+                   if code is not None and "gold" in code})
+
+
+def told_saboteur_seats(position: Position, me: int, said: tuple[Claim, ...]) -> list[int]:
+    """The seats that are saboteurs in some world of :func:`told_worlds`."""
+    return sorted({s for _, roles in told_worlds(position, me, said)
+                   for s, r in enumerate(roles) if r == "saboteur"})
+
+
+# -- the Duel: which face-down goal holds the most gold? ---------------------------
+def _gold(state: State, code: str) -> int:
+    tile = state.game.catalogue[code].tile
+    return tile.features.gold if tile is not None else 0
+
+
+def goal_pool(state: State, me: int) -> list[str]:
+    """The Duel: the goal cards that may lie under a face-down goal ``me`` has not looked
+    at. Each of the 18 goal cards lies once in a match: none of those turned face up so far
+    in the match (``goals_seen``) nor of those ``me`` looked at this round."""
+    view = state.view(me)
+    known = Counter(view.goals_seen) + Counter(code for *_, code in view.known_goals)
+    if view.pending_goal is not None:
+        known[view.pending_goal[2]] += 1
+    return sorted((Counter(state.game.start_layout().goal_box) - known).elements())
+
+
+def richest_cells(state: State, me: int) -> list[tuple[int, int]]:
+    """The Duel: the face-down goals that hold at least as much gold as every other
+    face-down goal of the round in every world ``me`` cannot tell from its own (a looked-at
+    goal's gold is known, one not looked at may hide any card of :func:`goal_pool`)."""
+    view = state.view(me)
+    known = {(x, y): _gold(state, code) for x, y, code in view.known_goals}
+    cells = [tuple(c) for c in view.face_down]
+    unseen = [c for c in cells if c not in known]
+    pool = [_gold(state, c) for c in goal_pool(state, me)]
+    if unseen and not pool:
+        return []
+    top = max(pool) if unseen else -1
+    out = []
+    for c in cells:
+        if c in known:
+            if all(v <= known[c] for v in known.values()) and top <= known[c]:
+                out.append(c)
+        elif len(unseen) == 1 and all(v <= min(pool) for v in known.values()):
+            out.append(c)
+    return sorted(out)
+
+
+def duel_world(position: Position, cell: tuple[int, int], code: str) -> State | None:
+    """The Duel: the position dealt again with goal card ``code`` swapped onto ``cell`` of
+    the current round (from wherever the deal put it), the same moves replayed; None when
+    they are not all legal there."""
+    game = position.make_game()
+    deal = position.deal(game)
+    goals = list(deal.goals)
+    state = position.state()
+    cells = list(game.start_layout().goal_cells)
+    i = (state.view(0).round - 1) * len(cells) + cells.index(cell)
+    j = goals.index(code)
+    goals[i], goals[j] = goals[j], goals[i]
+    try:
+        world = game.new_state(position.seed, replace(deal, goals=tuple(goals)))
+        for text in position.moves:
+            world.apply(game.parse_action(text))
+    except (SaboteurError, ValueError, KeyError, IndexError, TypeError):
+        return None
+    return world
+
+
+def richest_witnesses(position: Position, me: int) -> dict[tuple[int, int], str]:
+    """The Duel: for every face-down goal ``me`` has not looked at, a card of the pool
+    that holds less gold than the richest known goal and that the engine confirms may lie
+    there: the same moves are legal and ``me``'s view is the same (:func:`duel_world`)."""
+    state = position.state()
+    view = state.view(me)
+    seen = _view_text(state, me)
+    known = [_gold(state, code) for *_, code in view.known_goals]
+    best = max(known, default=0)
+    out = {}
+    for c in (tuple(c) for c in view.face_down):
+        if c in {(x, y) for x, y, _ in view.known_goals}:
+            continue
+        for code in goal_pool(state, me):
+            if _gold(state, code) >= best:
+                continue
+            world = duel_world(position, c, code)
+            if world is not None and _view_text(world, me) == seen:
+                out[c] = code
+                break
+    return out
