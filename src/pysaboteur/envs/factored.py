@@ -92,12 +92,13 @@ class FactoredActions:
         nvec[FACTORS.index("target")] = encoding.players
         nvec[FACTORS.index("rotated")] = 2
         self.nvec = tuple(int(v) for v in nvec)
-        codes_ = np.ravel_multi_index(tuple(rows.T), self.nvec)
+        codes_: np.ndarray = np.asarray(np.ravel_multi_index(tuple(rows.T), self.nvec))
         if len(np.unique(codes_)) != len(codes_):
             raise ValueError("two keys share a factored action")
-        self._flat = {int(c): i for i, c in enumerate(codes_)}
+        self._flat = {int(c): i for i, c in enumerate(codes_.tolist())}
         #: (factor name, start, size) of each factor's mask in a concatenated mask
-        at, self.slices = 0, {}
+        at = 0
+        self.slices: dict[str, slice] = {}
         for name, size in zip(FACTORS, self.nvec, strict=True):
             self.slices[name] = slice(at, at + size)
             at += size
