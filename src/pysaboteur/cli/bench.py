@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Iterator
 from itertools import count
 from typing import Any
 
@@ -151,6 +152,33 @@ def _rate(work: Any, seconds: float) -> float:
             return done / elapsed
 
 
+def _play_out_both_paths(game: Game, seconds: float, runs: int, seed: int) -> dict[str, Any]:
+    """``State.play_out`` over whole matches on the compiled core and on the pure path, run
+    by run side by side (the same matches on both), where the core plays this game: each
+    path's median decisions/s and the ratio of the medians.  Nothing where the core is off
+    (``--pure``, ``PYSABOTEUR_PURE=1``, not built) or does not play this game."""
+    from .. import core
+
+    state = game.new_state(seed)
+    if not core.active() or core.compiled_play_out(type(state)) is None:
+        return {}
+    rates: dict[bool, list[float]] = {True: [], False: []}
+    for r in range(runs):
+        for pure in (False, True):
+            matches = count(seed + 1_000_003 * r)
+
+            def play_out(matches: Iterator[int] = matches) -> int:
+                match = next(matches)
+                return game.new_state(match).play_out(Rng(match), until_round_end=False)
+
+            with core.use_pure(pure):
+                rates[pure].append(_rate(play_out, seconds))
+    compiled, pure_rate = statistics.median(rates[False]), statistics.median(rates[True])
+    return {"play_out_compiled_decisions_per_s": compiled,
+            "play_out_pure_decisions_per_s": pure_rate,
+            "play_out_compiled_over_pure": compiled / pure_rate}
+
+
 def _median(measure: Any, runs: int) -> float:
     return statistics.median(measure() for _ in range(runs))
 
@@ -189,6 +217,7 @@ def costs(game: Game, seconds: float, runs: int, seed: int = 0) -> dict[str, Any
         return game.new_state(match).play_out(Rng(match), until_round_end=False)
 
     out["play_out_decisions_per_s"] = _median(lambda: _rate(play_out, seconds), runs)
+    out.update(_play_out_both_paths(game, seconds, runs, seed))
 
     # legal-move lists and apply, each on its own, as random play meets them
     in_play = [_in_play(game, seconds, seed + 1_000_003 * r) for r in range(runs)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -424,7 +425,9 @@ def _fail(message: str, as_json: bool = False) -> NoReturn:
     "\n\nRandom play with the full legal list every decision (decisions/s, rounds/s), the "
     "rollout path (a move at a time, and State.play_out), legal-move generation and apply "
     "each timed alone inside random play, clone, views (and as JSON), determinization, ISMCTS "
-    "iterations and memory; each the median of RUNS."))
+    "iterations and memory; each the median of RUNS.  Where the compiled core plays the "
+    "game, State.play_out is also timed on both paths side by side (compiled, pure, the "
+    "ratio); --pure measures the pure-Python reference alone."))
 def bench(
     game: Annotated[str, typer.Option("--game", "-g",
                                       help=f"one of: {', '.join(GAMES)}, or all")] = "duel",
@@ -437,17 +440,30 @@ def bench(
     env: Annotated[bool, typer.Option("--env", help="also time the PettingZoo environment "
                                       "(observation + mask every step; needs the envs extra)")]
     = False,
+    pure: Annotated[bool, typer.Option("--pure", help="the pure-Python engine only (the "
+                                       "reference), as PYSABOTEUR_PURE=1")] = False,
 ) -> None:
     """``saboteur bench`` (its help is the decorator's: Typer keeps a docstring's line
     breaks)."""
+    from .. import core
+
+    with core.use_pure(True) if pure else nullcontext():
+        _bench(game, players, seconds, runs, seed, quick, as_json, env, core.describe())
+
+
+def _bench(game: str, players: int | None, seconds: float, runs: int, seed: int, quick: bool,
+           as_json: bool, env: bool, path: str) -> None:
     names = list(GAMES) if game == "all" else [game]
     results = []
+    if not as_json:
+        console.print(f"engine: {path}")
     for name in names:
         try:
             g = make_game(name, players if game != "all" else None)
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from exc
         result = bench_mod.random_play(g, seconds, runs, seed)
+        result["engine"] = path
         if not quick:
             result.update(bench_mod.costs(g, seconds, runs, seed))
         if env:
@@ -465,6 +481,9 @@ _BENCH_LINES = (
     ("legal_per_decision", "legal moves per decision", ",.1f"),
     ("rollout_decisions_per_s", "rollout path (count, pick, apply): decisions/s", ",.0f"),
     ("play_out_decisions_per_s", "the same, State.play_out's loop: decisions/s", ",.0f"),
+    ("play_out_compiled_decisions_per_s", "  side by side: compiled core: decisions/s", ",.0f"),
+    ("play_out_pure_decisions_per_s", "  side by side: pure Python: decisions/s", ",.0f"),
+    ("play_out_compiled_over_pure", "  side by side: compiled / pure", ",.1f"),
     ("legal_actions_per_s", "legal-move lists alone, in random play: /s", ",.0f"),
     ("apply_per_s", "apply alone, in random play: /s", ",.0f"),
     ("clones_per_s", "clone: /s", ",.0f"),

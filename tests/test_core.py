@@ -1,0 +1,146 @@
+"""The compiled core (``pysaboteur._core``) plays exactly the pure engine's games: the same
+decisions, states, histories, round results and generator states (issue 24).
+
+Skipped where the extension is not built; ``python -m pysaboteur.core.differential`` is the
+long run of the same comparison (10,000 matches)."""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+import sys
+
+import pytest
+
+from pysaboteur import core
+from pysaboteur.core.differential import check_match, difference
+from pysaboteur.engine.game import State
+from pysaboteur.engine.rng import Rng
+from pysaboteur.games.classic.state import ORIENT, ClassicState
+from pysaboteur.registry import make_game
+
+pytest.importorskip("pysaboteur._core")
+compiled = pytest.mark.skipif(not core.active(), reason="the compiled core is switched off")
+
+
+def opening(players: int, seed: int, moves: int) -> State:
+    state = make_game("classic", players).new_state(seed)
+    rng = Rng(seed ^ 0x5EED)
+    for _ in range(moves):
+        if state.is_terminal:
+            break
+        state.apply(state.random_action(rng), check=False)
+    return state
+
+
+@compiled
+@pytest.mark.parametrize("players", range(3, 11))
+def test_matches_are_the_same_on_both_paths(players: int) -> None:
+    """Whole matches and round by round, both policies, own or shared chooser, from
+    openings of 0-180 moves (``check_match`` picks them by seed)."""
+    decisions = 0
+    for seed in range(players * 1000, players * 1000 + 12):
+        decisions += check_match("classic", players, seed)[0]
+    assert decisions > 500
+
+
+def _orienting(players: int, seed: int) -> State | None:
+    """A position waiting for a revealed stone goal's orientation.  Random play all but
+    never gets there (a goal reached from two sides that neither way fits; none in 20,000
+    random matches), so the wait is set up by hand on a random position: a face-down stone
+    goal, both ways on offer."""
+    state = opening(players, seed, 10 + seed % 50)
+    if state.is_terminal or state.phase != 0:  # type: ignore[attr-defined]
+        return None
+    cat = state.game.catalogue
+    stones = [c for c, code in state.maze.hidden.items()  # type: ignore[attr-defined]
+              if not cat[code].features.gold]
+    if not stones:
+        return None
+    state.phase = ORIENT  # type: ignore[attr-defined]
+    state.pending = (stones[seed % len(stones)], (False, True))  # type: ignore[attr-defined]
+    state.pending_draw = 1  # type: ignore[attr-defined]
+    return state
+
+
+@compiled
+@pytest.mark.parametrize("policy", ["random", "playout"])
+def test_a_play_out_may_start_at_a_goals_orientation(policy: str) -> None:
+    found = 0
+    for seed in range(60):
+        a = _orienting(3 + seed % 8, seed)
+        if a is None:
+            continue
+        found += 1
+        for whole in (False, True):
+            b, c = a.clone(), a.clone()
+            rb, rc = Rng(seed), Rng(seed)
+            assert b._pure_play_out(rb, not whole, policy) == c.play_out(  # type: ignore[attr-defined]
+                rc, not whole, policy)  # type: ignore[arg-type]
+            assert rb.state == rc.state and difference(b, c) is None
+            assert type(b.history[len(a.history)]).__name__ == "Orient"
+    assert found >= 20
+
+
+@compiled
+def test_a_clone_keeps_its_own_position() -> None:
+    """The core writes a new maze into the state it plays (copy-on-write: the clone that
+    shares the old one keeps it), and changes nothing of the original."""
+    for seed in range(20):
+        a = opening(4 + seed % 6, seed, 20 + seed)
+        before = (copy.deepcopy(a.__dict__.get("hands")), copy.deepcopy(a.maze.cells),
+                  copy.deepcopy(a.maze.reach), list(a.history), a.rng.state)
+        b = a.clone()
+        b.play_out(Rng(seed), until_round_end=False)
+        assert (a.hands, a.maze.cells, a.maze.reach, a.history, a.rng.state) == before
+
+
+@compiled
+def test_play_goes_on_in_python_after_a_compiled_play_out() -> None:
+    for seed in range(30):
+        a = opening(3 + seed % 8, seed, seed * 3)
+        b = a.clone()
+        a._pure_play_out(Rng(seed), True, "random")  # type: ignore[attr-defined]
+        b.play_out(Rng(seed), True, "random")
+        rng_a, rng_b = Rng(~seed), Rng(~seed)
+        for _ in range(40):
+            if a.is_terminal:
+                break
+            legal = a.legal_actions()
+            assert legal == b.legal_actions() and a.legal_count() == b.legal_count()
+            a.apply(legal[rng_a.below(len(legal))])
+            b.apply(b.legal_actions()[rng_b.below(len(legal))])
+            assert difference(a, b) is None
+        assert a.view(0).plain() == b.view(0).plain()
+
+
+def test_use_pure_switches_the_core_off_inside_a_block() -> None:
+    state = make_game("classic", 4).new_state(1)
+    with core.use_pure():
+        assert not core.active() and core.compiled_play_out(ClassicState) is None
+        assert "pure" in core.describe()
+        played = state.clone().play_out(Rng(2), until_round_end=False)
+    assert core.active() == (os.environ.get("PYSABOTEUR_PURE", "") in ("", "0"))
+    assert state.play_out(Rng(2), until_round_end=False) == played
+
+
+def test_pysaboteur_pure_forces_the_pure_path() -> None:
+    code = ("import pysaboteur.core as c; from pysaboteur.registry import make_game;"
+            "from pysaboteur.engine.rng import Rng; from pysaboteur.engine import menu;"
+            "s = make_game('classic', 4).new_state(3); n = s.play_out(Rng(4), False);"
+            "assert not c.active() and c.available() and menu._COMPILED == {type(s): None};"
+            "print(n, c.describe())")
+    env = {**os.environ, "PYSABOTEUR_PURE": "1"}
+    out = subprocess.run([sys.executable, "-W", "error", "-c", code], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    pure = make_game("classic", 4).new_state(3)
+    with core.use_pure():
+        n = pure.play_out(Rng(4), False)
+    assert out.split()[0] == str(n) and "PYSABOTEUR_PURE" in out
+
+
+def test_games_not_on_the_core_yet_play_in_python() -> None:
+    for name, players in (("expansion", 5), ("duel", 2), ("lost-mines", 5)):
+        state = make_game(name, players).new_state(0)
+        assert core.compiled_play_out(type(state)) is None
