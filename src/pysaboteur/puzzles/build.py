@@ -87,18 +87,21 @@ GOALS: dict[str, dict[str, str]] = {
         "en": "You are seat {seat}. Which face-down goal holds at least as much gold as every "
               "other face-down goal, whatever lies under those you have not looked at? Count "
               "what you know: the goals you looked at, every goal turned face up in this match "
-              "and the rules' 18 goal cards (each lies once in a match). Answer with its cell, "
+              "and the rules' 18 goal cards (each lies once in a match). Turned face up in "
+              "the earlier rounds: {seen}. You looked at: {looked}. Answer with its cell, "
               "e.g. 7,1.",
         "de": "Du bist Platz {seat}. Welche verdeckte Zielkarte hat mindestens so viel Gold wie "
               "jede andere verdeckte, was auch immer unter denen liegt, die du nicht angesehen "
               "hast? Zähle, was du weißt: die Zielkarten, die du angesehen hast, jede in dieser "
               "Partie aufgedeckte Zielkarte und die 18 Zielkarten der Regeln (jede kommt in "
-              "einer Partie einmal vor). Antworte mit dem Feld, z. B. 7,1.",
+              "einer Partie einmal vor). In den früheren Runden aufgedeckt: {seen}. Du hast "
+              "angesehen: {looked}. Antworte mit dem Feld, z. B. 7,1.",
         "nl": "Je bent plaats {seat}. Welke gesloten doelkaart heeft minstens zoveel goud als "
               "elke andere gesloten doelkaart, wat er ook ligt onder de kaarten die je niet "
               "hebt bekeken? Tel wat je weet: de doelkaarten die je bekeek, elke doelkaart die "
               "deze partij is omgedraaid en de 18 doelkaarten van de regels (elke komt één keer "
-              "per partij voor). Antwoord met het vak, bijv. 7,1."},
+              "per partij voor). In de eerdere rondes omgedraaid: {seen}. Je bekeek: {looked}. "
+              "Antwoord met het vak, bijv. 7,1."},
     "mines1": {
         "en": "You are seat {seat}. Finish your turn so that your pawn turns a face-down mine "
               "over (or takes a treasure) on this turn.",
@@ -176,6 +179,27 @@ QUESTIONS = {
                  "de": "Welcher Platz ist der Saboteur? Antworte mit seiner Nummer.",
                  "nl": "Welke plaats is de saboteur? Antwoord met het nummer."},
 }
+
+
+GOLD_WORD = {"en": "gold", "de": "Gold", "nl": "goud"}
+
+
+def duel_where_goal(state: Any, seat: int) -> dict[str, str]:
+    """The Duel's "where is the most gold?" text: the question, the goals turned face up in
+    the match's earlier rounds and those the solver looked at this round (the board shows
+    this round's face-up goals; the text tells the rest)."""
+    view = state.view(seat)
+    on_board = {c.card for c in view.board}
+    earlier = [c for c in view.goals_seen if c not in on_board]
+    out = {}
+    for lang, text in GOALS["duelwhere"].items():
+        gold = GOLD_WORD[lang]
+        def name(c: str, gold: str = gold) -> str:
+            return f"{c} ({state.game.catalogue[c].tile.features.gold} {gold})"
+        seen = ", ".join(name(c) for c in earlier) or "-"
+        looked = ", ".join(f"({x}, {y}) {name(c)}" for x, y, c in view.known_goals) or "-"
+        out[lang] = text.format(seat=seat, seen=seen, looked=looked)
+    return out
 
 
 def told_goal(game: str, kind: str, seat: int, said: list[list[Any]]) -> dict[str, str]:
