@@ -32,8 +32,14 @@ async function renderList(app) {
   app.innerHTML = `<section class="panel puzzle-list" data-testid="puzzle-list">
     <h2>${esc(L("puzzles"))}</h2><p>${esc(L("intro"))}</p>
     ${games.map((g) => `<h3>${esc(tr("games", g, g))}</h3><ul>${list.filter((p) => p.game === g).map((p) =>
-      `<li><a href="#/puzzle/${esc(p.id)}" data-testid="puzzle-${esc(p.id)}">${esc(pick(p.title))}</a></li>`).join("")}</ul>`).join("")}
+      `<li><a href="#/puzzle/${esc(p.id)}" data-testid="puzzle-${esc(p.id)}">${esc(pick(p.title))}</a> ${difficultyHtml(p)}</li>`).join("")}</ul>`).join("")}
     <p><a href="#/">${esc(tr("ui", "back_to_lobby"))}</a></p></section>`;
+}
+
+// how much reasoning the puzzle needs (easy, medium, hard), in the list and on the page
+function difficultyHtml(p) {
+  const level = p.difficulty || "easy";
+  return `<span class="puzzle-difficulty dim" data-testid="puzzle-difficulty" data-difficulty="${esc(level)}">(${esc(L(`difficulty_${level}`))})</span>`;
 }
 
 function boardHtml(d) {
@@ -43,7 +49,10 @@ function boardHtml(d) {
   const labels = [];  // every cell's coordinates, for answers in notation
   for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++)
     labels.push(`<text class="coord" x="${x * CW + 6}" y="${y * CH + 20}">${x},${y}</text>`);
-  return `<svg class="puzzle-board" data-testid="puzzle-board" viewBox="${box}" role="img" aria-label="${esc(L("board"))}">${world.svg}${labels.join("")}</svg>`;
+  // a goal I looked at shows its face under a dashed frame, as on the table's board (whose
+  // style is scoped to #board-svg): without it the frame's default black fill hid the face
+  const style = `<style>.puzzle-board .seen{fill:none;stroke:#7fe07f;stroke-width:5;stroke-dasharray:10 4}.puzzle-board .seen-label{fill:#7fe07f;font-size:15px;font-weight:bold;paint-order:stroke;stroke:#000;stroke-width:4px}</style>`;
+  return `<svg class="puzzle-board" data-testid="puzzle-board" viewBox="${box}" role="img" aria-label="${esc(L("board"))}">${style}${world.svg}${labels.join("")}</svg>`;
 }
 
 function verdictHtml(v) {
@@ -68,7 +77,7 @@ function pageHtml(c) {
   const placeholder = d.kind === "where" ? "8,0" : d.kind === "saboteur" ? "?" : L("placeholder");
   const how = d.kind === "where" ? L("how_cell") : d.kind === "saboteur" ? L("how_seat") : L("how_moves");
   return `<section class="panel puzzle-panel" data-testid="puzzle-panel">
-      <h2 data-testid="puzzle-title">${esc(pick(d.title))} <span class="dim">${esc(tr("games", d.game, d.game))}</span></h2>
+      <h2 data-testid="puzzle-title">${esc(pick(d.title))} <span class="dim">${esc(tr("games", d.game, d.game))}</span> ${difficultyHtml(d)}</h2>
       <p class="puzzle-goal" data-testid="puzzle-goal">${esc(pick(d.goal))}</p>
       ${facts.length ? `<p class="dim">${facts.map(esc).join(" · ")}</p>` : ""}${shown}
       <form id="puzzle-form" class="puzzle-form">
