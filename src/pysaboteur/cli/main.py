@@ -591,12 +591,27 @@ def serve(
     open_browser: Annotated[bool, typer.Option("--open/--no-open",
                                                help="open the page in a browser")] = True,
     allow_seed: Annotated[bool, typer.Option(help="accept chosen seeds (tests only)")] = False,
+    cluster: Annotated[bool, typer.Option(
+        "--cluster/--no-cluster", rich_help_panel="Several processes (docs/deploy.md)",
+        help="one of several server processes sharing a PostgreSQL --database-url behind a "
+             "proxy that routes each table's requests to one process: a table is owned by "
+             "one process at a time (an advisory lock), handed over when another process "
+             "is asked for it, taken over when its owner dies")] = False,
+    takeover_timeout: Annotated[float, typer.Option(
+        rich_help_panel="Several processes (docs/deploy.md)",
+        help="with --cluster: seconds to wait for a table's owner to hand it over before "
+             "answering 503 elsewhere")] = 5.0,
+    forwarded_allow_ips: Annotated[str, typer.Option(
+        rich_help_panel="Several processes (docs/deploy.md)",
+        help="comma-separated addresses of the proxies whose X-Forwarded-For and "
+             "X-Forwarded-Proto are believed ('*': any)")] = "127.0.0.1",
     **limits: Any,
 ) -> None:
     """Play in the browser: run the web server (needs the web extra of the package).
 
-    Every limit the server enforces is an option (see "Limits" below, with its default).
-    A database that cannot be opened or takes no writes is one line and exit code 2."""
+    Every limit the server enforces is an option (see "Limits" below, with its default);
+    each process enforces them on its own.  A database that cannot be opened or takes no
+    writes is one line and exit code 2."""
     try:
         from ..web.limits import Limits
         from ..web.server import StartError
@@ -605,7 +620,8 @@ def serve(
         _fail(f"the server needs the web extra: python3 -m pip install -e \".[web]\" ({exc})")
     try:
         run(host, port, database_url, bot_delay, open_browser, allow_seed,
-            limits=Limits(**limits))
+            limits=Limits(**limits), cluster=cluster, takeover_timeout=takeover_timeout,
+            forwarded_allow_ips=forwarded_allow_ips)
     except StartError as exc:
         print(f"saboteur serve: {_one_line(str(exc))}", file=sys.stderr)
         raise typer.Exit(2) from None

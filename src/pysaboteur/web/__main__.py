@@ -19,6 +19,14 @@ def parser() -> argparse.ArgumentParser:
                    help="seconds a bot waits before moving")
     p.add_argument("--allow-seed", action="store_true", help="accept chosen seeds (tests only)")
     p.add_argument("--open", action="store_true", help="open the browser")
+    several = p.add_argument_group("several processes (docs/deploy.md)")
+    several.add_argument("--cluster", action=argparse.BooleanOptionalAction, default=False,
+                         help="one of several processes sharing a PostgreSQL database: "
+                              "each table owned by one process at a time")
+    several.add_argument("--takeover-timeout", type=float, default=5.0, metavar="FLOAT",
+                         help="seconds to wait for a table's owner to hand it over")
+    several.add_argument("--forwarded-allow-ips", default="127.0.0.1",
+                         help="proxies whose X-Forwarded-For is believed ('*': any)")
     group = p.add_argument_group("limits")
     for (option, kind, default, text), name in zip(Limits.options(), Limits.names(),
                                                     strict=True):
@@ -37,7 +45,9 @@ def main(argv: list[str] | None = None) -> None:
     from .server import StartError, serve
 
     try:
-        serve(a.host, a.port, a.database_url, a.bot_delay, a.open, a.allow_seed, limits=limits)
+        serve(a.host, a.port, a.database_url, a.bot_delay, a.open, a.allow_seed, limits=limits,
+              cluster=a.cluster, takeover_timeout=a.takeover_timeout,
+              forwarded_allow_ips=a.forwarded_allow_ips)
     except StartError as exc:
         print(f"python -m pysaboteur.web: {' '.join(str(exc).split())}", file=sys.stderr)
         sys.exit(2)

@@ -37,6 +37,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     inspect,
     make_url,
@@ -362,6 +363,20 @@ class Database:
                    tables_t.c.updated).where(tables_t.c.status.in_(LIVE))
             .order_by(tables_t.c.created)).all())
         return [LiveRow(r[0], r[1], bool(r[2]), float(r[3]), float(r[4])) for r in rows]
+
+    def lobby(self, offset: int, limit: int) -> tuple[int, list[str]]:
+        """The lobby from the store: how many public tables have not started, and the ids
+        of ``limit`` of them from ``offset`` on, newest first."""
+        where = (tables_t.c.status == "open", tables_t.c.public.is_(True))
+
+        def go(conn: Connection) -> tuple[int, list[str]]:
+            total = conn.execute(select(func.count()).select_from(tables_t)
+                                 .where(*where)).scalar_one()
+            rows = conn.execute(select(tables_t.c.id).where(*where)
+                                .order_by(tables_t.c.created.desc())
+                                .offset(offset).limit(limit)).all()
+            return int(total), [r[0] for r in rows]
+        return self._read(go)
 
     def iter_all(self) -> Iterator[StoredTable]:
         for table_id in self.ids(("open", "playing", "finished", "abandoned")):

@@ -67,6 +67,7 @@ from ..registry import GAMES, make_game
 from .db import Database, StorageError
 from .hints import HintDesk
 from .limits import Limits
+from .owners import conninfo
 from .tables import (
     DIFFICULTIES,
     Connection,
@@ -414,12 +415,20 @@ class Health(BaseModel):
     storage: str = Field(..., description="ok, or why the database takes no writes")
     checked: float = Field(..., description="when the storage was last probed (Unix time)")
     live_tables: int = Field(..., description="tables open or playing")
-    loaded_tables: int = Field(..., description="tables in memory")
+    loaded_tables: int = Field(..., description="tables in memory (with --cluster: the "
+                                                "tables this process owns)")
+    process: str = Field("", description="with --cluster: this process as the database "
+                                         "names it (pysaboteur-<host>-<pid>); else empty")
 
 
 def create_app(database_url: str | None = None, bot_delay: float = 0.6,
-               allow_seed: bool = False, limits: Limits | None = None) -> FastAPI:
+               allow_seed: bool = False, limits: Limits | None = None,
+               cluster: bool = False, takeover_timeout: float = 5.0) -> FastAPI:
     """The whole server as one ASGI application.
+
+    ``cluster``: one of several processes sharing a PostgreSQL database (owners.py,
+    docs/deploy.md): it keeps only the tables it owns, takes one over when asked for it
+    (waiting up to ``takeover_timeout`` s for its owner to hand it over).
 
     On start-up it reads which tables are open or playing (loading none: each is loaded on
     its first use) and probes the database (a database that takes no writes starts the
@@ -427,13 +436,22 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     :class:`~pysaboteur.web.db.StorageError` when the database cannot be opened at all."""
     limits = limits or Limits()
     db = Database(database_url)
+    if cluster:
+        try:
+            conninfo(db.url)
+        except ValueError as exc:
+            db.close()
+            raise StorageError(str(exc)) from exc
     state: dict[str, Hub] = {}
     desks: dict[str, HintDesk] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(db, bot_delay=bot_delay, allow_seed=allow_seed, limits=limits)
+        hub = Hub(db, bot_delay=bot_delay, allow_seed=allow_seed, limits=limits,
+                  cluster=cluster, takeover_timeout=takeover_timeout)
         state["hub"] = _app.state.hub = hub
+        if cluster:
+            await hub.join_cluster()
         desks["hints"] = _app.state.hints = HintDesk(hub.bot_pool, limits)
         n = await hub.resume()
         if n:
@@ -465,9 +483,12 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
     # -- health ------------------------------------------------------------------------
     def health(status: str) -> Health:
         h = hub()
-        return Health(status=status, storage=h.storage_problem or "ok",
+        owners = h.owners
+        problem = h.storage_problem or (owners.problem if owners is not None else None)
+        return Health(status=status, storage=problem or "ok",
                       checked=h.storage_checked, live_tables=len(h.live),
-                      loaded_tables=len(h.tables))
+                      loaded_tables=len(h.tables),
+                      process=owners.name if owners is not None else "")
 
     @app.get("/healthz", tags=["health"], response_model=Health)
     def healthz() -> Health:
@@ -483,7 +504,8 @@ def create_app(database_url: str | None = None, bot_delay: float = 0.6,
         ``unavailable``, ``storage``: why) from the moment a write or the periodic check
         (every ``--storage-check-interval`` seconds) fails until one succeeds again."""
         h = hub()
-        ready = h.storage_problem is None and not h.closing
+        ready = (h.storage_problem is None and not h.closing
+                 and (h.owners is None or h.owners.problem is None))
         body = health("ready" if ready else "unavailable")
         return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
 
@@ -986,17 +1008,26 @@ def open_storage(database_url: str | None) -> str:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
           bot_delay: float = 0.6, open_browser: bool = False, allow_seed: bool = False,
-          log_level: str = "info", limits: Limits | None = None) -> None:
+          log_level: str = "info", limits: Limits | None = None, cluster: bool = False,
+          takeover_timeout: float = 5.0, forwarded_allow_ips: str = "127.0.0.1") -> None:
     """Run the server with uvicorn until interrupted; :class:`StartError` (one line) when
-    its database cannot be opened or takes no writes."""
+    its database cannot be opened or takes no writes.  ``cluster``: one of several
+    processes sharing PostgreSQL (docs/deploy.md); ``forwarded_allow_ips``: the proxies
+    whose X-Forwarded-For / X-Forwarded-Proto are believed (the client's address counts
+    against the per-address limits)."""
     import uvicorn
 
     open_storage(database_url)
     try:
         app = create_app(database_url, bot_delay=bot_delay, allow_seed=allow_seed,
-                         limits=limits)
+                         limits=limits, cluster=cluster, takeover_timeout=takeover_timeout)
     except StorageError as exc:
         raise StartError(str(exc)) from exc
+    if cluster and not log.handlers:  # who took over or handed over which table, and when
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
     url = f"http://{'localhost' if host in ('0.0.0.0', '::', '127.0.0.1') else host}:{port}/"
     print(f"pysaboteur server on {url}  (database: {app.state.db.safe_url})", flush=True)
     if open_browser:
@@ -1004,4 +1035,5 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
         import webbrowser
 
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    uvicorn.run(app, host=host, port=port, ws_max_size=65536, log_level=log_level)
+    uvicorn.run(app, host=host, port=port, ws_max_size=65536, log_level=log_level,
+                proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips)

@@ -40,6 +40,7 @@ from ..records import Record
 from ..registry import GAMES, make_game
 from .db import LIVE, Conflict, Database, LiveRow, StorageError, StoredTable
 from .limits import Limits
+from .owners import Owners
 
 log = logging.getLogger("pysaboteur.web")
 
@@ -54,6 +55,9 @@ MAX_NAME = 40
 #: row, up to BOT_BACKOFF_MAX seconds (a database that is down is not asked in a loop)
 BOT_BACKOFF = 0.1
 BOT_BACKOFF_MAX = 30.0
+#: read-only copies of tables other processes own that one process keeps (several
+#: processes: the lobby and "my tables" read them)
+PEEKS = 256
 
 
 def bot_for(difficulty: str) -> str:
@@ -397,6 +401,9 @@ class LiveTable:
     actors: list[int] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    #: False once this process let the table go (several processes: owners.py): nothing
+    #: more is applied or stored through this copy
+    owned: bool = True
     #: the bot moves the store refused in a row (the bots back off)
     bot_failures: int = 0
     #: the time of the table's last write (an abandoned table: none for Limits.abandon_after)
@@ -481,8 +488,18 @@ class Hub:
     """Every live table of one server process."""
 
     def __init__(self, db: Database, bot_delay: float = 0.6, allow_seed: bool = False,
-                 bot_threads: int = 2, limits: Limits | None = None) -> None:
+                 bot_threads: int = 2, limits: Limits | None = None,
+                 cluster: bool = False, takeover_timeout: float = 5.0) -> None:
         self.db = db
+        #: several processes share the database (owners.py): set by :meth:`join_cluster`
+        self.cluster = cluster
+        self.owners: Owners | None = None
+        self.takeover_timeout = takeover_timeout
+        #: read-only copies of tables other processes own (the lobby, "my tables"):
+        #: table id -> (its last write, the copy), the newest PEEKS of them
+        self._peeks: dict[str, tuple[float, LiveTable]] = {}
+        self._taking: set[str] = set()  # tables being taken over right now
+        self._tasks: set[asyncio.Task[Any]] = set()  # hand-overs under way
         self.bot_delay = bot_delay
         self.allow_seed = allow_seed
         self.tables: dict[str, LiveTable] = {}
@@ -528,6 +545,8 @@ class Hub:
             if table.bot_task is not None:
                 table.bot_task.cancel()
             await asyncio.gather(*(conn.close() for conn in list(table.connections)))
+        if self.owners is not None:  # every table's lock goes with the connection
+            await self.owners.close()
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         self.db_pool.shutdown(wait=True)
 
@@ -580,6 +599,8 @@ class Hub:
                 if self.limits.storage_check_interval > 0 and now >= next_check:
                     next_check = now + self.limits.storage_check_interval
                     await self.check_storage()
+                if self.owners is not None:
+                    await self._cluster_round()
                 await self.abandon_idle()
                 self.evict()
                 self._prune_rates()
@@ -611,6 +632,8 @@ class Hub:
     async def _abandon(self, row: LiveRow, cutoff: float) -> int:
         """Abandon one table idle since before ``cutoff`` (1), unless it moved on (0)."""
         table = self._loaded(row.id)
+        if table is None and self.owners is not None:
+            return await self._abandon_unowned(row)
         if table is None:
             if not await self._db(self.db.abandon, row.id, row.updated):
                 log.warning("table %s was not live in the store", row.id)
@@ -648,6 +671,10 @@ class Hub:
                 del self.tables[table_id]
                 table.views = None
                 n += 1
+                if self.owners is not None:  # loaded again from the store, by any process
+                    table.owned = False
+                    self._held.pop(table_id, None)
+                    self._spawn(self.owners.release(table_id))
         return n
 
     def _prune_rates(self) -> None:
@@ -688,6 +715,190 @@ class Hub:
             if times:
                 times.pop()  # a creation that failed does not count
 
+    # -- several processes sharing PostgreSQL (--cluster; owners.py, docs/deploy.md) ------
+    async def join_cluster(self) -> None:
+        """Open this process's ownership connections: from now on it keeps in memory only
+        the tables whose lock it holds, and hands one over when another process asks."""
+        owners = Owners(self.db.url, self._asked)
+        await owners.start()
+        self.owners = owners
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        async def run() -> None:
+            await work
+        task = asyncio.ensure_future(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _check_owned(self, table: LiveTable) -> None:
+        """Refuse a change through a copy this process has let go (its new owner has it)."""
+        if not table.owned:
+            raise Rejected(503, "moved", "this table moved to another server process; try "
+                                         "again", headers={"Retry-After": "1"})
+
+    def _asked(self, table_id: str) -> None:
+        """Another process asks for ``table_id``: let it go, if held here and not being
+        taken over right now (the asker asks again)."""
+        owners = self.owners
+        if (owners is not None and table_id in owners.held and table_id not in self._taking
+                and not self.closing):
+            self._spawn(self.let_go(table_id))
+
+    async def let_go(self, table_id: str) -> None:
+        """Hand ``table_id`` over: wait for any change under way, stop (bots, sockets, this
+        copy), then unlock; whatever was stored stays for the next owner to replay."""
+        table = self._loaded(table_id)
+        if table is not None:
+            async with table.lock:
+                self._put_away(table)
+        if self.owners is not None and table_id not in self._taking:
+            await self.owners.release(table_id)
+            log.info("table %s handed over", table_id)
+
+    def _put_away(self, table: LiveTable) -> None:
+        """Forget a table this process no longer owns: nothing more through this copy, its
+        bots stop, its sockets close with 1012 (they reconnect, through the proxy, to the
+        table's new owner)."""
+        table.owned = False
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if self._held.get(table.id) is table:
+            del self._held[table.id]
+        table.views = None
+        if table.bot_task is not None and table.bot_task is not asyncio.current_task():
+            table.bot_task.cancel()
+        for conn in list(table.connections):
+            conn.drop(1012, "moved", "this table moved to another server process: connect "
+                                     "again")
+
+    async def _acquire(self, table_id: str) -> bool:
+        assert self.owners is not None
+        try:
+            return await self.owners.acquire(table_id)
+        except Exception as exc:
+            raise Rejected(503, "unavailable", "the server cannot reach its database now; "
+                                               "try again later",
+                           headers={"Retry-After": "5"}) from exc
+
+    async def _own(self, table_id: str) -> None:
+        """Take the table's lock, asking its holder (every second) to let it go, for up to
+        ``takeover_timeout`` s; then 503 ``elsewhere`` (the client tries again)."""
+        assert self.owners is not None
+        deadline = time.monotonic() + self.takeover_timeout
+        asked: float | None = None
+        while not await self._acquire(table_id):
+            now = time.monotonic()
+            if now >= deadline:
+                raise Rejected(503, "elsewhere", "another server process holds this table "
+                                                 "and has not handed it over; try again",
+                               headers={"Retry-After": "1"})
+            if asked is None or now - asked >= 1.0:
+                asked = now
+                with contextlib.suppress(Exception):
+                    await self.owners.ask(table_id)
+            await asyncio.sleep(0.05)
+
+    async def _take(self, table_id: str, token: str | None, record: bool) -> LiveTable:
+        """:meth:`get` of a table not in memory when several processes share the store:
+        its right first (as :meth:`get`), then its lock, then its record replayed."""
+        assert self.owners is not None
+        head = await self._db(self.db.load, table_id, False)
+        if head is None or (head.status not in LIVE and not record
+                            and not _entitled(head, token)):
+            raise Rejected(404, "no-table", "there is no such table")
+        self._taking.add(table_id)
+        began = time.monotonic()
+        try:
+            await self._own(table_id)
+            async with self._load_lock:
+                table = self._hold(table_id)
+                if table is not None:
+                    return table
+                # read after the lock was taken: every action the last owner stored
+                stored = await self._db(self.db.load, table_id)
+                if stored is None:
+                    raise Rejected(404, "no-table", "there is no such table")
+                table = self._adopt(stored)
+                self._peeks.pop(table_id, None)
+                log.info("table %s taken over in %.0f ms (%d actions replayed)", table_id,
+                         1000 * (time.monotonic() - began), len(stored.actions))
+                return table
+        except BaseException:
+            if self._loaded(table_id) is None and table_id in self.owners.held:
+                await self.owners.release(table_id)
+            raise
+        finally:
+            self._taking.discard(table_id)
+
+    async def _peek(self, table_id: str) -> LiveTable | None:
+        """The table as stored, without taking it over: this process's own when it owns it,
+        else a read-only copy (replayed once per write, the newest PEEKS kept)."""
+        table = self._hold(table_id)
+        if table is not None:
+            return table
+        head = await self._db(self.db.load, table_id, False)
+        if head is None:
+            return None
+        cached = self._peeks.get(table_id)
+        if cached is not None and cached[0] == head.updated:
+            return cached[1]
+        stored = await self._db(self.db.load, table_id)
+        if stored is None:
+            return None
+        copy = self._revive(stored)
+        copy.owned = False
+        self._peeks.pop(table_id, None)
+        self._peeks[table_id] = (stored.updated, copy)
+        while len(self._peeks) > PEEKS:
+            del self._peeks[next(iter(self._peeks))]
+        return copy
+
+    async def _peek_seated(self, table_id: str, token: str) -> tuple[LiveTable, int] | None:
+        """:meth:`seated` without taking the table over ("my tables")."""
+        if not token or not 1 <= len(table_id) <= 32:
+            return None
+        table = await self._peek(table_id)
+        seat = None if table is None else table.seat_of(token)
+        return None if table is None or seat is None else (table, seat)
+
+    async def _cluster_lobby(self, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+        """The lobby from the store: every process's public tables that have not started
+        (a copy's seats show as not connected: who is, only its owner knows)."""
+        total, ids = await self._db(self.db.lobby, offset, limit)
+        out: list[dict[str, Any]] = []
+        for table_id in ids:
+            table = await self._peek(table_id)
+            if table is not None and table.public and table.status == "open":
+                out.append(table.info())
+        return total, out
+
+    async def _abandon_unowned(self, row: LiveRow) -> int:
+        """Abandon a table not in memory here: only when nobody owns it (its lock is free;
+        an owner abandons its own)."""
+        if not await self._acquire(row.id):
+            return 0
+        try:
+            if self._loaded(row.id) is not None:
+                return 0
+            if not await self._db(self.db.abandon, row.id, row.updated):
+                log.warning("table %s was not live in the store", row.id)
+            self.live.pop(row.id, None)
+            return 1
+        finally:
+            if self._loaded(row.id) is None:
+                await self.owners.release(row.id)  # type: ignore[union-attr]
+
+    async def _cluster_round(self) -> None:
+        """Housekeeping: the lock connection still holds (else every table here is put
+        away: another process may own it now) and the live tables, every process's."""
+        assert self.owners is not None
+        if not await self.owners.check():
+            for table in list(self.tables.values()):
+                self._put_away(table)
+        with contextlib.suppress(Rejected):
+            rows = await self._db(self.db.live)
+            self.live = {r.id: r for r in rows}
+
     # -- tables -----------------------------------------------------------------------
     async def get(self, table_id: str, token: str | None = None, *,
                   record: bool = False) -> LiveTable:
@@ -701,6 +912,8 @@ class Hub:
         table = self._hold(table_id)
         if table is not None:
             return table
+        if self.owners is not None:  # several processes: take it over from the store
+            return await self._take(table_id, token, record)
         if table_id not in self.live and not token and not record:
             raise Rejected(404, "no-table", "there is no such table")
         async with self._load_lock:
@@ -776,7 +989,8 @@ class Hub:
         for table_id, token in entries:
             if table_id in seen:
                 continue
-            found = await self.seated(table_id, token)
+            found = (await self._peek_seated(table_id, token) if self.owners is not None
+                     else await self.seated(table_id, token))
             if found is None:
                 continue
             seen.add(table_id)
@@ -887,7 +1101,15 @@ class Hub:
                              host_hash=host_hash or token_hash(host), status=status,
                              public=public, rematch_of=rematch_of, created=time.time(),
                              hints=hints)
-        await self._db(self.db.create_table, stored)
+        if self.owners is not None and not await self._acquire(table_id):
+            raise Rejected(503, "unavailable", "the table could not be made here now; try "
+                                               "again", headers={"Retry-After": "1"})
+        try:
+            await self._db(self.db.create_table, stored)
+        except Rejected:
+            if self.owners is not None:
+                await self.owners.release(table_id)
+            raise
         table = LiveTable(id=table_id, game=game, players=n, options=stored.options, seed=seed,
                           seats=seat_list, host_hash=stored.host_hash, status=status, state=state,
                           public=public, rematch_of=rematch_of, created=stored.created,
@@ -903,6 +1125,8 @@ class Hub:
         the ``limit`` of them (at most ``Limits.lobby_page``) from ``offset`` on."""
         page = self.limits.lobby_page or 100
         limit = page if limit is None else max(0, min(limit, page))
+        if self.owners is not None:  # the store lists every process's tables
+            return await self._cluster_lobby(offset, limit)
         rows = sorted((r for r in self.live.values() if r.public and r.status == "open"),
                       key=lambda r: -r.created)
         out: list[dict[str, Any]] = []
@@ -921,6 +1145,7 @@ class Hub:
         if not table.is_host(host_token):
             raise Rejected(403, "not-host", "only the table's host may start it")
         async with table.lock:
+            self._check_owned(table)
             if table.status != "open":
                 raise Rejected(409, "started", "the table has already started")
             why = unstartable(table.seats)
@@ -935,6 +1160,7 @@ class Hub:
     async def join(self, table: LiveTable, name: str | None) -> tuple[int, str]:
         """Take a free (``open``) seat from the lobby: returns the seat and its token."""
         async with table.lock:
+            self._check_owned(table)
             if table.status == "finished":
                 raise Rejected(409, "finished", "the match is over")
             if table.status == "abandoned":
@@ -958,6 +1184,7 @@ class Hub:
         if seat is None and not table.is_host(token):
             raise Rejected(403, "not-seated", "only a player or the host may ask for a rematch")
         async with table.lock:
+            self._check_owned(table)
             if table.status != "finished":
                 raise Rejected(409, "not-finished", "a rematch needs a finished match")
             if table.rematch_next is not None:
@@ -984,6 +1211,7 @@ class Hub:
             raise Rejected(400, "bad-index", "an action must say at which index it is played "
                                              "(the index of the last state you received)")
         async with table.lock:
+            self._check_owned(table)
             state = table.state
             if table.status == "open":
                 raise Rejected(409, "not-started", "the table has not started yet")
@@ -1020,6 +1248,10 @@ class Hub:
                     self.tell(table, {"type": "error", "code": exc.code,
                                       "message": "a move could not be stored: " + exc.message},
                               skip_seat=seat)
+                if exc.code == "conflict" and self.owners is not None:
+                    # another process stored this index: it owns the table now
+                    table.owned = False
+                    self._spawn(self.let_go(table.id))
                 raise
             table.state = new
             table.actors.append(seat)
@@ -1157,7 +1389,8 @@ class Hub:
 
     # -- bots -------------------------------------------------------------------------------
     def _schedule_bots(self, table: LiveTable) -> None:
-        if self.closing or table.status != "playing" or table.state.is_terminal:
+        if (self.closing or not table.owned or table.status != "playing"
+                or table.state.is_terminal):
             return
         p = table.state.current_player
         if not (0 <= p < len(table.seats)) or not table.seats[p].is_bot:
@@ -1177,7 +1410,7 @@ class Hub:
     async def _bot_loop(self, table: LiveTable) -> None:
         loop = asyncio.get_running_loop()
         try:
-            while table.status == "playing" and not table.state.is_terminal:
+            while table.owned and table.status == "playing" and not table.state.is_terminal:
                 p = table.state.current_player
                 if not table.seats[p].is_bot:
                     return
