@@ -242,6 +242,11 @@ def test_told_puzzles_need_what_was_said() -> None:
         assert real in [roles for _, roles in told_worlds(p.position, p.seat, p.said)], p.id
         for seat, (x, y), word in p.said:  # the goal text tells every claim
             assert f"seat {seat}: ({x}, {y}) is {word}" in p.goal["en"], p.id
+        view = state.view(p.seat)  # and what the terminal's view does not show
+        for seat, text in list(view.log)[view.round_start:]:
+            assert f"seat {seat} {text}" in p.goal["en"], (p.id, text)
+        for seat, _ in getattr(view, "inspected", ()):
+            assert f"You inspected seat {seat}: " in p.goal["en"], p.id
 
 
 def test_a_told_puzzle_with_two_answers_fails() -> None:

@@ -202,15 +202,52 @@ def duel_where_goal(state: Any, seat: int) -> dict[str, str]:
     return out
 
 
-def told_goal(game: str, kind: str, seat: int, said: list[list[Any]]) -> dict[str, str]:
+ROLE_WORDS = {
+    "en": {"digger-blue": "a blue gold-digger", "digger-green": "a green gold-digger",
+           "boss": "the boss", "geologist": "a geologist", "profiteer": "the profiteer",
+           "saboteur": "a saboteur", "digger": "a gold-digger"},
+    "de": {"digger-blue": "ein blauer Goldsucher", "digger-green": "ein grüner Goldsucher",
+           "boss": "der Boss", "geologist": "ein Geologe", "profiteer": "der Profiteur",
+           "saboteur": "ein Saboteur", "digger": "ein Goldsucher"},
+    "nl": {"digger-blue": "een blauwe goudzoeker", "digger-green": "een groene goudzoeker",
+           "boss": "de baas", "geologist": "een geoloog", "profiteer": "de profiteur",
+           "saboteur": "een saboteur", "digger": "een goudzoeker"},
+}
+KNOWN = {
+    "log": {"en": "This round so far: {moves}.", "de": "Diese Runde bisher: {moves}.",
+            "nl": "Deze ronde tot nu toe: {moves}."},
+    "move": {"en": "seat {s} {m}", "de": "Platz {s} {m}", "nl": "plaats {s} {m}"},
+    "looked": {"en": "Your map showed {word} at ({x}, {y}).",
+               "de": "Deine Schatzkarte zeigte {word} auf ({x}, {y}).",
+               "nl": "Jouw schatkaart liet {word} zien op ({x}, {y})."},
+    "inspected": {"en": "You inspected seat {s}: {role}.",
+                  "de": "Du hast Platz {s} überprüft: {role}.",
+                  "nl": "Je bekeek de dwergkaart van plaats {s}: {role}."},
+}
+
+
+def told_goal(game: str, kind: str, seat: int, said: list[list[Any]],
+              state: Any = None) -> dict[str, str]:
     """The goal text of a hard deduction puzzle: the premise, what each seat said after its
-    map (``said``: ``[seat, [x, y], "gold" | "stone"]``), the question."""
+    map (``said``: ``[seat, [x, y], "gold" | "stone"]``), and with ``state`` what the seat
+    knows that neither the board nor the terminal's view spells out (this round's log, its
+    own maps, the dwarf cards it inspected), then the question."""
     out = {}
+    view = state.view(seat) if state is not None else None
     for lang in ("en", "de", "nl"):
         claims = "; ".join(CLAIM[lang].format(s=s, x=xy[0], y=xy[1], word=WORDS[lang][w])
                            for s, xy, w in said)
-        out[lang] = (PREMISES[game][lang].format(seat=seat, claims=claims) + " "
-                     + QUESTIONS[kind][lang])
+        parts = [PREMISES[game][lang].format(seat=seat, claims=claims)]
+        if view is not None:
+            moves = ", ".join(KNOWN["move"][lang].format(s=s, m=m)
+                              for s, m in list(view.log)[view.round_start:])
+            parts.append(KNOWN["log"][lang].format(moves=moves))
+            for x, y, code in view.known_goals:
+                word = WORDS[lang]["gold" if "gold" in code else "stone"]
+                parts.append(KNOWN["looked"][lang].format(word=word, x=x, y=y))
+            for s, role in getattr(view, "inspected", ()):
+                parts.append(KNOWN["inspected"][lang].format(s=s, role=ROLE_WORDS[lang][role]))
+        out[lang] = " ".join([*parts, QUESTIONS[kind][lang]])
     return out
 
 
