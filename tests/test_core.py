@@ -144,3 +144,26 @@ def test_games_not_on_the_core_yet_play_in_python() -> None:
     for name, players in (("expansion", 5), ("duel", 2), ("lost-mines", 5)):
         state = make_game(name, players).new_state(0)
         assert core.compiled_play_out(type(state)) is None
+
+
+@compiled
+def test_a_play_out_started_while_the_core_is_busy_is_played_in_python() -> None:
+    """The core keeps one working state: a play-out asked for while it waits on Python (here
+    inside a round's end; in a server, another thread) is played pure, and both come out as
+    the pure path has them."""
+    outer, inner = opening(5, 8, 30), opening(4, 9, 10)
+    outer_ref, inner_ref = outer.clone(), inner.clone()
+    inner_ref._pure_play_out(Rng(2), False, "random")  # type: ignore[attr-defined]
+    outer_ref._pure_play_out(Rng(1), False, "random")  # type: ignore[attr-defined]
+    nested: list[int] = []
+
+    def end_round() -> None:
+        if not nested:
+            nested.append(inner.play_out(Rng(2), until_round_end=False))
+        ClassicState._end_round(outer)  # type: ignore[arg-type]
+
+    outer._end_round = end_round  # type: ignore[attr-defined]
+    outer.play_out(Rng(1), until_round_end=False)
+    del outer._end_round  # type: ignore[attr-defined]
+    assert nested and difference(inner_ref, inner) is None
+    assert difference(outer_ref, outer) is None

@@ -1004,6 +1004,8 @@ static int state_flags(PyObject *st, int *terminal, int *round_no) {
     return attr_int(st, "_round", round_no);
 }
 
+static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t);
+
 /* classic_play_out(state, rng, until_round_end, even, tables) -> (played, finished)
  * finished False: the core stopped at a position it does not take (written back), and the
  * caller plays the rest in Python. */
@@ -1014,6 +1016,17 @@ static PyObject *classic_play_out(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOppO", &state, &rng, &until, &even, &caps)) return NULL;
     Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.Tables");
     if (t == NULL) return NULL;
+    /* one working state for the process: a second play-out while one is in a Python call
+       (another thread, while this one ends a round) is played in Python instead */
+    static int busy;
+    if (busy) return Py_BuildValue("(lOO)", 0L, Py_False, Py_False);
+    busy = 1;
+    PyObject *result = play(state, rng, until, even, t);
+    busy = 0;
+    return result;
+}
+
+static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t) {
     static W w;
     w.t = t;
     w.seats = 0; w.tools_seen = 0; w.bail = 0;
