@@ -237,6 +237,7 @@ def test_told_puzzles_need_what_was_said() -> None:
     for p in told:
         bare = Puzzle(**{**p.__dict__, "said": ()})
         assert len(solve(bare)) > 1, p.id
+        assert any("the search finds" in problem for problem in prove(bare)), p.id
         state = p.state()
         real = tuple(state.view(s).role for s in range(state.game.players))
         assert real in [roles for _, roles in told_worlds(p.position, p.seat, p.said)], p.id
@@ -276,6 +277,8 @@ def test_duel_where_counts_the_goal_cards() -> None:
         assert _richest_of(state, forgetful) != [tuple(p.solutions[0])], p.id
         wrong = next(c for c in view.face_down if tuple(c) != tuple(p.solutions[0]))
         assert check(p, [f"{wrong[0]},{wrong[1]}"]).reason == "wrong-cell"
+        other = Puzzle(**{**p.__dict__, "solutions": ((wrong[0], wrong[1]),)})
+        assert prove(other) != [], p.id  # a stored answer the search does not find fails
 
 
 def _richest_of(state: object, view: object) -> list[tuple[int, int]]:
