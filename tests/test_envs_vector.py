@@ -92,7 +92,7 @@ def test_batched_env_is_reproducible(kwargs: dict[str, object]) -> None:
         obs, info = envs.reset(seed=11)
         rng = np.random.default_rng(0)
         rewards, boards = [], []
-        for _ in range(120):
+        for _ in range(80):
             key = "observation" if "observation" in obs else "board"
             boards.append(obs[key].copy())
             if "legal_factored" in info:

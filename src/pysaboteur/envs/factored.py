@@ -48,8 +48,24 @@ FACTORS = ("family", "card", "card2", "card3", "cell", "rotated", "target", "too
 _OWN = frozenset(("card", "cards", "x", "y", "rotated", "target", "tool"))
 
 
+_MADE: dict[tuple[Any, ...], FactoredActions] = {}
+
+
 class FactoredActions:
     """The factored form of an encoding's keys: ``rows[i]`` is flat index ``i``'s factors."""
+
+    @classmethod
+    def of(cls, encoding: Encoding) -> FactoredActions:
+        """The factored actions of ``encoding``, made once per distinct encoding (building
+        them for Saboteur 2's 101,000 keys takes a second; environments are made often)."""
+        key = (type(encoding), encoding.window, encoding.players,
+               tuple(k.code for k in encoding.cat.kinds), encoding.keys)
+        made = _MADE.get(key)
+        if made is None:
+            if len(_MADE) > 64:
+                _MADE.clear()
+            made = _MADE[key] = cls(encoding)
+        return made
 
     def __init__(self, encoding: Encoding) -> None:
         self.encoding = encoding

@@ -53,7 +53,7 @@ class Forms:
         self.actions = actions
         self.planes = Planes(encoding) if observation == "planes" else None
         need_factored = actions == "factored" or history
-        self.factored = FactoredActions(encoding) if need_factored else None
+        self.factored = FactoredActions.of(encoding) if need_factored else None
         self.history = History(encoding, self.factored) if history else None
         parts: dict[str, spaces.Space[Any]] = {}
         if self.planes is None:

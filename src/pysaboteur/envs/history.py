@@ -60,7 +60,7 @@ class History:
         from ..registry import game_key
 
         self.encoding = encoding
-        self.factored = factored or FactoredActions(encoding)
+        self.factored = factored or FactoredActions.of(encoding)
         cat = encoding.cat
         n = encoding.players
         self.players = n

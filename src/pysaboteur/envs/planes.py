@@ -60,6 +60,19 @@ class Planes:
         self.vector_fields = {name: slice(s.start - lay.grid_size, s.stop - lay.grid_size)
                               for name, s in lay.fields.items()}
         self.vector_size = lay.size - lay.grid_size
+        self._slices: tuple[slice, slice, slice, slice] | None = None
+        runs = [self._run(ix) for ix in (self._base, self._up, self._known, self._extra)]
+        if all(r is not None for r in runs):
+            self._slices = tuple(runs)  # type: ignore[assignment]
+
+    @staticmethod
+    def _run(index: list[int]) -> slice | None:
+        """``index`` as a slice when it is a run of consecutive planes."""
+        if not index:
+            return slice(0, 0)
+        if index == list(range(index[0], index[0] + len(index))):
+            return slice(index[0], index[0] + len(index))
+        return None
 
     def from_flat(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(board, vector) of a flat observation."""
@@ -67,9 +80,15 @@ class Planes:
         grid = obs[:lay.grid_size].reshape(lay.grid_shape)
         nb, nt = len(self._base), len(self._up)
         board = np.empty(self.board_shape, dtype=np.uint8)
-        board[:nb] = grid[self._base]
-        board[nb:nb + nt] = grid[self._up] + grid[self._known]
-        board[nb + nt:] = grid[self._extra]
+        if self._slices is not None:  # the flat planes lie in runs: copy them whole
+            base, up, known, extra = self._slices
+            np.copyto(board[:nb], grid[base], casting="unsafe")
+            np.add(grid[up], grid[known], out=board[nb:nb + nt], casting="unsafe")
+            np.copyto(board[nb + nt:], grid[extra], casting="unsafe")
+        else:
+            board[:nb] = grid[self._base]
+            board[nb:nb + nt] = grid[self._up] + grid[self._known]
+            board[nb + nt:] = grid[self._extra]
         return board, obs[lay.grid_size:].copy()
 
     def observe(self, view: Any, seat: int | None = None) -> tuple[np.ndarray, np.ndarray]:
