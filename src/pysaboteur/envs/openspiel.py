@@ -8,7 +8,8 @@ each game with an encoding (:func:`pysaboteur.envs.supported_games`)::
     game = pyspiel.load_game("python_saboteur_classic", {"players": 5})
 
 Parameters: ``players`` and ``seed`` (the first match's seed; each further
-``new_initial_state()`` deals the next seed, so that episodes differ).
+``new_initial_state()`` deals the next seed, so that episodes differ; a root is dealt
+the first time it is used, and a copy or serialization of it is the same match).
 
 * Chance is *sampled* (``ChanceMode.SAMPLED_STOCHASTIC``): the engine shuffles
   with the state's own seeded generator, so there are no chance nodes.
@@ -16,8 +17,12 @@ Parameters: ``players`` and ``seed`` (the first match's seed; each further
   the encoding's observation of the seat's view; observation strings are the
   seat's view (``repr``) without the log; information-state strings add the log
   (all public moves and the seat's own passes: with the hand, the seat's whole
-  private history).  The information-state tensor is the observation tensor:
-  a summary of the view, not the full history.
+  private history).  The information-state tensor is the observation tensor
+  followed by the log, one row per move (:class:`SaboteurObserver`); every
+  ``IIGObservationType`` (public / private / perfect recall) is honoured.
+* :func:`ismcts_bot` is OpenSpiel's Python ISMCTS with the ``restart_at`` that
+  ``evaluate_bots`` needs.  ``random_sim_test(serialize=True)`` cannot pass:
+  pyspiel does not let a Python game give its RNG state (``docs/envs.md``).
 * ``resample_from_infostate(player, sampler)`` deals everything ``player``
   cannot know anew (the game's ``shuffle_hidden``) and reseeds the state's
   generator, so that later shuffles are not the true ones either.
