@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pysaboteur import core
 from pysaboteur.engine.game import State
 from pysaboteur.engine.rng import Rng
 from pysaboteur.registry import make_game
@@ -40,21 +41,28 @@ def opening(name: str, players: int, seed: int, moves: int) -> State:
     return state
 
 
-@pytest.mark.parametrize(("name", "players"), CONFIGS)
+#: each game's play-out on the path it takes by default (the compiled core's where it plays
+#: the game: issue 24), and again on the pure path where that is another one
+PATHS = [(name, players, False) for name, players in CONFIGS]
+PATHS += [(name, players, True) for name, players in CONFIGS if name == "classic"]
+
+
+@pytest.mark.parametrize(("name", "players", "pure"), PATHS)
 @pytest.mark.parametrize("policy", ["random", "playout"])
 @SETTINGS
 @given(seed=st.integers(0, 2**32), moves=st.integers(0, 250), whole=st.booleans(),
        shared=st.booleans())
 def test_play_out_plays_the_same_game_as_one_move_at_a_time(
-        name: str, players: int, policy: Policy, seed: int, moves: int, whole: bool,
-        shared: bool) -> None:
+        name: str, players: int, pure: bool, policy: Policy, seed: int, moves: int,
+        whole: bool, shared: bool) -> None:
     """``shared``: the chooser is the state's own generator (which deals new rounds)."""
     a = opening(name, players, seed, moves)
     b = a.clone()
     rng_a, rng_b = (a.rng, b.rng) if shared else (Rng(seed + 1), Rng(seed + 1))
     round_no = a.round_no
     expected = stepped(a, rng_a, not whole, policy)
-    played = b.play_out(rng_b, until_round_end=not whole, policy=policy)
+    with core.use_pure(pure):
+        played = b.play_out(rng_b, until_round_end=not whole, policy=policy)
     assert played == expected
     assert rng_b.state == rng_a.state
     assert b.history == a.history
