@@ -151,7 +151,12 @@ def run(tables: int = 50, seconds: float = 20.0, game: str = "duel",
         url = f"http://127.0.0.1:{port}"
         asyncio.run(_wait_up(port))
     try:
-        return asyncio.run(_run(tables, seconds, game, players, url))
+        cpu = _cpu(proc.pid) if proc is not None else 0.0
+        result = asyncio.run(_run(tables, seconds, game, players, url))
+        if proc is not None:  # the one server's CPU time per action
+            result["server_cpu_ms_per_action"] = round(
+                1000 * (_cpu(proc.pid) - cpu) / max(1, result["actions"]), 3)
+        return result
     finally:
         if proc is not None:
             proc.terminate()
@@ -234,6 +239,8 @@ def describe(result: dict[str, Any]) -> str:
             f"{result['seconds']} s: {result['actions']} actions, "
             f"{result['actions_per_s']} actions/s, latency p50 {result['p50_ms']} ms, "
             f"p99 {result['p99_ms']} ms, {result['errors']} errors")
+    if "server_cpu_ms_per_action" in result:
+        line += f"; server CPU {result['server_cpu_ms_per_action']:g} ms/action"
     cpu = result.get("cpu_ms_per_action")
     if cpu is not None:
         servers = ", ".join(f"{x:g}" for x in cpu["servers"])
