@@ -171,6 +171,30 @@ def test_random_sim_cannot_serialize_the_rng() -> None:
         pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_our_serialize_game_and_state(name: str, players: int) -> None:
+    """What random_sim_test(serialize=True) checks (at its first 10 moves, then at powers of
+    two; here at a few of those points), with the game's RNG state kept."""
+    from pysaboteur.envs.openspiel import deserialize_game_and_state, serialize_game_and_state
+
+    game = pyspiel.load_game(short_name(name), {"players": players, "seed": 3})
+    game.new_initial_state().clone()  # a root used: the RNG state moves on
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    n = 0
+    while not state.is_terminal():
+        if n in (0, 3, 16, 64):
+            game2, state2 = deserialize_game_and_state(serialize_game_and_state(game, state))
+            assert str(game2) == str(game) and str(state2) == str(state)
+            # the next root of the copy is the next root of the original
+            twin = pyspiel.load_game(short_name(name), {"players": players, "seed": 3})
+            for _ in range(2):
+                twin.new_initial_state().clone()
+            assert str(game2.new_initial_state()) == str(twin.new_initial_state())
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        n += 1
+
+
 def test_ismcts_through_evaluate_bots() -> None:
     from open_spiel.python.algorithms import evaluate_bots
     from open_spiel.python.bots import uniform_random

@@ -397,6 +397,32 @@ class SaboteurObserver:
                     public, f.name)}
 
 
+_SERIAL_HEADER = "# pysaboteur serialize_game_and_state 1"
+
+
+def serialize_game_and_state(game: SaboteurSpielGame, state: SaboteurSpielState) -> str:
+    """``pyspiel.serialize_game_and_state`` for these games, with the game's RNG state (how
+    many roots it has dealt), which pyspiel cannot ask a Python game for."""
+    import json
+
+    params = json.dumps(game.get_parameters(), sort_keys=True)
+    return "\n".join((_SERIAL_HEADER, game.get_type().short_name, params,
+                      str(game._deals), state.serialize()))
+
+
+def deserialize_game_and_state(text: str) -> tuple[SaboteurSpielGame, SaboteurSpielState]:
+    """The inverse of :func:`serialize_game_and_state`: a new game in the same RNG state (its
+    next root is the one the original game would deal next), and the state."""
+    import json
+
+    header, name, params, deals, state = text.split("\n", 4)
+    if header != _SERIAL_HEADER:
+        raise ValueError("not a pysaboteur serialization")
+    game = pyspiel.load_game(name, json.loads(params))
+    game._deals = int(deals)
+    return game, game.deserialize_state(state)
+
+
 class _RestartableISMCTS:
     """Mixed into OpenSpiel's Python ``ISMCTSBot``: the ``restart_at`` and
     ``inform_action`` that ``evaluate_bots`` calls (the search keeps no state between
