@@ -167,3 +167,23 @@ def test_a_play_out_started_while_the_core_is_busy_is_played_in_python() -> None
     del outer._end_round  # type: ignore[attr-defined]
     assert nested and difference(inner_ref, inner) is None
     assert difference(outer_ref, outer) is None
+
+
+@compiled
+@pytest.mark.parametrize("players", [3, 6, 10])
+def test_matches_with_a_fixed_deal_are_the_same_on_both_paths(players: int) -> None:
+    """A fixed deal's rounds are set up in Python (``_setup_round``), the others by the core."""
+    from pysaboteur.engine.game import Deal
+
+    game = make_game("classic", players)
+    deal = Deal(goals=tuple(reversed(game.goal_cards)),  # type: ignore[attr-defined]
+                decks=(tuple(sorted(game.deck_cards)),))  # type: ignore[attr-defined]
+    for seed in range(6):
+        for whole in (False, True):
+            a = game.new_state(seed, deal)
+            b = a.clone()
+            ra, rb = Rng(seed), Rng(seed)
+            while not a.is_terminal:
+                assert a._pure_play_out(ra, not whole, "random") == b.play_out(  # type: ignore[attr-defined]
+                    rb, not whole, "random")
+                assert ra.state == rb.state and difference(a, b) is None

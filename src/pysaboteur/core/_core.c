@@ -202,7 +202,9 @@ typedef struct {
     long long version;
     int phase, pend_g, pend_n, pend_opt[2];
     int pending_draw, last, finder, turn, current;
-    int maze_dirty, tools_seen, bail;
+    int maze_dirty, tools_seen, bail, deck_full;
+    PyObject *setup;  /* the game's round set-up (classic.py _setup_of), or None */
+    int rounds;
     int fr[4 * MAXORDER], frk[4 * MAXORDER], nfr, fr_valid;
     uint64_t rng;
     PyObject *state, *discards, *passed, *history, *actors;
@@ -581,7 +583,20 @@ static int sync_out(W *w) {
         if (r < 0) { Py_DECREF(hands); return -1; }
     }
     Py_DECREF(hands);
-    if (w->ndeck != w->ndeck0) {
+    if (w->deck_full) {  /* a round the core dealt: the whole pile */
+        PyObject *deck = PyObject_GetAttrString(st, "deck"), *nl = PyList_New(w->ndeck);
+        if (deck == NULL || nl == NULL) { Py_XDECREF(deck); Py_XDECREF(nl); return -1; }
+        for (int i = 0; i < w->ndeck; i++) {
+            PyObject *code = t->codes[w->deck[i]];
+            Py_INCREF(code);
+            PyList_SET_ITEM(nl, i, code);
+        }
+        int r = PyList_SetSlice(deck, 0, PY_SSIZE_T_MAX, nl);
+        Py_DECREF(nl); Py_DECREF(deck);
+        if (r < 0) return -1;
+        w->deck_full = 0;
+        w->ndeck0 = w->ndeck;
+    } else if (w->ndeck != w->ndeck0) {
         PyObject *deck = PyObject_GetAttrString(st, "deck");
         if (deck == NULL) return -1;
         int r = PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
@@ -635,15 +650,148 @@ static int sync_out(W *w) {
             if (reach[c] && dict_set_ll(rd, py_of(c), reach[c]) < 0) ok = 0;
             if (rin[c] && tile[c] < 0 && dict_set_ll(rid, py_of(c), rin[c]) < 0) ok = 0;
         }
-        PyObject *r = NULL;
-        if (ok) r = PyObject_CallFunction(t->put_maze, "OOOOOOOL", st, cells, hidden, cons, order,
-                                          rd, rid, (long long)w->version);
+        PyObject *r = NULL, *src = PyDict_New();
+        for (int i = 0; ok && src && i < w->ns; i++)
+            if (dict_set_ll(src, py_of(w->scell[i]), w->smask[i]) < 0) ok = 0;
+        if (ok && src) r = PyObject_CallFunction(t->put_maze, "OOOOOOOOL", st, cells, hidden, cons,
+                                                 order, rd, rid, src, (long long)w->version);
         Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
-        Py_XDECREF(rd); Py_XDECREF(rid);
+        Py_XDECREF(rd); Py_XDECREF(rid); Py_XDECREF(src);
         if (r == NULL) return -1;
         Py_DECREF(r);
         w->maze_dirty = 0;
     }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ a round's set-up */
+/* ClassicState._next_round's marker: _end_round calls it (an instance attribute for the
+   call's length) where Python would set up the next round; the core does that itself */
+static int next_round_called;
+static PyObject *next_round_marker(PyObject *self, PyObject *noargs) {
+    (void)self; (void)noargs;
+    next_round_called = 1;
+    Py_RETURN_NONE;
+}
+static PyMethodDef marker_def = {"_next_round", next_round_marker, METH_NOARGS, NULL};
+static PyObject *marker;
+
+static inline void shuffle_ids(uint64_t *rs, int *a, int n) {  /* Rng.shuffle */
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)below(rs, (uint64_t)(i + 1));
+        int x = a[i]; a[i] = a[j]; a[j] = x;
+    }
+}
+
+static int set_obj(PyObject *o, const char *name, PyObject *v) {  /* steals v */
+    if (v == NULL) return -1;
+    int r = PyObject_SetAttrString(o, name, v);
+    Py_DECREF(v);
+    return r;
+}
+
+/* ClassicState._setup_round for a round without a fixed deal, from w->setup: (start cell,
+   start tile, goal cells, goal cards, deck cards, hand size, cards set aside, role_deck,
+   Memo) as classic.py's _setup_of gives them; the state's generator is ``rs`` */
+static int setup_round(W *w, uint64_t *rs) {
+    Tables *t = w->t;
+    PyObject *st = w->state, *su = w->setup;
+    int round_no;
+    if (attr_int(st, "_round", &round_no) < 0 || set_int(st, "_round", round_no + 1) < 0) return -1;
+    grid_reset();
+    w->maze_dirty = 1; w->fr_valid = 0; w->bail = 0;
+    w->norder = 0; w->nh = 0; w->ns = 0; w->version = 0;
+    int start = gi_of(PyLong_AsLong(PyTuple_GET_ITEM(su, 0)));
+    int sotile = (int)PyLong_AsLong(PyTuple_GET_ITEM(su, 1));
+    /* maze.place(start, source_for=(0,)): a source, every segment reached */
+    w->version++;
+    tile[start] = (int16_t)sotile;
+    touch(start);
+    w->order[w->norder++] = start;
+    w->scell[0] = start; w->smask[0] = (1 << t->nseg[sotile]) - 1; w->ns = 1;
+    int top = 0;
+    for (int sg = 0; sg < t->nseg[sotile]; sg++) { stackbuf[2 * top] = start; stackbuf[2 * top + 1] = sg; top++; }
+    spread(w, stackbuf, top);
+    /* the goals, shuffled by the state's generator, face down */
+    PyObject *gcells = PyTuple_GET_ITEM(su, 2), *gcards = PyTuple_GET_ITEM(su, 3);
+    int ng = (int)PyTuple_GET_SIZE(gcards), goals[MAXHID];
+    if (ng > MAXHID) { PyErr_SetString(PyExc_ValueError, "core: goals"); return -1; }
+    for (int i = 0; i < ng; i++) goals[i] = (int)item_long(gcards, i);
+    shuffle_ids(rs, goals, ng);
+    for (int i = 0; i < ng; i++) {
+        int c = gi_of(item_long(gcells, i));
+        w->version++;
+        hid[c] = (int16_t)goals[i];
+        touch(c);
+        w->hcell[w->nh] = c; w->hcard[w->nh] = goals[i]; w->nh++;
+    }
+    /* dwarf cards: the game's, sorted, shuffled; one to each seat from the top */
+    PyObject *roles = PyObject_CallNoArgs(PyTuple_GET_ITEM(su, 7));
+    if (roles == NULL || PyList_Sort(roles) < 0) { Py_XDECREF(roles); return -1; }
+    Py_ssize_t nr = PyList_GET_SIZE(roles);
+    for (Py_ssize_t i = nr - 1; i > 0; i--) {
+        Py_ssize_t j = (Py_ssize_t)below(rs, (uint64_t)(i + 1));
+        PyObject *x = PyList_GET_ITEM(roles, i);
+        PyList_SET_ITEM(roles, i, PyList_GET_ITEM(roles, j));
+        PyList_SET_ITEM(roles, j, x);
+    }
+    if (nr < w->seats) { Py_DECREF(roles); PyErr_SetString(PyExc_ValueError, "core: roles"); return -1; }
+    PyObject *dealt = PyList_New(w->seats);
+    if (dealt == NULL) { Py_DECREF(roles); return -1; }
+    for (int i = 0; i < w->seats; i++) {
+        PyObject *x = PyList_GET_ITEM(roles, nr - 1 - i);
+        Py_INCREF(x);
+        PyList_SET_ITEM(dealt, i, x);
+    }
+    if (PyList_SetSlice(roles, nr - w->seats, nr, NULL) < 0 || set_obj(st, "roles", dealt) < 0
+        || set_obj(st, "spare_roles", roles) < 0)
+        return -1;
+    /* the pile, shuffled; the cards set aside from its top; the hands dealt */
+    PyObject *dcards = PyTuple_GET_ITEM(su, 4);
+    int nd = (int)PyTuple_GET_SIZE(dcards);
+    if (nd > MAXDECK) { PyErr_SetString(PyExc_ValueError, "core: deck"); return -1; }
+    for (int i = 0; i < nd; i++) w->deck[i] = (int)item_long(dcards, i);
+    shuffle_ids(rs, w->deck, nd);
+    w->ndeck = nd;
+    int aside_n = (int)PyLong_AsLong(PyTuple_GET_ITEM(su, 6));
+    PyObject *aside = PyList_New(0);
+    if (aside == NULL) return -1;
+    for (int i = 0; i < aside_n && w->ndeck > 0; i++)
+        if (PyList_Append(aside, t->codes[w->deck[--w->ndeck]]) < 0) { Py_DECREF(aside); return -1; }
+    if (set_obj(st, "aside", aside) < 0) return -1;
+    for (int s2 = 0; s2 < w->seats; s2++) { w->hn[s2] = 0; w->nfront[s2] = 0; w->bits[s2] = 0; }
+    int each = (int)PyLong_AsLong(PyTuple_GET_ITEM(su, 5));
+    int k = each * w->seats < w->ndeck ? each * w->seats : w->ndeck;
+    for (int j = 0; j < k; j++) {  /* deal_round: the j-th card drawn to seat first + j % n */
+        int seat = (w->turn + j % w->seats) % w->seats;
+        w->hand[seat][w->hn[seat]++] = w->deck[w->ndeck - 1 - j];
+    }
+    w->ndeck -= k;
+    w->deck_full = 1;
+    PyObject *hands = PyList_New(w->seats), *seen = PyList_New(w->seats),
+             *front = PyTuple_New(w->seats);
+    if (hands == NULL || seen == NULL || front == NULL) {
+        Py_XDECREF(hands); Py_XDECREF(seen); Py_XDECREF(front); return -1;
+    }
+    for (int s2 = 0; s2 < w->seats; s2++) {
+        PyList_SET_ITEM(hands, s2, PyList_New(0));
+        PyList_SET_ITEM(seen, s2, PyDict_New());
+        PyTuple_SET_ITEM(front, s2, PyTuple_New(0));
+    }
+    if (set_obj(st, "hands", hands) < 0 || set_obj(st, "deck", PyList_New(0)) < 0
+        || set_obj(st, "in_front", front) < 0 || set_obj(st, "seen", seen) < 0)
+        return -1;
+    Py_XDECREF(w->discards); Py_XDECREF(w->passed);
+    w->discards = PyList_New(0); w->passed = PyList_New(0);
+    if (w->discards == NULL || w->passed == NULL) return -1;
+    Py_INCREF(w->discards); Py_INCREF(w->passed);
+    if (set_obj(st, "discards", w->discards) < 0 || set_obj(st, "passed", w->passed) < 0) return -1;
+    /* where the round's moves begin in the log: after the action that ended the last round
+       (logged already here; in Python it joins the log after this set-up, hence its + 1) */
+    if (set_int(st, "round_start", (long)PyList_GET_SIZE(w->history)) < 0) return -1;
+    if (set_obj(st, "_mt", PyObject_CallNoArgs(PyTuple_GET_ITEM(su, 8))) < 0) return -1;
+    w->phase = MAIN; w->pend_n = 0; w->pending_draw = 0;
+    w->last = w->turn; w->finder = -1; w->current = w->turn;
     return 0;
 }
 
@@ -1004,16 +1152,17 @@ static int state_flags(PyObject *st, int *terminal, int *round_no) {
     return attr_int(st, "_round", round_no);
 }
 
-static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t);
+static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
+                      PyObject *setup);
 
 /* classic_play_out(state, rng, until_round_end, even, tables) -> (played, finished)
  * finished False: the core stopped at a position it does not take (written back), and the
  * caller plays the rest in Python. */
 static PyObject *classic_play_out(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *state, *rng, *caps;
+    PyObject *state, *rng, *caps, *setup;
     int until, even;
-    if (!PyArg_ParseTuple(args, "OOppO", &state, &rng, &until, &even, &caps)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOppOO", &state, &rng, &until, &even, &caps, &setup)) return NULL;
     Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.Tables");
     if (t == NULL) return NULL;
     /* one working state for the process: a second play-out while one is in a Python call
@@ -1021,13 +1170,24 @@ static PyObject *classic_play_out(PyObject *self, PyObject *args) {
     static int busy;
     if (busy) return Py_BuildValue("(lOO)", 0L, Py_False, Py_False);
     busy = 1;
-    PyObject *result = play(state, rng, until, even, t);
+    PyObject *result = play(state, rng, until, even, t, setup);
     busy = 0;
     return result;
 }
 
-static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t) {
+static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
+                      PyObject *setup) {
     static W w;
+    int shared;
+    {
+        PyObject *own = PyObject_GetAttrString(state, "rng");
+        if (own == NULL) return NULL;
+        shared = own == rng;
+        Py_DECREF(own);
+    }
+    w.setup = setup;
+    w.rounds = setup == Py_None ? 0 : (int)PyLong_AsLong(PyTuple_GET_ITEM(setup, 9));
+    w.deck_full = 0;
     w.t = t;
     w.seats = 0; w.tools_seen = 0; w.bail = 0;
     w.discards = w.passed = w.history = w.actors = NULL;
@@ -1054,13 +1214,42 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
         if (res == ROUND_END) {
             /* the state as Python's has it when _end_round is called; then the action logged */
             if (sync_out(&w) < 0 || put_rng(rng, w.rng) < 0) { Py_DECREF(action); goto error; }
+            int take = w.setup != Py_None;  /* the next round set up here, not in Python */
+            next_round_called = 0;
+            if (take && PyObject_SetAttrString(state, "_next_round", marker) < 0) {
+                Py_DECREF(action); goto error;
+            }
             PyObject *r = PyObject_CallMethod(state, "_end_round", NULL);
+            if (take && PyObject_DelAttrString(state, "_next_round") < 0) {
+                Py_XDECREF(r); Py_DECREF(action); goto error;
+            }
             if (r == NULL) { Py_DECREF(action); goto error; }
             Py_DECREF(r);
             int a = PyList_Append(w.history, action);
             Py_DECREF(action);
             if (a < 0 || get_rng(rng, &w.rng) < 0 || state_flags(state, &terminal, &round_no) < 0)
                 goto error;
+            if (take && next_round_called) {  /* ClassicState._next_round */
+                w.phase = MAIN;
+                if (set_int(state, "phase", MAIN) < 0) goto error;
+                if (round_no == w.rounds) {
+                    if (PyObject_SetAttrString(state, "terminal", Py_True) < 0) goto error;
+                    goto done;  /* Python's state is whole */
+                }
+                if (attr_int(state, "next_turn", &w.turn) < 0) goto error;
+                if (shared) {
+                    if (setup_round(&w, &w.rng) < 0) goto error;
+                } else {
+                    uint64_t s;
+                    PyObject *srng = PyObject_GetAttrString(state, "rng");
+                    if (srng == NULL) goto error;
+                    int bad = get_rng(srng, &s) < 0 || setup_round(&w, &s) < 0 || put_rng(srng, s) < 0;
+                    Py_DECREF(srng);
+                    if (bad) goto error;
+                }
+                round_no++;
+                continue;  /* (a play-out to the round's end stops here, written back below) */
+            }
             if (terminal || until) goto done;  /* Python's state is whole */
             Py_DECREF(w.discards); Py_DECREF(w.passed);
             w.discards = w.passed = NULL;
@@ -1101,4 +1290,8 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__core(void) {
+    marker = PyCFunction_New(&marker_def, NULL);
+    if (marker == NULL) return NULL;
+    return PyModule_Create(&module);
+}

@@ -12,28 +12,29 @@ round's set-up stay in Python) and, when the play-out goes on, reads the new rou
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from ..engine.actions import Orient
 from ..engine.cards import derived
-from ..engine.maze import FITS, Maze, Memo, cell_actions_of
+from ..engine.maze import FITS, Maze, Memo, cell, cell_actions_of
 from ..engine.moves import SINGLES
 from ..engine.rng import Rng
 from ..games.classic.menu import K_PATH, MAX_SEATS, tables
-from ..games.classic.state import ClassicState
+from ..games.classic.state import ClassicGame, ClassicState
 
 _EFFECTS = {None: 0, "break": 1, "repair": 2, "map": 3, "rockfall": 4}
 
 
 def _put_maze(state: ClassicState, cells: dict[int, int], hidden: dict[int, str],
               constraint: dict[int, int], order: list[int], reach: dict[int, int],
-              reach_in: dict[int, int], version: int) -> None:
+              reach_in: dict[int, int], sources: dict[int, int], version: int) -> None:
     """A new maze for ``state`` from the core's (its clones keep theirs: copy-on-write)."""
     old = state.maze
     maze = Maze.__new__(Maze)
     maze.cat = old.cat
     maze.cells, maze.hidden, maze.constraint, maze.order = cells, hidden, constraint, order
-    maze.sources = [d.copy() for d in old.sources]
-    maze.blocks = [d.copy() for d in old.blocks]
+    maze.sources = [sources]
+    maze.blocks = [{} for _ in old.blocks]  # Saboteur's tiles block no passage
     maze.reach, maze.reach_in = [reach], [reach_in]
     maze.version = version
     state.maze = maze
@@ -45,7 +46,7 @@ def _spec(cat: Any) -> dict[str, Any]:
     sorted distinct cards are its sorted ids) and per oriented tile."""
     T = tables(cat)
     codes = sorted(k.code for k in cat.kinds)
-    ids = {code: i for i, code in enumerate(codes)}
+    ids = _core_ids(cat)
     zero = bytes(256)
     cards = []
     for code in codes:
@@ -85,6 +86,32 @@ def _core_tables(cat: Any) -> Any:
     return _ext.make_tables(_spec(cat))
 
 
+#: per game, what the core needs to set up its rounds (``_setup_of``)
+_SETUPS: WeakKeyDictionary[ClassicGame, tuple[Any, ...]] = WeakKeyDictionary()
+
+
+def _setup_of(game: ClassicGame) -> tuple[Any, ...]:
+    """What ``ClassicState._setup_round`` reads of the game, for the core to set up the rounds
+    of a match without a fixed deal the same way (the same numbers drawn, the same cards):
+    (start cell, start tile, goal cells, goal cards, pile, hand size, cards set aside,
+    ``role_deck``, ``Memo``, rounds)."""
+    setup = _SETUPS.get(game)
+    if setup is None:
+        cat, data = game.catalogue, game.data
+        ids = _core_ids(cat)
+        setup = _SETUPS[game] = (
+            cell(*data.START_CELL), cat.otile["start", False],
+            tuple(cell(x, y) for x, y in data.GOAL_CELLS),
+            tuple(ids[code] for code in game.goal_cards),
+            tuple(ids[code] for code in game.deck_cards), game.hand_size, data.SET_ASIDE,
+            game.role_deck, Memo, data.ROUNDS)
+    return setup
+
+
+def _core_ids(cat: Any) -> dict[str, int]:
+    return {code: i for i, code in enumerate(sorted(k.code for k in cat.kinds))}
+
+
 def play_out_for(cls: type) -> Any:
     """The compiled play-out for states of exactly ``cls`` (Saboteur's), else None."""
     if cls is not ClassicState:
@@ -101,8 +128,9 @@ def _classic_play_out(state: ClassicState, rng: Rng, until_round_end: bool, poli
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     core = derived(game.catalogue, _core_tables)
     round_no = state._round
+    setup = _setup_of(game) if state.deal is None else None
     played, finished, tools_seen = _ext.classic_play_out(state, rng, until_round_end,
-                                                         policy == "playout", core)
+                                                         policy == "playout", core, setup)
     if tools_seen:
         state._fronts()  # the memo the pure menus leave behind (not part of the position)
     if not finished:  # a position the core does not take: the rest in Python
