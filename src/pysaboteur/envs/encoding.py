@@ -349,18 +349,21 @@ class Encoding:
     def rel(self, seat: int, other: int) -> int:
         return (other - seat) % self.players
 
-    def observe(self, view: Any, seat: int | None = None) -> np.ndarray:
+    def observe(self, view: Any, seat: int | None = None,
+                layout: Layout | None = None) -> np.ndarray:
         """The flat observation of ``view``, seats relative to ``seat`` (default: the view's
         seat; a spectator's view is seen from seat 0 unless ``seat`` is given: so
         ``observe(state.view(None), seat)`` is what every seat may know, laid out as
-        ``seat`` sees it)."""
-        lay = self.layout
+        ``seat`` sees it).  ``layout``: another arrangement of the same planes and fields
+        (the compact planes: :mod:`pysaboteur.envs.planes`)."""
+        lay = self.layout if layout is None else layout
         win = self.window
         if seat is None:
             seat = view.seat if view.seat is not None else 0
         obs = np.zeros(lay.size, dtype=np.float32)
         grid = obs[:lay.grid_size].reshape(lay.grid_shape)
         pi = lay.plane_index
+        self._pi = pi  # for put_cells, during this call
         cat = self.cat
         ntp = len(self._tile_planes)
         up0, known0 = pi["up:" + self._tile_planes[0]], pi["known:" + self._tile_planes[0]]
@@ -445,6 +448,6 @@ class Encoding:
 
     def put_cells(self, grid: np.ndarray, plane: str, cells: Iterable[Sequence[int]],
                   value: float = 1.0) -> None:
-        p = self.layout.plane_index[plane]
+        p = getattr(self, "_pi", self.layout.plane_index)[plane]
         for c in cells:
             self._put_cell(grid, p, c[0], c[1], value)

@@ -81,11 +81,10 @@ class Forms:
         indices ``ids`` (None or empty: an all-zero mask, not this seat's turn)."""
         enc = self.encoding
         out: dict[str, np.ndarray] = {}
-        flat = enc.observe(view, seat)
         if self.planes is None:
-            out["observation"] = flat
+            out["observation"] = enc.observe(view, seat)
         else:
-            out["board"], out["vector"] = self.planes.from_flat(flat)
+            out["board"], out["vector"] = self.planes.observe(view, seat)
         if self.history is not None:
             h = self.history.features(view, seat, memo)
             np.clip(h, 0, OBS_BOUND, out=h)

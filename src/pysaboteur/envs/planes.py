@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .encoding import Encoding
+from .encoding import Encoding, Layout
 
 #: the largest value a board channel holds (``uint8``)
 BOARD_MAX = 255
@@ -60,6 +60,13 @@ class Planes:
         self.vector_fields = {name: slice(s.start - lay.grid_size, s.stop - lay.grid_size)
                               for name, s in lay.fields.items()}
         self.vector_size = lay.size - lay.grid_size
+        # the same observation written straight into the channels: "up:x" and "known:x"
+        # share channel x (their cells never meet)
+        fields = [(name, s.stop - s.start) for name, s in lay.fields.items()]
+        self.layout = Layout(lay.window, self.channels, fields)
+        for i, p in enumerate(tile):
+            self.layout.plane_index["up:" + p] = len(base) + i
+            self.layout.plane_index["known:" + p] = len(base) + i
         self._slices: tuple[slice, slice, slice, slice] | None = None
         runs = [self._run(ix) for ix in (self._base, self._up, self._known, self._extra)]
         if all(r is not None for r in runs):
@@ -93,4 +100,6 @@ class Planes:
 
     def observe(self, view: Any, seat: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(board, vector) of ``view``, seen from ``seat`` (default: the view's seat)."""
-        return self.from_flat(self.encoding.observe(view, seat))
+        obs = self.encoding.observe(view, seat, self.layout)
+        g = self.layout.grid_size
+        return obs[:g].reshape(self.board_shape).astype(np.uint8), obs[g:]
