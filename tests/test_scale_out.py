@@ -230,9 +230,20 @@ async def play_seat(url: str, table: str, token: str, seat: int, until: Until,
 
 
 def stored(c: Cluster, table: str) -> Any:
-    t = Database(c.database_url).load(table)
+    db = Database(c.database_url)
+    try:
+        t = db.load(table)
+    finally:
+        db.close()
     assert t is not None
     return t
+
+
+def count_actions(c: Cluster, table: str) -> int:
+    with psycopg.connect(conninfo(c.database_url), autocommit=True) as conn:
+        row = conn.execute("SELECT count(*) FROM actions WHERE table_id = %s",
+                           (table,)).fetchone()
+    return int(row[0]) if row else 0
 
 
 def get_state(c: Cluster, table: str, token: str | None, seconds: float = 30.0) -> Any:
@@ -402,6 +413,36 @@ def test_kill_the_owner_five_times(cluster: Cluster) -> None:
           f"{len(tables)} tables checked against the store; {acks.reconnects} reconnections")
     assert len(takeovers) == 5 and max(takeovers) < 15
     assert checked > 100
+
+
+def test_a_table_nobody_watches_carries_on(cluster: Cluster) -> None:
+    """Two hard bots play a Duel that nobody watches; its owner is killed mid-match: another
+    process notices the table has no owner and carries it on (nobody asked for it)."""
+    with httpx.Client(base_url=cluster.url, timeout=20) as h:
+        r = h.post("/api/tables", json={"game": "duel", "start": True, "public": False,
+                                        "seats": [{"kind": "bot", "difficulty": "hard"}] * 2})
+        assert r.status_code == 201, r.text
+        table = r.json()["id"]
+
+    def stored_actions() -> int:
+        return count_actions(cluster, table)
+    deadline = time.monotonic() + 30
+    while stored_actions() < 2:
+        assert time.monotonic() < deadline, "the bots did not move"
+        time.sleep(0.1)
+    victim = owners(cluster, [table])[table]
+    cluster.kill(victim)
+    killed, before = time.monotonic(), stored_actions()
+    while stored_actions() < before + 2:
+        assert time.monotonic() < killed + 20, "nobody carried the table on"
+        time.sleep(0.1)
+    took = time.monotonic() - killed
+    assert owners(cluster, [table]).get(table) not in (None, victim)
+    print(f"\nan unwatched table carried on {took:.2f} s after its owner was killed")
+    cluster.restart(victim, True)
+    record = stored(cluster, table)
+    replay(Record(game=record.game, players=record.players, seed=record.seed,
+                  options=record.options, actions=[a for _, a in record.actions]))
 
 
 def test_load_through_the_proxy(cluster: Cluster) -> None:

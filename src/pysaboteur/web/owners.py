@@ -51,6 +51,11 @@ def lock_key(table_id: str) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
+def _signed(key: int) -> int:
+    """A 64-bit key as PostgreSQL's bigint (pg_locks shows its two halves unsigned)."""
+    return key - (1 << 64) if key >= 1 << 63 else key
+
+
 def conninfo(database_url: str) -> str:
     """A libpq connection string from a SQLAlchemy PostgreSQL URL."""
     from sqlalchemy import make_url
@@ -153,6 +158,21 @@ class Owners:
             await self._run(self._unlock, table_id)
         except Exception as exc:
             self._failed(exc)
+
+    def _locked(self) -> set[int]:
+        rows = self._conn.execute(
+            "SELECT classid::bigint, objid::bigint FROM pg_locks WHERE locktype = 'advisory' "
+            "AND granted AND objsubid = 1 AND database = (SELECT oid FROM pg_database "
+            "WHERE datname = current_database())").fetchall()
+        return {_signed((hi << 32) | lo) for hi, lo in rows}
+
+    async def locked(self) -> set[int]:
+        """The keys of every table lock some process of this database holds now."""
+        try:
+            return set(await self._run(self._locked))
+        except Exception as exc:
+            self._failed(exc)
+            raise
 
     async def ask(self, table_id: str) -> None:
         """Ask whichever process holds the table to let it go."""

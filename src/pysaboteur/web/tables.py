@@ -40,7 +40,7 @@ from ..records import Record
 from ..registry import GAMES, make_game
 from .db import LIVE, Conflict, Database, LiveRow, StorageError, StoredTable
 from .limits import Limits
-from .owners import Owners
+from .owners import Owners, lock_key
 
 log = logging.getLogger("pysaboteur.web")
 
@@ -58,6 +58,10 @@ BOT_BACKOFF_MAX = 30.0
 #: read-only copies of tables other processes own that one process keeps (several
 #: processes: the lobby and "my tables" read them)
 PEEKS = 256
+#: a table being played (a write in the last ORPHAN_RECENT s) whose lock nobody has held for
+#: ORPHAN_AFTER s is taken over by the first process to see it (its owner died)
+ORPHAN_RECENT = 120.0
+ORPHAN_AFTER = 2.0
 
 
 def bot_for(difficulty: str) -> str:
@@ -500,6 +504,7 @@ class Hub:
         self._peeks: dict[str, tuple[float, LiveTable]] = {}
         self._taking: set[str] = set()  # tables being taken over right now
         self._tasks: set[asyncio.Task[Any]] = set()  # hand-overs under way
+        self._orphans: dict[str, float] = {}  # tables without an owner, since when
         self.bot_delay = bot_delay
         self.allow_seed = allow_seed
         self.tables: dict[str, LiveTable] = {}
@@ -898,6 +903,56 @@ class Hub:
         with contextlib.suppress(Rejected):
             rows = await self._db(self.db.live)
             self.live = {r.id: r for r in rows}
+        await self._adopt_orphans()
+
+    async def _adopt_orphans(self) -> None:
+        """Carry on the tables whose owner died while they were being played (a write in
+        the last ORPHAN_RECENT s, nobody holding their lock for ORPHAN_AFTER s): the bots of
+        a table nobody watches move on without waiting for a visitor.  The first process to
+        take the lock has the table; the others leave it (no asking: nobody asked for it);
+        the proxy may route its seats elsewhere later, and it is handed over then."""
+        assert self.owners is not None
+        now = time.time()
+        window = ORPHAN_RECENT  # never a table idle long enough to leave memory
+        if self.limits.evict_idle_after > 0:
+            window = min(window, self.limits.evict_idle_after)
+        recent = [r.id for r in self.live.values()
+                  if r.status == "playing" and r.updated >= now - window
+                  and self._loaded(r.id) is None and r.id not in self._taking]
+        if not recent:
+            self._orphans.clear()
+            return
+        try:
+            held = await self.owners.locked()
+        except Exception:
+            return
+        seen = time.monotonic()
+        orphans = {t for t in recent if lock_key(t) not in held}
+        self._orphans = {t: self._orphans.get(t, seen) for t in orphans}
+        for table_id, since in list(self._orphans.items()):
+            if seen - since >= ORPHAN_AFTER:
+                del self._orphans[table_id]
+                await self._adopt_orphan(table_id)
+
+    async def _adopt_orphan(self, table_id: str) -> None:
+        assert self.owners is not None
+        self._taking.add(table_id)
+        try:
+            if self._loaded(table_id) is not None or not await self._acquire(table_id):
+                return
+            async with self._load_lock:
+                if self._hold(table_id) is None:
+                    stored = await self._db(self.db.load, table_id)
+                    if stored is not None and stored.status == "playing":
+                        self._adopt(stored)
+                        log.info("table %s adopted (its owner is gone; %d actions "
+                                 "replayed)", table_id, len(stored.actions))
+        except Rejected:
+            pass
+        finally:
+            self._taking.discard(table_id)
+            if self._loaded(table_id) is None and table_id in self.owners.held:
+                await self.owners.release(table_id)
 
     # -- tables -----------------------------------------------------------------------
     async def get(self, table_id: str, token: str | None = None, *,
