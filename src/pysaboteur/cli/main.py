@@ -269,7 +269,7 @@ def puzzle(
             return
         for p in puzzles():
             console.print(f"[bold]{p.id:<20}[/] {escape(GAMES[p.game].title):<22} "
-                          f"{escape(p.title[lang])}")
+                          f"{p.difficulty:<7} {escape(p.title[lang])}")
         return
     try:
         chosen = get(puzzle_id)
@@ -293,7 +293,10 @@ def puzzle(
         raise typer.Exit(0 if verdict.right else 1)
     state = chosen.state()
     data = chosen.public()
-    console.print(view_panel(state.view(chosen.seat), state.game.catalogue))
+    view = state.view(chosen.seat)
+    console.print(view_panel(view, state.game.catalogue))
+    if view.log:  # the round so far, in order: what the deductions read
+        console.print("[dim]log:[/] " + escape("; ".join(f"seat {s} {m}" for s, m in view.log)))
     console.rule(escape(f"{chosen.id}: {chosen.title[lang]}"))
     console.print(escape(chosen.goal[lang]))
     if "shown" in data:
