@@ -84,6 +84,8 @@ http {{
             proxy_connect_timeout 2s;
             proxy_read_timeout 1h;
             proxy_send_timeout 1h;
+            # no temporary files: nginx's workers may not write in this directory
+            proxy_max_temp_file_size 0;
         }}
     }}
 }}
