@@ -187,3 +187,19 @@ def test_matches_with_a_fixed_deal_are_the_same_on_both_paths(players: int) -> N
                 assert a._pure_play_out(ra, not whole, "random") == b.play_out(  # type: ignore[attr-defined]
                     rb, not whole, "random")
                 assert ra.state == rb.state and difference(a, b) is None
+
+
+@compiled
+def test_the_options_play_the_same_on_both_paths() -> None:
+    """The options reach the core through the Python pieces it calls (the dwarf cards of
+    ``role_deck``, the pay-out, the first seat of ``new_state``)."""
+    for players, options in ((5, {"max_saboteurs": True}), (7, {"first_player": 4}),
+                             (4, {"sabotaged_diggers_get_nothing": True})):
+        game = make_game("classic", players, **options)
+        for seed in range(8):
+            a = game.new_state(seed)
+            b = a.clone()
+            ra, rb = Rng(seed), Rng(seed)
+            assert a._pure_play_out(ra, False, "random") == b.play_out(  # type: ignore[attr-defined]
+                rb, False, "random")
+            assert ra.state == rb.state and difference(a, b) is None
