@@ -119,6 +119,7 @@ class FactoredActions:
             self.slices[name] = slice(at, at + size)
             at += size
         self.mask_size = at
+        self._offsets = np.array([self.slices[f].start for f in FACTORS], dtype=np.int64)
 
     def extra_values(self, family: str) -> tuple[dict[str, Any], ...]:
         """What each ``extra`` value of ``family`` stands for (field -> value)."""
@@ -136,14 +137,12 @@ class FactoredActions:
         return self._flat.get(code)
 
     def masks(self, ids: Sequence[int]) -> dict[str, np.ndarray]:
-        """Per factor, the values some legal action (flat ``ids``) takes: ``mask_<factor>``."""
-        legal = self.rows[np.asarray(ids, dtype=np.int64)] if len(ids) else self.rows[:0]
-        out = {}
-        for j, name in enumerate(FACTORS):
-            m = np.zeros(self.nvec[j], dtype=np.int8)
-            m[legal[:, j]] = 1
-            out[f"mask_{name}"] = m
-        return out
+        """Per factor, the values some legal action (flat ``ids``) takes: ``mask_<factor>``
+        (views into one array, :attr:`slices`)."""
+        flat = np.zeros(self.mask_size, dtype=np.int8)
+        if len(ids):
+            flat[(self.rows[np.asarray(ids, dtype=np.int64)] + self._offsets).ravel()] = 1
+        return {f"mask_{name}": flat[self.slices[name]] for name in FACTORS}
 
     def conditional_mask(self, ids: Sequence[int], prefix: Sequence[int]) -> np.ndarray:
         """The mask of factor ``len(prefix)`` over the legal actions whose first factors are

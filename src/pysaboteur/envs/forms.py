@@ -87,7 +87,8 @@ class Forms:
             out["board"], out["vector"] = self.planes.observe(view, seat)
         if self.history is not None:
             h = self.history.features(view, seat, memo)
-            np.clip(h, 0, OBS_BOUND, out=h)
+            if len(view.log) > OBS_BOUND:  # a count is at most the moves: never, in practice
+                np.clip(h, 0, OBS_BOUND, out=h)
             out["history"] = h
         ids = list(ids or ())
         if self.factored is None or self.actions == "flat":
