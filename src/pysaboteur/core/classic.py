@@ -12,7 +12,6 @@ round's set-up stay in Python) and, when the play-out goes on, reads the new rou
 from __future__ import annotations
 
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from ..engine.actions import Orient
 from ..engine.cards import derived
@@ -86,8 +85,10 @@ def _core_tables(cat: Any) -> Any:
     return _ext.make_tables(_spec(cat))
 
 
-#: per game, what the core needs to set up its rounds (``_setup_of``)
-_SETUPS: WeakKeyDictionary[ClassicGame, tuple[Any, ...]] = WeakKeyDictionary()
+#: per game (by id, with the game: a game lives as long as its states), what the core needs
+#: to set up its rounds (``_setup_of``); forgotten, all at once, past _MOST_SETUPS games
+_SETUPS: dict[int, tuple[ClassicGame, tuple[Any, ...]]] = {}
+_MOST_SETUPS = 1024
 
 
 def _setup_of(game: ClassicGame) -> tuple[Any, ...]:
@@ -95,16 +96,19 @@ def _setup_of(game: ClassicGame) -> tuple[Any, ...]:
     of a match without a fixed deal the same way (the same numbers drawn, the same cards):
     (start cell, start tile, goal cells, goal cards, pile, hand size, cards set aside,
     ``role_deck``, ``Memo``, rounds)."""
-    setup = _SETUPS.get(game)
-    if setup is None:
-        cat, data = game.catalogue, game.data
-        ids = _core_ids(cat)
-        setup = _SETUPS[game] = (
-            cell(*data.START_CELL), cat.otile["start", False],
-            tuple(cell(x, y) for x, y in data.GOAL_CELLS),
-            tuple(ids[code] for code in game.goal_cards),
-            tuple(ids[code] for code in game.deck_cards), game.hand_size, data.SET_ASIDE,
-            game.role_deck, Memo, data.ROUNDS)
+    known = _SETUPS.get(id(game))
+    if known is not None and known[0] is game:
+        return known[1]
+    if len(_SETUPS) >= _MOST_SETUPS:
+        _SETUPS.clear()
+    cat, data = game.catalogue, game.data
+    ids = _core_ids(cat)
+    setup = (cell(*data.START_CELL), cat.otile["start", False],
+             tuple(cell(x, y) for x, y in data.GOAL_CELLS),
+             tuple(ids[code] for code in game.goal_cards),
+             tuple(ids[code] for code in game.deck_cards), game.hand_size, data.SET_ASIDE,
+             game.role_deck, Memo, data.ROUNDS)
+    _SETUPS[id(game)] = (game, setup)
     return setup
 
 
@@ -131,8 +135,10 @@ def _classic_play_out(state: ClassicState, rng: Rng, until_round_end: bool, poli
     setup = _setup_of(game) if state.deal is None else None
     played, finished, tools_seen = _ext.classic_play_out(state, rng, until_round_end,
                                                          policy == "playout", core, setup)
-    if tools_seen:
-        state._fronts()  # the memo the pure menus leave behind (not part of the position)
+    if tools_seen and "_fronts_memo" not in state.__dict__:
+        # the memo the pure menus leave behind (not part of the position: memos compare equal
+        # whatever they hold, and the menus check the one they find against ``in_front``)
+        state._fronts()
     if not finished:  # a position the core does not take: the rest in Python
         if until_round_end and state._round != round_no:
             return int(played)
