@@ -415,6 +415,16 @@ def test_kill_the_owner_five_times(cluster: Cluster) -> None:
     assert checked > 100
 
 
+def test_load_through_the_proxy(cluster: Cluster) -> None:
+    """The load test through nginx with 1, 2 and 3 processes (a short run): it works and
+    reports each process's CPU per action."""
+    results = loadtest.scale(cluster, [1, 2, 3], tables=6, seconds=2.0)
+    for r in results:
+        print(loadtest.describe(r))
+        assert r["actions"] > 0 and r["errors"] == 0
+        assert len(r["cpu_ms_per_action"]["servers"]) == r["processes"]
+
+
 def test_a_table_nobody_watches_carries_on(cluster: Cluster) -> None:
     """Two hard bots play a Duel that nobody watches; its owner is killed mid-match: another
     process notices the table has no owner and carries it on (nobody asked for it)."""
@@ -443,13 +453,3 @@ def test_a_table_nobody_watches_carries_on(cluster: Cluster) -> None:
     record = stored(cluster, table)
     replay(Record(game=record.game, players=record.players, seed=record.seed,
                   options=record.options, actions=[a for _, a in record.actions]))
-
-
-def test_load_through_the_proxy(cluster: Cluster) -> None:
-    """The load test through nginx with 1, 2 and 3 processes (a short run): it works and
-    reports each process's CPU per action."""
-    results = loadtest.scale(cluster, [1, 2, 3], tables=6, seconds=2.0)
-    for r in results:
-        print(loadtest.describe(r))
-        assert r["actions"] > 0 and r["errors"] == 0
-        assert len(r["cpu_ms_per_action"]["servers"]) == r["processes"]
