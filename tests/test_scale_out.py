@@ -415,6 +415,54 @@ def test_kill_the_owner_five_times(cluster: Cluster) -> None:
     assert checked > 100
 
 
+def test_a_lost_lock_connection(cluster: Cluster) -> None:
+    """The owner's lock connection is cut under it (``pg_terminate_backend``) while seats
+    play: its locks are gone at once, another process may take its tables while it still
+    holds them in memory; within a housekeeping round it notices and puts them all away.
+    Whatever both did, every acknowledged action is in the store once, at its index, and
+    the process is ready again."""
+    made = []
+    with httpx.Client(base_url=cluster.url, timeout=20) as h:
+        for i in range(4):
+            r = h.post("/api/tables", json={"game": "duel", "start": True, "seed": 50 + i,
+                                            "public": False, "seats": [{"kind": "human"}] * 2})
+            assert r.status_code == 201, r.text
+            made.append(r.json())
+    tables = [m["id"] for m in made]
+    acks = Acks()
+
+    async def go() -> None:
+        until = Until(time.monotonic() + 60)
+        players = [asyncio.ensure_future(play_seat(cluster.url, m["id"], s["token"], s["seat"],
+                                                   until, acks, random.Random(k), 0.05))
+                   for k, m in enumerate(made) for s in m["seats"]]
+        await asyncio.sleep(2.0)
+        held = await asyncio.to_thread(owners, cluster, tables)
+        victim = max(set(held.values()), key=list(held.values()).count)
+        with psycopg.connect(conninfo(cluster.database_url), autocommit=True) as conn:
+            cut = conn.execute(
+                "SELECT pg_terminate_backend(a.pid) FROM pg_stat_activity a WHERE "
+                "a.application_name = %s AND EXISTS (SELECT 1 FROM pg_locks l WHERE "
+                "l.pid = a.pid AND l.locktype = 'advisory')",
+                (f"pysaboteur-{os.uname().nodename[:30]}-{cluster.pid(victim)}",)).fetchall()
+        assert cut, "the owner's lock connection was found"
+        await asyncio.sleep(6.0)
+        until.at = time.monotonic()
+        await asyncio.wait(players, timeout=15)
+        for p in players:
+            p.cancel()
+        await asyncio.gather(*players, return_exceptions=True)
+        port = cluster.ports[victim]
+        deadline = time.monotonic() + 15
+        while (await asyncio.to_thread(httpx.get, f"http://127.0.0.1:{port}/readyz")
+               ).status_code != 200:
+            assert time.monotonic() < deadline, "the process did not get ready again"
+            await asyncio.sleep(0.2)
+    asyncio.run(go())
+    time.sleep(0.5)
+    assert check_against_store(cluster, tables, acks) > 20
+
+
 def test_load_through_the_proxy(cluster: Cluster) -> None:
     """The load test through nginx with 1, 2 and 3 processes (a short run): it works and
     reports each process's CPU per action."""
