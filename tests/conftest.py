@@ -6,6 +6,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import pytest
+
 from pysaboteur.engine import Deal, EndTurn, Pass
 from pysaboteur.engine.maze import cell
 from pysaboteur.games.duel import DuelGame, DuelState
@@ -122,3 +124,18 @@ def snapshot(state: DuelState) -> Any:
     return (views, list(state.deck), state.rng.state, dict(state.maze.cells),
             [list(h) for h in state.hands], state.phase, state.current, state.turn,
             dict(state.markers), list(state.pools), state.keys_left)
+
+
+#: test modules that start servers, proxies or databases of their own and time what they do
+_PROCESS_MODULES = frozenset({"test_scale_out", "test_web_restart", "test_web_full_disk"})
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    """Under pytest-xdist (``-n``, ``--dist loadgroup``) the browser tests and the tests that
+    start processes of their own run one after another on one worker, as they would alone:
+    each drives servers and a chromium against the clock, and two at once on a small machine
+    would time each other out.  The other tests share the workers."""
+    for item in items:
+        if (item.get_closest_marker("e2e") is not None
+                or item.path.stem in _PROCESS_MODULES):
+            item.add_marker(pytest.mark.xdist_group("processes"))
