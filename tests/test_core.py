@@ -24,8 +24,8 @@ pytest.importorskip("pysaboteur._core")
 compiled = pytest.mark.skipif(not core.active(), reason="the compiled core is switched off")
 
 
-def opening(players: int, seed: int, moves: int) -> State:
-    state = make_game("classic", players).new_state(seed)
+def opening(players: int, seed: int, moves: int, name: str = "classic") -> State:
+    state = make_game(name, players).new_state(seed)
     rng = Rng(seed ^ 0x5EED)
     for _ in range(moves):
         if state.is_terminal:
@@ -141,7 +141,7 @@ def test_pysaboteur_pure_forces_the_pure_path() -> None:
 
 
 def test_games_not_on_the_core_yet_play_in_python() -> None:
-    for name, players in (("expansion", 5), ("duel", 2), ("lost-mines", 5)):
+    for name, players in (("duel", 2), ("lost-mines", 5)):
         state = make_game(name, players).new_state(0)
         assert core.compiled_play_out(type(state)) is None
 
@@ -203,3 +203,123 @@ def test_the_options_play_the_same_on_both_paths() -> None:
             assert a._pure_play_out(ra, False, "random") == b.play_out(  # type: ignore[attr-defined]
                 rb, False, "random")
             assert ra.state == rb.state and difference(a, b) is None
+
+
+# ---------------------------------------------------------------------- Saboteur 2
+@compiled
+@pytest.mark.parametrize("players", range(2, 13))
+def test_saboteur_2_matches_are_the_same_on_both_paths(players: int) -> None:
+    """As Saboteur's: whole matches and round by round, both policies, own or shared
+    chooser, from openings of 0-180 moves (some in a round's thefts)."""
+    decisions = 0
+    for seed in range(players * 1000, players * 1000 + 12):
+        decisions += check_match("expansion", players, seed)[0]
+    assert decisions > 500
+
+
+def _kinds_played(state: State) -> set[str]:
+    """What the log holds: action types, action cards by effect, passes by size."""
+    cat = state.game.catalogue
+    out = set()
+    for a in state.history:
+        kind = type(a).__name__
+        if kind == "PlayOnPlayer" or kind == "PlayOnCell":
+            out.add(str(cat[a.card].effect))  # type: ignore[attr-defined]
+        elif kind == "Pass":
+            out.add(f"pass{len(a.cards)}")  # type: ignore[attr-defined]
+        elif kind == "PlacePath" and cat[a.card].features.ladder is not None:  # type: ignore[attr-defined]
+            out.add("ladder")
+        else:
+            out.add(kind)
+    return out
+
+
+@compiled
+def test_saboteur_2_plays_every_card_and_option_on_the_core() -> None:
+    """Compiled play-outs (checked against the pure loop) that between them play every new
+    card, ladders, passes of 1-3 cards, the discard-2 option and the thefts' Steal."""
+    seen: set[str] = set()
+    for seed in range(40):
+        a = make_game("expansion", 2 + seed % 11).new_state(seed)
+        b = a.clone()
+        ra, rb = Rng(seed), Rng(seed)
+        policy = "playout" if seed % 2 else "random"
+        assert a._pure_play_out(ra, False, policy) == b.play_out(  # type: ignore[attr-defined]
+            rb, False, policy)  # type: ignore[arg-type]
+        assert ra.state == rb.state and difference(a, b) is None
+        seen |= _kinds_played(b)
+    assert seen >= {"theft", "hands-off", "swap-hand", "inspection", "swap-hats", "trapped",
+                    "free", "break", "repair", "map", "rockfall", "ladder", "pass1", "pass2",
+                    "pass3", "Discard", "Steal", "PlacePath"}
+
+
+@compiled
+@pytest.mark.parametrize("whole", [False, True])
+def test_saboteur_2_play_outs_may_start_in_a_rounds_thefts(whole: bool) -> None:
+    found = 0
+    for seed in range(400):
+        a = make_game("expansion", 3 + seed % 10).new_state(seed)
+        rng = Rng(seed ^ 0x5EED)
+        while not a.is_terminal and a.phase != 2:  # type: ignore[attr-defined]
+            a.apply(a.random_action(rng), check=False)
+        if a.is_terminal:
+            continue
+        found += 1
+        for shared in (False, True):
+            b, c = a.clone(), a.clone()
+            rb, rc = (b.rng, c.rng) if shared else (Rng(seed), Rng(seed))
+            assert b._pure_play_out(rb, not whole, "random") == c.play_out(  # type: ignore[attr-defined]
+                rc, not whole, "random")
+            assert rb.state == rc.state and difference(b, c) is None
+        if found >= 12:
+            break
+    assert found >= 12
+
+
+@compiled
+@pytest.mark.parametrize("players", [2, 7, 12])
+def test_saboteur_2_matches_with_a_fixed_deal_are_the_same_on_both_paths(players: int) -> None:
+    from pysaboteur.engine.game import Deal
+
+    game = make_game("expansion", players)
+    deal = Deal(goals=tuple(reversed(game.goal_cards)),  # type: ignore[attr-defined]
+                decks=(tuple(sorted(game.deck_cards)),))  # type: ignore[attr-defined]
+    for seed in range(6):
+        for whole in (False, True):
+            a = game.new_state(seed, deal)
+            b = a.clone()
+            ra, rb = Rng(seed), Rng(seed)
+            while not a.is_terminal:
+                assert a._pure_play_out(ra, not whole, "random") == b.play_out(  # type: ignore[attr-defined]
+                    rb, not whole, "random")
+                assert ra.state == rb.state and difference(a, b) is None
+
+
+@compiled
+def test_saboteur_2_options_and_later_play_are_the_same_on_both_paths() -> None:
+    """The door rule and the first seat reach the core through Python; play goes on in
+    Python after a compiled play-out (the same legal lists and views)."""
+    for players, options in ((5, {"door_rule": "literal"}), (8, {"first_player": 6})):
+        game = make_game("expansion", players, **options)
+        for seed in range(8):
+            a = game.new_state(seed)
+            b = a.clone()
+            ra, rb = Rng(seed), Rng(seed)
+            assert a._pure_play_out(ra, False, "random") == b.play_out(  # type: ignore[attr-defined]
+                rb, False, "random")
+            assert ra.state == rb.state and difference(a, b) is None
+    for seed in range(12):
+        a = opening(2 + seed % 11, seed, seed * 5, "expansion")
+        b = a.clone()
+        a._pure_play_out(Rng(seed), True, "random")  # type: ignore[attr-defined]
+        b.play_out(Rng(seed), True, "random")
+        rng_a, rng_b = Rng(~seed), Rng(~seed)
+        for _ in range(40):
+            if a.is_terminal:
+                break
+            legal = a.legal_actions()
+            assert legal == b.legal_actions() and a.legal_count() == b.legal_count()
+            a.apply(legal[rng_a.below(len(legal))])
+            b.apply(b.legal_actions()[rng_b.below(len(legal))])
+            assert difference(a, b) is None
+        assert a.view(0).plain() == b.view(0).plain()

@@ -14,8 +14,8 @@ histories, round results and generator states, bit for bit; ``tests/test_core.py
 * :func:`use_pure` switches the compiled path off (and on again) inside a process, for
   tests and benchmarks that run both paths side by side.
 
-What the core covers so far: Saboteur's ``State.play_out`` (both policies, to the round's or
-the match's end).  Everything else runs in Python.
+What the core covers so far: the ``State.play_out`` of Saboteur and of Saboteur 2 (both
+policies, to the round's or the match's end).  Everything else runs in Python.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def active() -> bool:
 def describe() -> str:
     """Which path the engine runs, and why, in one line."""
     if not _pure:
-        return "compiled core (pysaboteur._core): Saboteur's play-out"
+        return "compiled core (pysaboteur._core): Saboteur's and Saboteur 2's play-outs"
     if _ext is not None:
         return "pure Python (the compiled core is switched off in this process)"
     return f"pure Python ({_why})"

@@ -1,12 +1,16 @@
 /* pysaboteur._core: the optional compiled core (issue 24).
  *
- * Saboteur's play-out (State.play_out of games/classic) in C, playing exactly the games of
- * the pure-Python engine: the same menu order, the same numbers drawn (SplitMix64, as
- * engine/rng.py), the same state written back.  Every card table comes from the Python
- * side (pysaboteur/core/classic.py compiles them from the catalogue and the engine's
- * Tables): nothing of the rules' data is written here.  What a person sees (views, records,
- * the pay-out and the round's set-up) stays in Python: the core calls the state's own
- * _end_round at a round's end and reads the next round back.
+ * The play-outs (State.play_out) of Saboteur (games/classic) and Saboteur 2
+ * (games/expansion) in C, playing exactly the games of the pure-Python engine: the same
+ * menu order, the same numbers drawn (SplitMix64, as engine/rng.py), the same state written
+ * back.  Every card table comes from the Python side (pysaboteur/core/classic.py compiles
+ * them from the catalogue and the engine's Tables; core/expansion.py adds Saboteur 2's
+ * rules besides its cards): nothing of the rules' data is written here.  One menu and one
+ * set of moves serve both games: Saboteur 2 adds ladders, passes of 2 and 3 cards, the
+ * discard-2 option and its action cards' targets (seat_targets); the effects that change
+ * only what Python keeps are the state's own methods, called from here.  What a person sees
+ * (views, records, the pay-out, the thefts after a round) stays in Python: the core calls
+ * the state's own _end_round at a round's end, and sets the next round up itself.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -25,16 +29,35 @@
 #define MAXHID 16
 #define MAXORDER 1024
 #define MAXFRONT 8
+#define MAXSRC 8         /* sources: the start and Saboteur 2's ladders */
+#define MAXNEAR 32
 
 enum { K_PATH = 0, K_LADDER, K_TOOL, K_CELL, K_SEAT };
-enum { E_NONE = 0, E_BREAK, E_REPAIR, E_MAP, E_ROCKFALL };
-enum { T_PATH = 0, T_TOOL, T_CELL, T_PASS, T_ORIENT };
-enum { MAIN = 0, ORIENT = 1 };
+/* effects (classic.py _EFFECTS): Saboteur's, then Saboteur 2's */
+enum { E_NONE = 0, E_BREAK, E_REPAIR, E_MAP, E_ROCKFALL,
+       E_REMOVE, E_THEFT, E_TRAPPED, E_SWAP_HAND, E_OTHER_SEAT, E_SWAP_HATS };
+enum { T_PATH = 0, T_LADDER, T_SEATS, T_CELL, T_DISCARD, T_PASS, T_ORIENT };
+enum { MAIN = 0, ORIENT = 1, STEAL = 2 };
 enum { GO_ON = 0, PAUSE = 1, ROUND_END = 2 };
 static const int EDGES[4] = {1, 2, 4, 8};                  /* N E S W */
 static const int DELTA[4] = {-1, G, 1, -G};                /* by edge index */
 static const int OPP[4] = {4, 8, 1, 2};
 
+/* cells: Python's (x + 512) << 10 | (y + 512), the grid's (x + OFF) << 8 | (y + OFF) */
+static inline int in_grid(long x, long y) {
+    return x > -OFF + 2 && x < OFF - 3 && y > -OFF + 2 && y < OFF - 3;
+}
+static inline int gi_of(long pycell) {
+    long x = (pycell >> 10) - 512, y = (pycell & 1023) - 512;
+    return (int)(((x + OFF) << 8) | (y + OFF));
+}
+static inline int gi_ok(long pycell) {
+    return in_grid((pycell >> 10) - 512, (pycell & 1023) - 512);
+}
+static inline long py_of(int gi) {
+    long x = (gi >> 8) - OFF, y = (gi & 255) - OFF;
+    return ((x + 512) << 10) | (y + 512);
+}
 /* ------------------------------------------------------------------ tables */
 typedef struct {
     int ncards, notiles, tool_mask;
@@ -44,16 +67,21 @@ typedef struct {
     unsigned char nfit[MAXCARDS][256];
     int norient[MAXCARDS], orot[MAXCARDS][2], ootile[MAXCARDS][2], otile_of[MAXCARDS][2];
     unsigned char ofit[MAXCARDS][2][256];
-    int nrtools[MAXCARDS], rtool_bit[MAXCARDS][2];
+    int nrtools[MAXCARDS], rtool_bit[MAXCARDS][2], removes_bit[MAXCARDS];
     PyObject *repair_act[MAXCARDS][MAXSEATS][2];
     PyObject *on_player[MAXCARDS][MAXSEATS];
     PyObject *single[MAXCARDS];
     PyObject *passed_t[MAXSEATS][MAXCARDS];
     PyObject *cell_acts[MAXCARDS];
     int open_mask[MAXOT], nseg[MAXOT], segs[MAXOT][4], seg_of_edge[MAXOT][9],
-        is_path[MAXOT], otile_card[MAXOT];
+        is_path[MAXOT], otile_card[MAXOT], is_ladder[MAXOT];
     unsigned char fits[256][16];
     PyObject *place, *orient_obj[2], *ids, *put_maze;
+    /* the game's rules beside its cards (classic.py _rules): passes of 1 to pass_max cards;
+       discard_n cards discarded to remove one lying in front (0: no such option); the cards
+       in front that still let a seat build (their bits); the cells no ladder may take */
+    int pass_max, discard_n, build_ok, nnear, near[MAXNEAR];
+    PyObject *pass_type, *discard_type, *tuple_new, *passes;
 } Tables;
 
 static void tables_free(PyObject *capsule) {
@@ -96,7 +124,7 @@ static PyObject *make_tables(PyObject *self, PyObject *spec) {
         /* (code, kind, effect, gold, front_bit, break_bit, nfit, orientations, repair tools,
             repair actions [seat][tool], on_player [seat], single pass, passed [seat], cell actions) */
         PyObject *row = PyList_GET_ITEM(cards, c);
-        CHECK(PyTuple_Check(row) && PyTuple_GET_SIZE(row) == 15, "card row");
+        CHECK(PyTuple_Check(row) && PyTuple_GET_SIZE(row) == 16, "card row");
         t->codes[c] = PyTuple_GET_ITEM(row, 0); Py_INCREF(t->codes[c]);
         t->kind[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 1));
         t->effect[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 2));
@@ -147,11 +175,13 @@ static PyObject *make_tables(PyObject *self, PyObject *spec) {
         o = PyTuple_GET_ITEM(row, 14);  /* cat.otile[code, False], cat.otile[code, True] */
         t->otile_of[c][0] = (int)item_long(o, 0);
         t->otile_of[c][1] = (int)item_long(o, 1);
+        t->removes_bit[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 15));
     }
     for (int k = 0; k < t->notiles; k++) {
-        /* (open_mask, segments, seg_of_edge (9), is_path, card id) */
+        /* (open_mask, segments, seg_of_edge (9), is_path, card id, is a ladder) */
         PyObject *row = PyList_GET_ITEM(otiles, k);
-        CHECK(PyTuple_Check(row) && PyTuple_GET_SIZE(row) == 5, "otile row");
+        CHECK(PyTuple_Check(row) && PyTuple_GET_SIZE(row) == 6, "otile row");
+        t->is_ladder[k] = PyObject_IsTrue(PyTuple_GET_ITEM(row, 5));
         t->open_mask[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 0));
         o = PyTuple_GET_ITEM(row, 1);
         t->nseg[k] = (int)PyTuple_GET_SIZE(o);
@@ -171,6 +201,27 @@ static PyObject *make_tables(PyObject *self, PyObject *spec) {
     if (!(o = get(spec, "orient"))) goto fail;
     t->orient_obj[0] = PyTuple_GET_ITEM(o, 0);
     t->orient_obj[1] = PyTuple_GET_ITEM(o, 1);
+    if (!(o = get(spec, "rules"))) goto fail;  /* (pass_max, discard_n, build_ok, near cells) */
+    CHECK(PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 4, "rules");
+    t->pass_max = (int)item_long(o, 0);
+    t->discard_n = (int)item_long(o, 1);
+    t->build_ok = (int)item_long(o, 2);
+    {
+        PyObject *near = PyTuple_GET_ITEM(o, 3);
+        t->nnear = (int)PyTuple_GET_SIZE(near);
+        CHECK(t->nnear <= MAXNEAR && t->pass_max >= 1 && t->pass_max <= 3
+              && (t->discard_n == 0 || t->discard_n == 2), "rules");
+        for (int i = 0; i < t->nnear; i++) {
+            long pc = item_long(near, i);
+            CHECK(gi_ok(pc), "near cells");
+            t->near[i] = gi_of(pc);
+        }
+    }
+    if (!(t->pass_type = get(spec, "Pass")) || !(t->discard_type = get(spec, "Discard"))
+        || !(t->tuple_new = get(spec, "new")) || !(t->passes = get(spec, "passes")))
+        goto fail;
+    Py_INCREF(t->pass_type); Py_INCREF(t->discard_type); Py_INCREF(t->tuple_new);
+    Py_INCREF(t->passes);
     Py_INCREF(t->place); Py_INCREF(t->ids); Py_INCREF(t->put_maze);
     Py_INCREF(t->orient_obj[0]); Py_INCREF(t->orient_obj[1]);
     if (PyErr_Occurred()) goto fail;
@@ -198,7 +249,7 @@ typedef struct {
     int front[MAXSEATS][MAXFRONT], nfront[MAXSEATS], bits[MAXSEATS];
     int order[MAXORDER], norder;
     int hcell[MAXHID], hcard[MAXHID], nh;
-    int scell[4], smask[4], ns;
+    int scell[MAXSRC], smask[MAXSRC], ns;
     long long version;
     int phase, pend_g, pend_n, pend_opt[2];
     int pending_draw, last, finder, turn, current;
@@ -227,20 +278,6 @@ static void grid_reset(void) {
     if (++gen == 0) { memset(stamp, 0, sizeof stamp); gen = 1; }
 }
 
-static inline int in_grid(long x, long y) {
-    return x > -OFF + 2 && x < OFF - 3 && y > -OFF + 2 && y < OFF - 3;
-}
-static inline int gi_of(long pycell) {
-    long x = (pycell >> 10) - 512, y = (pycell & 1023) - 512;
-    return (int)(((x + OFF) << 8) | (y + OFF));
-}
-static inline int gi_ok(long pycell) {
-    return in_grid((pycell >> 10) - 512, (pycell & 1023) - 512);
-}
-static inline long py_of(int gi) {
-    long x = (gi >> 8) - OFF, y = (gi & 255) - OFF;
-    return ((x + 512) << 10) | (y + 512);
-}
 /* a cell near the grid's edge: the rest is played in Python (never in Saboteur's 70 cards) */
 static inline int near_edge(int gi) {
     int x = gi >> 8, y = gi & 255;
@@ -301,17 +338,21 @@ static void place(W *w, int c, int otile) {
     touch(c);
     w->order[w->norder++] = c;
     if (near_edge(c) || w->norder >= MAXORDER - 1) w->bail = 1;
-    int entry = rin[c];
+    int entry = rin[c], top = 0;
     rin[c] = 0;
-    if (entry) {
-        int top = 0;
-        for (int e = 0; e < 4; e++)  /* entered[entry]: one segment per open edge, N E S W */
-            if (entry & EDGES[e]) {
-                int s = t->seg_of_edge[otile][EDGES[e]];
-                if (s >= 0) { stackbuf[2 * top] = c; stackbuf[2 * top + 1] = s; top++; }
-            }
-        spread(w, stackbuf, top);
+    if (t->is_ladder[otile]) {  /* a ladder: a source itself, every segment reached */
+        if (w->ns >= MAXSRC) w->bail = 1;
+        else { w->scell[w->ns] = c; w->smask[w->ns] = (1 << t->nseg[otile]) - 1; w->ns++; }
+        for (int s = 0; s < t->nseg[otile]; s++) {
+            stackbuf[2 * top] = c; stackbuf[2 * top + 1] = s; top++;
+        }
     }
+    for (int e = 0; e < 4; e++)  /* entered[entry]: one segment per open edge, N E S W */
+        if (entry & EDGES[e]) {
+            int s = t->seg_of_edge[otile][EDGES[e]];
+            if (s >= 0) { stackbuf[2 * top] = c; stackbuf[2 * top + 1] = s; top++; }
+        }
+    if (top) spread(w, stackbuf, top);
 }
 
 static void recompute(W *w) {
@@ -419,6 +460,28 @@ static int card_id(W *w, PyObject *code) {
     return (int)PyLong_AsLong(v);
 }
 
+/* the cards in front of each seat, from the state's in_front (0; 1: more than the core
+   takes; -1: error) */
+static int load_fronts(W *w) {
+    PyObject *o = PyObject_GetAttrString(w->state, "in_front");
+    if (o == NULL) return -1;
+    for (int s = 0; s < w->seats; s++) {
+        PyObject *f = PyTuple_GET_ITEM(o, s);
+        Py_ssize_t n = PyTuple_GET_SIZE(f);
+        if (n > MAXFRONT) { Py_DECREF(o); return 1; }
+        w->nfront[s] = (int)n;
+        w->bits[s] = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int id = card_id(w, PyTuple_GET_ITEM(f, i));
+            if (id < 0) { Py_DECREF(o); return -1; }
+            w->front[s][i] = id;
+            w->bits[s] += w->t->front_bit[id];
+        }
+    }
+    Py_DECREF(o);
+    return 0;
+}
+
 /* 0: loaded; 1: a position the core does not take (played in Python); -1: error */
 static int sync_in(W *w) {
     PyObject *st = w->state, *o = NULL, *maze = NULL;
@@ -451,21 +514,8 @@ static int sync_in(W *w) {
     }
     w->ndeck = w->ndeck0 = (int)nd;
     Py_DECREF(o);
-    if (!(o = PyObject_GetAttrString(st, "in_front"))) return -1;
-    for (int s = 0; s < w->seats; s++) {
-        PyObject *f = PyTuple_GET_ITEM(o, s);
-        Py_ssize_t n = PyTuple_GET_SIZE(f);
-        if (n > MAXFRONT) { Py_DECREF(o); return 1; }
-        w->nfront[s] = (int)n;
-        w->bits[s] = 0;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            int id = card_id(w, PyTuple_GET_ITEM(f, i));
-            if (id < 0) { Py_DECREF(o); return -1; }
-            w->front[s][i] = id;
-            w->bits[s] += w->t->front_bit[id];
-        }
-    }
-    Py_DECREF(o);
+    int rf = load_fronts(w);
+    if (rf) return rf;
     if (attr_int(st, "phase", &w->phase) || attr_int(st, "pending_draw", &w->pending_draw)
         || attr_int(st, "last", &w->last) || attr_int(st, "finder", &w->finder)
         || attr_int(st, "turn", &w->turn) || attr_int(st, "current", &w->current))
@@ -527,7 +577,7 @@ static int sync_in(W *w) {
     }
     pos = 0; w->ns = 0;
     while (PyDict_Next(PyList_GET_ITEM(sources, 0), &pos, &key, &val)) {
-        if (w->ns >= 4) { rc = 1; goto done; }
+        if (w->ns >= MAXSRC) { rc = 1; goto done; }
         long pc = PyLong_AsLong(key);
         if (!gi_ok(pc)) { rc = 1; goto done; }
         w->scell[w->ns] = gi_of(pc); w->smask[w->ns] = (int)PyLong_AsLong(val); w->ns++;
@@ -698,6 +748,12 @@ static int setup_round(W *w, uint64_t *rs) {
     PyObject *st = w->state, *su = w->setup;
     int round_no;
     if (attr_int(st, "_round", &round_no) < 0 || set_int(st, "_round", round_no + 1) < 0) return -1;
+    PyObject *fresh = PyTuple_GET_ITEM(su, 10);  /* the game's own fields of a new round */
+    if (fresh != Py_None) {
+        PyObject *r = PyObject_CallOneArg(fresh, st);
+        if (r == NULL) return -1;
+        Py_DECREF(r);
+    }
     grid_reset();
     w->maze_dirty = 1; w->fr_valid = 0; w->bail = 0;
     w->norder = 0; w->nh = 0; w->ns = 0; w->version = 0;
@@ -956,58 +1012,282 @@ static int append_discard(W *w, int card) {
 
 static int targets[MAXORDER];
 
+/* ------------------------------------------------------------------ the menu's parts */
+/* the hand's distinct cards, sorted (ids are in code order), each with its count */
+static int hand_kinds(W *w, int seat, int *hd, int *mult) {
+    int n = 0;
+    for (int i = 0; i < w->hn[seat]; i++) {
+        int id = w->hand[seat][i], j = n, dup = 0;
+        for (int k = 0; k < n; k++) if (hd[k] == id) { mult[k]++; dup = 1; break; }
+        if (dup) continue;
+        while (j > 0 && hd[j - 1] > id) { hd[j] = hd[j - 1]; mult[j] = mult[j - 1]; j--; }
+        hd[j] = id; mult[j] = 1; n++;
+    }
+    return n;
+}
+
+/* may the seat lay path cards?  Nothing in front, or only cards in build_ok (can_build) */
+static inline int can_build(W *w, int seat) {
+    return (w->bits[seat] & ~w->t->build_ok) == 0;
+}
+
+/* where a ladder may go (ExpansionState._ladder_cells): empty cells next to a face-up card,
+   none next to a goal; sorted, with their fit constraints */
+static int ladder_cells(W *w, int *cells, int *ks) {
+    Tables *t = w->t;
+    int n = 0;
+    if (++mgen == 0) { memset(mark, 0, sizeof mark); mgen = 1; }
+    for (int i = 0; i < t->nnear; i++) mark[t->near[i]] = mgen;
+    for (int i = 0; i < w->norder; i++)
+        for (int e = 0; e < 4; e++) {
+            int c = w->order[i] + DELTA[e];
+            if (tile[c] >= 0 || hid[c] >= 0 || mark[c] == mgen) continue;
+            mark[c] = mgen;
+            cells[n++] = c;
+        }
+    qsort(cells, (size_t)n, sizeof(int), cmp_int);
+    for (int i = 0; i < n; i++) ks[i] = constraint_of(w, cells[i]);
+    return n;
+}
+
+/* a path card's placements on cells (constraints ks): by orientation, then cell; their
+   count, or the i-th one's cell (and its oriented tile) */
+static int fit_count(Tables *t, int card, const int *ks, int n) {
+    int k = 0;
+    for (int o = 0; o < t->norient[card]; o++)
+        for (int j = 0; j < n; j++) k += t->ofit[card][o][ks[j]];
+    return k;
+}
+static int nth_fit(Tables *t, int card, const int *cells, const int *ks, int n, int i,
+                   int *otile) {
+    for (int o = 0; o < t->norient[card]; o++)
+        for (int j = 0; j < n; j++)
+            if (t->ofit[card][o][ks[j]]) {
+                if (i == 0) { *otile = t->ootile[card][o]; return cells[j]; }
+                i--;
+            }
+    return -1;
+}
+
+static int spare_roles(W *w) {
+    PyObject *v = PyObject_GetAttrString(w->state, "spare_roles");
+    if (v == NULL) return -1;
+    Py_ssize_t n = PyObject_Length(v);
+    Py_DECREF(v);
+    return (int)n;
+}
+
+/* the seats an action card aims at, in the menu's order (menu.ToolEntries for breaks,
+   repairs, hands-off and free at last; ExpansionState._more_targets for the others); a
+   repair's tool (its index) in tool[] */
+static int seat_targets(W *w, int seat, int card, int *out, int *tool) {
+    Tables *t = w->t;
+    int n = 0, bit = t->front_bit[card];
+    switch (t->effect[card]) {
+    case E_BREAK:
+        for (int s = 0; s < w->seats; s++) if (!(w->bits[s] & t->break_bit[card])) out[n++] = s;
+        break;
+    case E_REPAIR:
+        for (int s = 0; s < w->seats; s++)
+            for (int j = 0; j < t->nrtools[card]; j++)
+                if (w->bits[s] & t->rtool_bit[card][j]) { out[n] = s; tool[n] = j; n++; }
+        break;
+    case E_REMOVE:
+        for (int s = 0; s < w->seats; s++) if (w->bits[s] & t->removes_bit[card]) out[n++] = s;
+        break;
+    case E_THEFT:
+        if (!(w->bits[seat] & bit)) out[n++] = seat;
+        break;
+    case E_TRAPPED:
+        for (int s = 0; s < w->seats; s++) if (s != seat && !(w->bits[s] & bit)) out[n++] = s;
+        break;
+    case E_SWAP_HAND: case E_OTHER_SEAT:
+        for (int s = 0; s < w->seats; s++) if (s != seat) out[n++] = s;
+        break;
+    case E_SWAP_HATS: {
+        int spare = spare_roles(w);
+        if (spare < 0) return -1;
+        if (spare) for (int s = 0; s < w->seats; s++) out[n++] = s;
+        break;
+    }
+    default:
+        PyErr_SetString(PyExc_AssertionError, "core: a card the core does not play");
+        return -1;
+    }
+    return n;
+}
+
+/* the distinct pairs and triples of a sorted hand (kinds hd, counts mult), in the order of
+   engine.moves' templates: lexicographic by card */
+static int pair_count(const int *mult, int nk) {
+    int n = nk * (nk - 1) / 2;
+    for (int i = 0; i < nk; i++) n += mult[i] > 1;
+    return n;
+}
+static void nth_pair(const int *hd, const int *mult, int nk, int i, int *out) {
+    for (int a = 0; a < nk; a++)
+        for (int b = a; b < nk; b++) {
+            if (b == a && mult[a] < 2) continue;
+            if (i-- == 0) { out[0] = hd[a]; out[1] = hd[b]; return; }
+        }
+}
+static inline int triple_ok(const int *mult, int a, int b, int c) {
+    int need_a = 1 + (b == a) + (c == a), need_b = 1 + (c == b);
+    return mult[a] >= need_a && mult[b] >= need_b;
+}
+static int triple_count(const int *mult, int nk) {
+    int n = 0;
+    for (int a = 0; a < nk; a++)
+        for (int b = a; b < nk; b++)
+            for (int c = b; c < nk; c++) n += triple_ok(mult, a, b, c);
+    return n;
+}
+static void nth_triple(const int *hd, const int *mult, int nk, int i, int *out) {
+    for (int a = 0; a < nk; a++)
+        for (int b = a; b < nk; b++)
+            for (int c = b; c < nk; c++)
+                if (triple_ok(mult, a, b, c) && i-- == 0) {
+                    out[0] = hd[a]; out[1] = hd[b]; out[2] = hd[c]; return;
+                }
+}
+/* passes of 1 to pass_max cards: singles, pairs, triples */
+static int pass_count(Tables *t, const int *mult, int nk) {
+    int n = nk;
+    if (t->pass_max >= 2) n += pair_count(mult, nk);
+    if (t->pass_max >= 3) n += triple_count(mult, nk);
+    return n;
+}
+static int nth_pass(Tables *t, const int *hd, const int *mult, int nk, int i, int *out) {
+    if (i < nk) { out[0] = hd[i]; return 1; }
+    i -= nk;
+    int np = pair_count(mult, nk);
+    if (i < np) { nth_pair(hd, mult, nk, i, out); return 2; }
+    nth_triple(hd, mult, nk, i - np, out);
+    return 3;
+}
+
+/* the sorted distinct cards in front of the seat (what discarding may remove) */
+static int front_kinds(W *w, int seat, int *out) {
+    int n = 0;
+    for (int i = 0; i < w->nfront[seat]; i++) {
+        int id = w->front[seat][i], j = n, dup = 0;
+        for (int k = 0; k < n; k++) if (out[k] == id) dup = 1;
+        if (dup) continue;
+        while (j > 0 && out[j - 1] > id) { out[j] = out[j - 1]; j--; }
+        out[j] = id; n++;
+    }
+    return n;
+}
+
+/* the action objects the pure menus hand out */
+static PyObject *pass_action(Tables *t, const int *cards, int n) {
+    if (n == 1) { Py_INCREF(t->single[cards[0]]); return t->single[cards[0]]; }
+    PyObject *combo = PyTuple_New(n);
+    if (combo == NULL) return NULL;
+    for (int i = 0; i < n; i++) { Py_INCREF(t->codes[cards[i]]); PyTuple_SET_ITEM(combo, i, t->codes[cards[i]]); }
+    PyObject *a;
+    if (n == 2) a = PyObject_GetItem(t->passes, combo);  /* moves._PASSES: made once */
+    else a = PyObject_CallFunction(t->tuple_new, "O(O)", t->pass_type, combo);
+    Py_DECREF(combo);
+    return a;
+}
+static PyObject *discard_action(Tables *t, const int *pair, int removed) {
+    return PyObject_CallFunction(t->tuple_new, "O((OO)O)", t->discard_type, t->codes[pair[0]],
+                                 t->codes[pair[1]], t->codes[removed]);
+}
+
+/* an action card's effect carried out by the state's own method (Saboteur 2's cards that
+   change only what Python keeps, or the cards in front: read back after) */
+static int py_on_player(W *w, int seat, int card, int target) {
+    PyObject *r = PyObject_CallMethod(w->state, "_play_on_player", "iOiO", seat,
+                                      w->t->codes[card], target, Py_None);
+    if (r == NULL) return -1;
+    Py_DECREF(r);
+    return load_fronts(w) == 0 ? 0 : -1;
+}
+
+static int seat_effect(W *w, int seat, int card, int target, int tool) {
+    Tables *t = w->t;
+    switch (t->effect[card]) {
+    case E_BREAK:
+        w->front[target][w->nfront[target]++] = card;
+        w->bits[target] += t->front_bit[card];
+        return set_front(w, target);
+    case E_REPAIR: {
+        int bit = t->rtool_bit[card][tool], k = 0;
+        while (t->front_bit[w->front[target][k]] != bit) k++;
+        int broken = w->front[target][k];
+        memmove(&w->front[target][k], &w->front[target][k + 1], sizeof(int) * (size_t)(w->nfront[target] - k - 1));
+        w->nfront[target]--;
+        w->bits[target] -= bit;
+        if (append_discard(w, card) < 0 || append_discard(w, broken) < 0) return -1;
+        return set_front(w, target);
+    }
+    case E_SWAP_HAND: {  /* the hands change places; the other player draws, not the actor */
+        static int tmp[MAXHAND];
+        if (append_discard(w, card) < 0) return -1;
+        int n = w->hn[seat];
+        memcpy(tmp, w->hand[seat], sizeof(int) * (size_t)n);
+        memcpy(w->hand[seat], w->hand[target], sizeof(int) * (size_t)w->hn[target]);
+        w->hn[seat] = w->hn[target];
+        memcpy(w->hand[target], tmp, sizeof(int) * (size_t)n);
+        w->hn[target] = n;
+        draw(w, target, 1);
+        w->pending_draw = 0;
+        return 0;
+    }
+    default:
+        return py_on_player(w, seat, card, target);
+    }
+}
+
 /* one decision: picks, applies and logs its action; GO_ON, PAUSE or ROUND_END (-1: error) */
 static int decide(W *w, int even, PyObject **action_out) {
     Tables *t = w->t;
     Entry menu[MAXCARDS + 4];
-    int nm = 0, h[MAXHAND], nhd = 0;
+    int nm = 0, hd[MAXHAND], mult[MAXHAND], nk = 0;
+    static int cells[MAXORDER * 4], ks[MAXORDER * 4];
+    int seats[MAXSEATS * 2], tools[MAXSEATS * 2], removable[MAXFRONT], nrem = 0, npairs = 0;
     int seat = w->current;
     if (w->phase == ORIENT) {
         menu[nm++] = (Entry){w->pend_n, T_ORIENT, -1};
     } else {
-        for (int i = 0; i < w->hn[seat]; i++) {  /* sorted(set(hand)): ids are in code order */
-            int id = w->hand[seat][i], j = nhd, dup = 0;
-            for (int k = 0; k < nhd; k++) if (h[k] == id) { dup = 1; break; }
-            if (dup) continue;
-            while (j > 0 && h[j - 1] > id) { h[j] = h[j - 1]; j--; }
-            h[j] = id; nhd++;
-        }
-        int build = w->nfront[seat] == 0;
-        for (int i = 0; i < nhd; i++) {
-            int c = h[i];
-            if (t->kind[c] != K_PATH) continue;
-            if (!build) continue;
-            frontier(w);
-            int n = 0;
-            const unsigned char *nf = t->nfit[c];
-            for (int j = 0; j < w->nfr; j++) n += nf[w->frk[j]];
-            if (n) menu[nm++] = (Entry){n, T_PATH, c};
-        }
-        for (int i = 0; i < nhd; i++) {
-            int c = h[i];
-            int k = t->kind[c];
-            if (k == K_PATH) continue;
-            if (k == K_TOOL) {
-                w->tools_seen = 1;
+        nk = hand_kinds(w, seat, hd, mult);
+        int build = can_build(w, seat);
+        for (int i = 0; i < nk && build; i++) {  /* path cards first, by code */
+            int c = hd[i];
+            if (t->kind[c] == K_PATH) {
+                frontier(w);
                 int n = 0;
-                if (t->effect[c] == E_BREAK) {
-                    for (int s = 0; s < w->seats; s++) if (!(w->bits[s] & t->break_bit[c])) n++;
-                } else {
-                    for (int s = 0; s < w->seats; s++)
-                        for (int j = 0; j < t->nrtools[c]; j++) if (w->bits[s] & t->rtool_bit[c][j]) n++;
-                }
-                if (n) menu[nm++] = (Entry){n, T_TOOL, c};
-            } else if (k == K_CELL) {
-                int n = 0;
+                const unsigned char *nf = t->nfit[c];
+                for (int j = 0; j < w->nfr; j++) n += nf[w->frk[j]];
+                if (n) menu[nm++] = (Entry){n, T_PATH, c};
+            } else if (t->kind[c] == K_LADDER) {
+                int nc = ladder_cells(w, cells, ks);
+                int n = fit_count(t, c, ks, nc);
+                if (n) menu[nm++] = (Entry){n, T_LADDER, c};
+            }
+        }
+        for (int i = 0; i < nk; i++) {  /* then action cards, by code */
+            int c = hd[i], k = t->kind[c], n = 0;
+            if (k == K_PATH || k == K_LADDER) continue;
+            if (k == K_CELL) {
                 if (t->effect[c] == E_MAP) n = w->nh;
                 else for (int j = 0; j < w->norder; j++) n += t->is_path[tile[w->order[j]]];
                 if (n) menu[nm++] = (Entry){n, T_CELL, c};
-            } else {
-                PyErr_SetString(PyExc_AssertionError, "core: a card the core does not play");
-                return -1;
+                continue;
             }
+            if (k == K_TOOL) w->tools_seen = 1;
+            n = seat_targets(w, seat, c, seats, tools);
+            if (n < 0) return -1;
+            if (n) menu[nm++] = (Entry){n, T_SEATS, c};
         }
-        if (nhd) menu[nm++] = (Entry){nhd, T_PASS, -1};
+        if (t->discard_n && w->nfront[seat] && w->hn[seat] >= t->discard_n) {
+            nrem = front_kinds(w, seat, removable);
+            npairs = pair_count(mult, nk);
+            if (npairs) menu[nm++] = (Entry){npairs * nrem, T_DISCARD, -1};
+        }
+        if (nk) menu[nm++] = (Entry){pass_count(t, mult, nk), T_PASS, -1};
     }
     if (nm == 0) { PyErr_SetString(PyExc_AssertionError, "core: no legal action"); return -1; }
     Entry *e;
@@ -1038,13 +1318,14 @@ static int decide(W *w, int even, PyObject **action_out) {
         if (res == GO_ON) res = end_turn(w);
         break;
     }
-    case T_PATH: {
-        frontier(w);
-        int otile = -1, at = -1;
-        for (int o = 0; o < t->norient[card] && at < 0; o++) {
-            const unsigned char *row = t->ofit[card][o];
-            for (int j = 0; j < w->nfr; j++)
-                if (row[w->frk[j]]) { if (i == 0) { at = w->fr[j]; otile = t->ootile[card][o]; break; } i--; }
+    case T_PATH: case T_LADDER: {
+        int otile = -1, at;
+        if (e->tag == T_PATH) {
+            frontier(w);
+            at = nth_fit(t, card, w->fr, w->frk, w->nfr, i, &otile);
+        } else {
+            int nc = ladder_cells(w, cells, ks);
+            at = nth_fit(t, card, cells, ks, nc, i, &otile);
         }
         if (at < 0) { PyErr_SetString(PyExc_AssertionError, "core: placement"); return -1; }
         PyObject *key = PyLong_FromLong((py_of(at) << 8) | otile);
@@ -1060,46 +1341,45 @@ static int decide(W *w, int even, PyObject **action_out) {
         break;
     }
     case T_PASS: {
-        int c = h[i];
-        action = t->single[c]; Py_INCREF(action);
+        int cs[3], n = nth_pass(t, hd, mult, nk, i, cs);
+        action = pass_action(t, cs, n);
+        if (action == NULL) return -1;
         w->last = seat;
-        if (hand_remove(w, seat, c) < 0 || PyList_Append(w->passed, t->passed_t[seat][c]) < 0) {
-            Py_DECREF(action); return -1;
-        }
-        w->pending_draw = 1;
+        for (int k = 0; k < n; k++)
+            if (hand_remove(w, seat, cs[k]) < 0 || PyList_Append(w->passed, t->passed_t[seat][cs[k]]) < 0) {
+                Py_DECREF(action); return -1;
+            }
+        w->pending_draw = n;
         res = end_turn(w);
         break;
     }
-    case T_TOOL: {
-        int target = -1, bit = 0;
-        if (t->effect[card] == E_BREAK) {
-            for (int s = 0; s < w->seats; s++)
-                if (!(w->bits[s] & t->break_bit[card])) { if (i == 0) { target = s; break; } i--; }
-            action = t->on_player[card][target];
-        } else {
-            for (int s = 0; s < w->seats && target < 0; s++)
-                for (int j = 0; j < t->nrtools[card]; j++)
-                    if (w->bits[s] & t->rtool_bit[card][j]) {
-                        if (i == 0) { target = s; bit = t->rtool_bit[card][j]; action = t->repair_act[card][s][j]; break; }
-                        i--;
-                    }
-        }
+    case T_DISCARD: {  /* discard a pair to remove a card lying in front: by card, then pair */
+        int pair[2], removed = removable[i / npairs];
+        nth_pair(hd, mult, nk, i % npairs, pair);
+        action = discard_action(t, pair, removed);
+        if (action == NULL) return -1;
+        w->last = seat; w->pending_draw = 1;
+        for (int k = 0; k < 2; k++)
+            if (hand_remove(w, seat, pair[k]) < 0 || PyList_Append(w->passed, t->passed_t[seat][pair[k]]) < 0) {
+                Py_DECREF(action); return -1;
+            }
+        PyObject *r = PyObject_CallMethod(w->state, "_take_from_front", "iO", seat, t->codes[removed]);
+        if (r == NULL || load_fronts(w) != 0) { Py_XDECREF(r); Py_DECREF(action); return -1; }
+        Py_DECREF(r);
+        res = end_turn(w);
+        break;
+    }
+    case T_SEATS: {
+        int n = seat_targets(w, seat, card, seats, tools);
+        if (n < 0) return -1;
+        int target = seats[i];
+        if (t->effect[card] == E_REPAIR) action = t->repair_act[card][target][tools[i]];
+        else action = t->on_player[card][target];
         Py_INCREF(action);
         w->last = seat; w->pending_draw = 1;
-        if (hand_remove(w, seat, card) < 0) { Py_DECREF(action); return -1; }
-        if (t->effect[card] == E_BREAK) {
-            w->front[target][w->nfront[target]++] = card;
-            w->bits[target] += t->front_bit[card];
-        } else {
-            int k = 0;
-            while (t->front_bit[w->front[target][k]] != bit) k++;
-            int broken = w->front[target][k];
-            memmove(&w->front[target][k], &w->front[target][k + 1], sizeof(int) * (size_t)(w->nfront[target] - k - 1));
-            w->nfront[target]--;
-            w->bits[target] -= bit;
-            if (append_discard(w, card) < 0 || append_discard(w, broken) < 0) { Py_DECREF(action); return -1; }
+        if (hand_remove(w, seat, card) < 0 || seat_effect(w, seat, card, target, tools[i]) < 0) {
+            Py_DECREF(action); return -1;
         }
-        if (set_front(w, target) < 0) { Py_DECREF(action); return -1; }
         res = end_turn(w);
         break;
     }
@@ -1175,6 +1455,55 @@ static PyObject *classic_play_out(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* the state's own method where a round may end (_end_round; a thief's Steal through
+   _apply); where the core sets the rounds up, the method's call of _next_round is answered
+   by the marker (an instance attribute for the call's length): next_round_called */
+static int call_round(W *w, const char *name, PyObject *arg) {
+    int take = w->setup != Py_None;
+    next_round_called = 0;
+    if (take && PyObject_SetAttrString(w->state, "_next_round", marker) < 0) return -1;
+    PyObject *r = NULL, *meth = PyUnicode_FromString(name);
+    if (meth != NULL) {  /* (a one-argument call: an action is itself a tuple) */
+        r = arg == NULL ? PyObject_CallMethodNoArgs(w->state, meth)
+                        : PyObject_CallMethodOneArg(w->state, meth, arg);
+        Py_DECREF(meth);
+    }
+    if (take && PyObject_DelAttrString(w->state, "_next_round") < 0) { Py_XDECREF(r); return -1; }
+    if (r == NULL) return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+/* Saboteur 2's thefts after a round's end: while a thief's Steal is pending (phase STEAL),
+   one decision each, its victims from the state's own menu, applied by its own _apply;
+   the numbers drawn from the chooser ``rng`` as the pure loop draws them */
+static int steals(W *w, PyObject *rng, int even, long *played) {
+    while (!next_round_called) {
+        int phase;
+        if (attr_int(w->state, "phase", &phase) < 0) return -1;
+        if (phase != STEAL) return 0;
+        PyObject *menu = PyObject_CallMethod(w->state, "_choice_menu", NULL);
+        if (menu == NULL) return -1;
+        uint64_t s;
+        if (!PyList_Check(menu) || PyList_GET_SIZE(menu) != 1 || get_rng(rng, &s) < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_AssertionError, "core: a thief's menu");
+            Py_DECREF(menu); return -1;
+        }
+        PyObject *entry = PyList_GET_ITEM(menu, 0);
+        long count = PyLong_AsLong(PyTuple_GET_ITEM(entry, 0));
+        if (even) (void)below(&s, 1);
+        PyObject *action = PySequence_GetItem(PyTuple_GET_ITEM(entry, 2), (Py_ssize_t)below(&s, (uint64_t)count));
+        Py_DECREF(menu);
+        if (action == NULL) return -1;
+        int bad = put_rng(rng, s) < 0 || call_round(w, "_apply", action) < 0
+                  || PyList_Append(w->history, action) < 0;
+        Py_DECREF(action);
+        if (bad) return -1;
+        (*played)++;
+    }
+    return 0;
+}
+
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
                       PyObject *setup) {
     static W w;
@@ -1193,7 +1522,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     w.discards = w.passed = w.history = w.actors = NULL;
     w.state = state;
     long played = 0;
-    int finished = 1, terminal, round0, round_no;
+    int finished = 1, terminal, round0, round_no, rc, phase;
     if (state_flags(state, &terminal, &round0) < 0) return NULL;
     round_no = round0;
     if (terminal) return Py_BuildValue("(lOO)", 0L, Py_True, Py_False);
@@ -1201,8 +1530,18 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     if (!(w.passed = PyObject_GetAttrString(state, "passed"))) goto error;
     if (!(w.history = PyObject_GetAttrString(state, "history"))) goto error;
     if (!(w.actors = PyObject_GetAttrString(state, "actors"))) goto error;
+    if (attr_int(state, "phase", &phase) < 0) goto error;
+    if (phase == STEAL) {  /* a round over, its thefts pending: they are Python's */
+        PyObject *hands = PyObject_GetAttrString(state, "hands");
+        if (hands == NULL) goto error;
+        w.seats = (int)PyList_Size(hands);
+        Py_DECREF(hands);
+        next_round_called = 0;
+        if (steals(&w, rng, even, &played) < 0) goto error;
+        goto round_over;
+    }
     if (get_rng(rng, &w.rng) < 0) goto error;
-    int rc = sync_in(&w);
+    rc = sync_in(&w);
     if (rc < 0) goto error;
     if (rc > 0) { finished = 0; goto out; }
     for (;;) {
@@ -1214,22 +1553,13 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
         if (res == ROUND_END) {
             /* the state as Python's has it when _end_round is called; then the action logged */
             if (sync_out(&w) < 0 || put_rng(rng, w.rng) < 0) { Py_DECREF(action); goto error; }
-            int take = w.setup != Py_None;  /* the next round set up here, not in Python */
-            next_round_called = 0;
-            if (take && PyObject_SetAttrString(state, "_next_round", marker) < 0) {
-                Py_DECREF(action); goto error;
-            }
-            PyObject *r = PyObject_CallMethod(state, "_end_round", NULL);
-            if (take && PyObject_DelAttrString(state, "_next_round") < 0) {
-                Py_XDECREF(r); Py_DECREF(action); goto error;
-            }
-            if (r == NULL) { Py_DECREF(action); goto error; }
-            Py_DECREF(r);
-            int a = PyList_Append(w.history, action);
+            int bad = call_round(&w, "_end_round", NULL) < 0 || PyList_Append(w.history, action) < 0;
             Py_DECREF(action);
-            if (a < 0 || get_rng(rng, &w.rng) < 0 || state_flags(state, &terminal, &round_no) < 0)
+            if (bad || steals(&w, rng, even, &played) < 0) goto error;
+        round_over:
+            if (get_rng(rng, &w.rng) < 0 || state_flags(state, &terminal, &round_no) < 0)
                 goto error;
-            if (take && next_round_called) {  /* ClassicState._next_round */
+            if (w.setup != Py_None && next_round_called) {  /* ClassicState._next_round */
                 w.phase = MAIN;
                 if (set_int(state, "phase", MAIN) < 0) goto error;
                 if (round_no == w.rounds) {
@@ -1243,14 +1573,14 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
                     uint64_t s;
                     PyObject *srng = PyObject_GetAttrString(state, "rng");
                     if (srng == NULL) goto error;
-                    int bad = get_rng(srng, &s) < 0 || setup_round(&w, &s) < 0 || put_rng(srng, s) < 0;
+                    int fail = get_rng(srng, &s) < 0 || setup_round(&w, &s) < 0 || put_rng(srng, s) < 0;
                     Py_DECREF(srng);
-                    if (bad) goto error;
+                    if (fail) goto error;
                 }
                 round_no++;
                 continue;  /* (a play-out to the round's end stops here, written back below) */
             }
-            if (terminal || until) goto done;  /* Python's state is whole */
+            if (terminal || (until && round_no != round0)) goto done;  /* Python's state is whole */
             Py_DECREF(w.discards); Py_DECREF(w.passed);
             w.discards = w.passed = NULL;
             if (!(w.discards = PyObject_GetAttrString(state, "discards"))) goto error;
@@ -1279,8 +1609,8 @@ error:
 static PyMethodDef methods[] = {
     {"make_tables", make_tables, METH_O, "Compile the tables of one catalogue (a spec dict)."},
     {"classic_play_out", classic_play_out, METH_VARARGS,
-     "Saboteur's State.play_out: (state, rng, until_round_end, even, tables) -> "
-     "(played, finished, tools_seen)."},
+     "Saboteur's (or Saboteur 2's) State.play_out: (state, rng, until_round_end, even, "
+     "tables, setup) -> (played, finished, tools_seen)."},
     {NULL, NULL, 0, NULL},
 };
 

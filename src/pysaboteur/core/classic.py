@@ -11,17 +11,26 @@ round's set-up stay in Python) and, when the play-out goes on, reads the new rou
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from ..engine.actions import Orient
-from ..engine.cards import derived
+from ..engine.actions import Discard, Orient, Pass
 from ..engine.maze import FITS, Maze, Memo, cell, cell_actions_of
-from ..engine.moves import SINGLES
+from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
-from ..games.classic.menu import K_PATH, MAX_SEATS, tables
+from ..games.classic.menu import K_PATH, MAX_SEATS, REMOVES, tables
 from ..games.classic.state import ClassicGame, ClassicState
 
-_EFFECTS = {None: 0, "break": 1, "repair": 2, "map": 3, "rockfall": 4}
+#: the effects of action cards, as the core numbers them (its E_...): Saboteur's, then
+#: Saboteur 2's ("swap-hand" changes hands in the core, the last three only Python's fields)
+_EFFECTS = {None: 0, "break": 1, "repair": 2, "map": 3, "rockfall": 4, "hands-off": 5,
+            "free": 5, "theft": 6, "trapped": 7, "swap-hand": 8, "inspection": 9,
+            "swap-hats": 10}
+
+#: what a game's rules say besides its cards: (passes of 1 to how many cards, how many cards
+#: are discarded to remove one lying in front (0: no such option), the bits of the cards in
+#: front that still let a seat build (``Tables.front_bit``), the cells no ladder may take)
+Rules = tuple[int, int, int, tuple[int, ...]]
 
 
 def _put_maze(state: ClassicState, cells: dict[int, int], hidden: dict[int, str],
@@ -40,9 +49,10 @@ def _put_maze(state: ClassicState, cells: dict[int, int], hidden: dict[int, str]
     state._mt = Memo()
 
 
-def _spec(cat: Any) -> dict[str, Any]:
+def _spec(cat: Any, rules: Rules) -> dict[str, Any]:
     """What the core reads of a catalogue: per card (ids in code order, so that a hand's
-    sorted distinct cards are its sorted ids) and per oriented tile."""
+    sorted distinct cards are its sorted ids) and per oriented tile; and the game's rules
+    beside its cards."""
     T = tables(cat)
     codes = sorted(k.code for k in cat.kinds)
     ids = _core_ids(cat)
@@ -70,19 +80,36 @@ def _spec(cat: Any) -> dict[str, Any]:
             on_player, SINGLES[code] if deck_card else None,
             tuple((s, code) for s in range(MAX_SEATS)),
             cell_actions_of(code) if effect in ("map", "rockfall") else None,
-            (cat.otile.get((code, False), -1), cat.otile.get((code, True), -1))))
+            (cat.otile.get((code, False), -1), cat.otile.get((code, True), -1)),
+            T.lies_bit[REMOVES[effect]] if effect in REMOVES else 0))
     otiles = [(cat.open_mask[t], cat.segments[t], cat.seg_of_edge[t], T.is_path[t],
-               ids[cat.codes[t]]) for t in range(len(cat.codes))]
+               ids[cat.codes[t]], t in T.ladder_tiles) for t in range(len(cat.codes))]
     return {"cards": cards, "otiles": otiles, "ids": ids, "tool_mask": T.tool_mask,
             "fits": bytes(int(FITS[k][m]) for k in range(256) for m in range(16)),
-            "place": T.place, "orient": (Orient(False), Orient(True)), "put_maze": _put_maze}
+            "place": T.place, "orient": (Orient(False), Orient(True)), "put_maze": _put_maze,
+            "rules": rules, "Pass": Pass, "Discard": Discard, "new": tuple.__new__,
+            "passes": _PASSES}
 
 
-def _core_tables(cat: Any) -> Any:
+#: the core's tables by state class, with the catalogue they were made from
+_CORES: dict[type, tuple[Any, Any]] = {}
+
+
+def core_tables(cls: type, cat: Any, rules: Callable[[], Rules]) -> Any:
+    """The core's tables for the states of ``cls`` (one catalogue and one set of rules)."""
+    known = _CORES.get(cls)
+    if known is not None and known[0] is cat:
+        return known[1]
     from . import _ext
 
     assert _ext is not None
-    return _ext.make_tables(_spec(cat))
+    made = _ext.make_tables(_spec(cat, rules()))
+    _CORES[cls] = (cat, made)
+    return made
+
+
+def _classic_rules() -> Rules:
+    return (1, 0, 0, ())
 
 
 #: per game (by id, with the game: a game lives as long as its states), what the core needs
@@ -91,11 +118,12 @@ _SETUPS: dict[int, tuple[ClassicGame, tuple[Any, ...]]] = {}
 _MOST_SETUPS = 1024
 
 
-def _setup_of(game: ClassicGame) -> tuple[Any, ...]:
+def _setup_of(game: ClassicGame, fresh: Callable[[Any], None] | None = None) -> tuple[Any, ...]:
     """What ``ClassicState._setup_round`` reads of the game, for the core to set up the rounds
     of a match without a fixed deal the same way (the same numbers drawn, the same cards):
-    (start cell, start tile, goal cells, goal cards, pile, hand size, cards set aside,
-    ``role_deck``, ``Memo``, rounds)."""
+    (start cell, start tile, goal cards' cells, goal cards, pile, hand size, cards set aside,
+    ``role_deck``, ``Memo``, rounds, ``fresh``: a game's own fields of a new round, set on the
+    state, or None)."""
     known = _SETUPS.get(id(game))
     if known is not None and known[0] is game:
         return known[1]
@@ -107,7 +135,7 @@ def _setup_of(game: ClassicGame) -> tuple[Any, ...]:
              tuple(cell(x, y) for x, y in data.GOAL_CELLS),
              tuple(ids[code] for code in game.goal_cards),
              tuple(ids[code] for code in game.deck_cards), game.hand_size, data.SET_ASIDE,
-             game.role_deck, Memo, data.ROUNDS)
+             game.role_deck, Memo, data.ROUNDS, fresh)
     _SETUPS[id(game)] = (game, setup)
     return setup
 
@@ -117,22 +145,33 @@ def _core_ids(cat: Any) -> dict[str, int]:
 
 
 def play_out_for(cls: type) -> Any:
-    """The compiled play-out for states of exactly ``cls`` (Saboteur's), else None."""
-    if cls is not ClassicState:
-        return None
-    return _classic_play_out
+    """The compiled play-out for states of exactly ``cls`` (Saboteur's or Saboteur 2's),
+    else None."""
+    if cls is ClassicState:
+        return _classic_play_out
+    from . import expansion
+
+    return expansion.play_out_for(cls)
 
 
 def _classic_play_out(state: ClassicState, rng: Rng, until_round_end: bool, policy: str) -> int:
+    game = state.game
+    if game.contexts != 1 or game.data.PASS_MAX != 1 or not state.DISTINCT_HAND:
+        return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
+    core = core_tables(ClassicState, game.catalogue, _classic_rules)
+    return play_out(state, rng, until_round_end, policy, core, None)
+
+
+def play_out(state: ClassicState, rng: Rng, until_round_end: bool, policy: str, core: Any,
+             fresh: Callable[[Any], None] | None) -> int:
+    """``state.play_out`` on the core with its tables ``core`` (``fresh``: see
+    ``_setup_of``)."""
     from . import _ext
 
-    game = state.game
-    if (type(rng) is not Rng or game.contexts != 1 or game.data.PASS_MAX != 1
-            or not state.DISTINCT_HAND or _ext is None):
+    if type(rng) is not Rng or _ext is None:
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
-    core = derived(game.catalogue, _core_tables)
     round_no = state._round
-    setup = _setup_of(game) if state.deal is None else None
+    setup = _setup_of(state.game, fresh) if state.deal is None else None
     played, finished, tools_seen = _ext.classic_play_out(state, rng, until_round_end,
                                                          policy == "playout", core, setup)
     if tools_seen and "_fronts_memo" not in state.__dict__:

@@ -27,7 +27,8 @@ from ..registry import make_game
 from . import active, compiled_play_out, describe
 
 #: what the differential plays, per game: the player counts (matches spread over them)
-PLAYERS: dict[str, tuple[int, ...]] = {"classic": (3, 4, 5, 6, 7, 8, 9, 10)}
+PLAYERS: dict[str, tuple[int, ...]] = {"classic": (3, 4, 5, 6, 7, 8, 9, 10),
+                                       "expansion": tuple(range(2, 13))}
 _SKIP = ("game", "maze", "rng", "deal")
 
 
