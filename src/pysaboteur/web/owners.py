@@ -144,20 +144,25 @@ class Owners:
     def _ask(self, table_id: str) -> None:
         self._conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {self.name}"))
 
-    async def acquire(self, table_id: str) -> bool:
-        """Take the table's lock if nobody holds it (True: this process owns the table)."""
+    async def _on_lock_connection(self, fn: Callable[..., Any], *args: Any,
+                                  quiet: bool = False) -> Any:
+        """``fn(*args)`` on the lock connection's thread; a failure is noted (``_failed``)
+        and raised again unless ``quiet``."""
         try:
-            return bool(await self._run(self._try, table_id))
+            return await self._run(fn, *args)
         except Exception as exc:
             self._failed(exc)
-            raise
+            if not quiet:
+                raise
+            return None
+
+    async def acquire(self, table_id: str) -> bool:
+        """Take the table's lock if nobody holds it (True: this process owns the table)."""
+        return bool(await self._on_lock_connection(self._try, table_id))
 
     async def release(self, table_id: str) -> None:
         """Let the table's lock go (after the table was put away)."""
-        try:
-            await self._run(self._unlock, table_id)
-        except Exception as exc:
-            self._failed(exc)
+        await self._on_lock_connection(self._unlock, table_id, quiet=True)
 
     def _locked(self) -> set[int]:
         rows = self._conn.execute(
@@ -168,19 +173,11 @@ class Owners:
 
     async def locked(self) -> set[int]:
         """The keys of every table lock some process of this database holds now."""
-        try:
-            return set(await self._run(self._locked))
-        except Exception as exc:
-            self._failed(exc)
-            raise
+        return set(await self._on_lock_connection(self._locked))
 
     async def ask(self, table_id: str) -> None:
         """Ask whichever process holds the table to let it go."""
-        try:
-            await self._run(self._ask, table_id)
-        except Exception as exc:
-            self._failed(exc)
-            raise
+        await self._on_lock_connection(self._ask, table_id)
 
     def _failed(self, exc: BaseException) -> None:
         self.problem = f"the ownership connection failed: {str(exc).strip()[:200]}"
