@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import pytest
 
@@ -32,40 +33,38 @@ def test_seed(name: str, players: int) -> None:
     seed_test(lambda: env(game=name, players=players), num_cycles=200)
 
 
-def test_full_match_rewards_are_the_returns() -> None:
+def play_randomly(e: Any, seed: int) -> tuple[dict[str, float], list[int]]:
+    """Play the reset env ``e`` to its end with random legal moves: each agent's summed
+    reward, and the scores of the infos at the end."""
     import numpy as np
 
-    e = env(game="duel")
-    e.reset(seed=11)
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(seed)
     total = {a: 0.0 for a in e.possible_agents}
+    scores: list[int] = []
     for agent in e.agent_iter():
-        obs, reward, terminated, truncated, _ = e.last()
+        obs, reward, terminated, truncated, info = e.last()
         total[agent] += reward
         if terminated or truncated:
+            scores = info.get("scores", scores)
             e.step(None)
             continue
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return total, scores
+
+
+def test_full_match_rewards_are_the_returns() -> None:
+    e = env(game="duel")
+    e.reset(seed=11)
+    total, _ = play_randomly(e, 0)
     assert sorted(total.values()) in ([-1.0, 1.0], [0.0, 0.0])
     assert e.unwrapped.unencodable == 0
 
 
 def test_saboteur_rewards_first_place_not_gold() -> None:
     """As the module says: 1 to each seat sharing the most gold, the gold in the infos."""
-    import numpy as np
-
     e = env(game="classic", players=3)
     e.reset(seed=2)
-    rng = np.random.default_rng(2)
-    total = {a: 0.0 for a in e.possible_agents}
-    for agent in e.agent_iter():
-        obs, reward, terminated, truncated, info = e.last()
-        total[agent] += reward
-        if terminated or truncated:
-            scores = info["scores"]
-            e.step(None)
-            continue
-        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    total, scores = play_randomly(e, 2)
     best = max(scores)
     assert [total[a] for a in e.possible_agents] == [float(g == best) for g in scores]
     from pysaboteur.envs import pettingzoo
