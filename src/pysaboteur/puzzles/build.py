@@ -117,7 +117,7 @@ GOALS: dict[str, dict[str, str]] = {
               "ein kaputtes Werkzeug, einen Steinschlag oder eine Sackgasse. Lies das Protokoll "
               "dieser Runde: welcher Platz ist der Saboteur? Antworte mit seiner Nummer.",
         "nl": "Je bent plaats {seat}, een goudzoeker. Aan deze tafel speelt een goudzoeker nooit "
-              "kapot gereedschap, een steenlawine of een doodlopend pad. Lees het logboek van "
+              "kapot gereedschap, een instorting of een doodlopend pad. Lees het logboek van "
               "deze ronde: welke plaats is de saboteur? Antwoord met het nummer."},
     "stop": {
         "en": "You are seat {seat}. Seat {next} shows you its hand: it could reach the gold at "
@@ -148,7 +148,7 @@ PREMISES: dict[str, dict[str, str]] = {
               "Wahrheit darüber, was eine Schatzkarte gezeigt hat; ein Saboteur darf lügen. "
               "Nach ihren Schatzkarten sagten die anderen: {claims}.",
         "nl": "Je bent plaats {seat}, een goudzoeker. Aan deze tafel speelt een goudzoeker nooit "
-              "kapot gereedschap, een steenlawine of een doodlopend pad en vertelt hij altijd "
+              "kapot gereedschap, een instorting of een doodlopend pad en vertelt hij altijd "
               "de waarheid over wat een schatkaart liet zien; een saboteur mag liegen. Na hun "
               "schatkaarten zeiden de anderen: {claims}."},
     "expansion": {
@@ -162,7 +162,7 @@ PREMISES: dict[str, dict[str, str]] = {
               "Boss, Geologen, Profiteur) sagt die Wahrheit. Nach ihren Schatzkarten sagten "
               "die anderen: {claims}.",
         "nl": "Je bent plaats {seat}, een blauwe goudzoeker. Aan deze tafel speelt alleen een "
-              "saboteur ooit kapot gereedschap, een steenlawine of een doodlopend pad, of liegt "
+              "saboteur ooit kapot gereedschap, een instorting of een doodlopend pad, of liegt "
               "hij over wat een schatkaart liet zien; elke andere dwerg (goudzoekers, baas, "
               "geologen, profiteur) spreekt de waarheid. Na hun schatkaarten zeiden de "
               "anderen: {claims}."},

@@ -83,8 +83,8 @@ TUTORIAL = Tutorial(
                 "nichts ist verbunden, also endet der Tunnel dort. Steinschlag entfernt jede "
                 "Wegekarte außer Start und Zielen. Spiele deinen Steinschlag auf (5,0).",
                 "Plaats 2 legde een doodlopend pad op (5,0): de randen zijn open, maar niets "
-                "is verbonden, dus de tunnel stopt daar. Een steenlawine haalt elke padkaart "
-                "weg behalve de start en de doelen. Speel je steenlawine op (5,0)."),
+                "is verbonden, dus de tunnel stopt daar. Een instorting haalt elke padkaart "
+                "weg behalve de start en de doelen. Speel je instorting op (5,0)."),
             expect=("rockfall@5,0",),
             replies=("NEW@5,0", "break-pickaxe>1", "NESW@6,0"),
         ),

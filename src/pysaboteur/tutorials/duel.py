@@ -118,7 +118,7 @@ TUTORIAL = Tutorial(
                 "braucht keine Verbindung und kommt neben eine beliebige Wegekarte, aber "
                 "nicht neben eine Zielkarte oder eine Karte mit Gold. Lege deine grüne Leiter "
                 "auf (3,-1), neben den Weg von Blau.",
-                "Steenlawine: blauw haalde je pad op (1,1) weg (een steenlawine neemt elke "
+                "Instorting: blauw haalde je pad op (1,1) weg (een instorting neemt elke "
                 "padkaart behalve een start, een doel, een goudkaart of een trol). Je fiche "
                 "op het goud blijft. Ladders: een ladder is verbonden met de start van haar "
                 "kleur, heeft geen verbinding nodig en komt naast een padkaart, maar niet "

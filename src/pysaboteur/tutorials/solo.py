@@ -45,7 +45,7 @@ TUTORIAL = Tutorial(
         "beurt speel je een kaart en trek je er een, of je past: leg 1 of 2 kaarten af en "
         "trek er evenveel. Goud dat je bereikt krijgt "
         "een van je 6 fiches. Elke ronde worden 10 kaarten ongezien apart gelegd. De stapel "
-        "vecht terug: een getrokken sabotagekaart of steenlawine werkt meteen."),
+        "vecht terug: een getrokken sabotagekaart of instorting werkt meteen."),
     steps=(
         Step(
             say=text(
@@ -85,7 +85,7 @@ TUTORIAL = Tutorial(
                 "entfernt die zuletzt gelegte Wegekarte ohne Gold und ohne Troll, dein EW auf "
                 "(1,0). Gold: Wird eine Karte mit Gold von deinem Start aus erreichbar, kommt "
                 "ein Marker darauf. Lege gold:EW auf (1,0).",
-                "Je trok een steenlawine: in solo wordt die meteen gespeeld en haalt de "
+                "Je trok een instorting: in solo wordt die meteen gespeeld en haalt de "
                 "laatst gelegde padkaart zonder goud en zonder trol weg, je EW op (1,0). "
                 "Goud: wordt een kaart met goud bereikbaar vanaf je start, dan komt er een "
                 "fiche op. Leg gold:EW op (1,0)."),
@@ -203,7 +203,7 @@ TUTORIAL = Tutorial(
                 "Du hast einen Steinschlag gezogen: Er hat die Leiter auf (4,0) genommen, die "
                 "zuletzt gelegte Wegekarte ohne Gold und ohne Troll, nicht die Goldkarte "
                 "danach. Dein Marker auf dem Gold bleibt. Schließ die Lücke: Lege EW auf (4,0).",
-                "Je trok een steenlawine: die nam de ladder op (4,0), de laatst gelegde "
+                "Je trok een instorting: die nam de ladder op (4,0), de laatst gelegde "
                 "padkaart zonder goud en zonder trol, niet de goudkaart erna. Je fiche op het "
                 "goud blijft. Dicht het gat: leg EW op (4,0)."),
             expect=("EW@4,0",),
