@@ -323,3 +323,50 @@ def test_saboteur_2_options_and_later_play_are_the_same_on_both_paths() -> None:
             b.apply(b.legal_actions()[rng_b.below(len(legal))])
             assert difference(a, b) is None
         assert a.view(0).plain() == b.view(0).plain()
+
+
+# ---------------------------------------------------------------------- the first round
+@compiled
+@pytest.mark.parametrize("name", ["classic", "expansion"])
+def test_a_new_matchs_first_round_is_the_same_on_both_paths(name: str) -> None:
+    """``new_state`` sets a match without a fixed deal up on the core: the same state, maze
+    and generator as ``_setup_round`` in Python, and the same games played from it."""
+    counts = range(3, 11) if name == "classic" else range(2, 13)
+    options: list[dict[str, object]] = [{}, {"first_player": 1}]
+    if name == "classic":
+        options.append({"max_saboteurs": True})
+    from pysaboteur.engine import menu
+
+    for players in counts:
+        for opts in options:
+            game = make_game(name, players, **opts)
+            for seed in range(6):
+                b = game.new_state(seed)
+                assert menu._SETUPS.get(type(b)) is not None
+                with core.use_pure():
+                    a = game.new_state(seed)
+                assert difference(a, b) is None and a.rng.state == b.rng.state
+                with core.use_pure():
+                    a.play_out(Rng(seed), False)
+                    b.play_out(Rng(seed), False)
+                assert difference(a, b) is None
+
+
+@compiled
+def test_a_new_match_asked_for_while_the_core_is_busy_is_set_up_in_python() -> None:
+    outer = opening(5, 8, 30)
+    ref = outer.clone()
+    ref._pure_play_out(Rng(1), False, "random")  # type: ignore[attr-defined]
+    made: list[State] = []
+
+    def end_round() -> None:
+        if not made:
+            made.append(make_game("classic", 4).new_state(5))
+        ClassicState._end_round(outer)  # type: ignore[arg-type]
+
+    outer._end_round = end_round  # type: ignore[attr-defined]
+    outer.play_out(Rng(1), until_round_end=False)
+    del outer._end_round  # type: ignore[attr-defined]
+    with core.use_pure():
+        pure = make_game("classic", 4).new_state(5)
+    assert made and difference(pure, made[0]) is None and difference(ref, outer) is None

@@ -87,11 +87,13 @@ def use_pure(pure: bool = True) -> Iterator[None]:
     before = _pure
     _pure = pure or _ext is None
     menu._COMPILED.clear()
+    menu._SETUPS.clear()
     try:
         yield
     finally:
         _pure = before
         menu._COMPILED.clear()
+        menu._SETUPS.clear()
 
 
 def compiled_play_out(cls: type) -> Callable[..., Any] | None:
@@ -101,4 +103,15 @@ def compiled_play_out(cls: type) -> Callable[..., Any] | None:
     from . import classic
 
     fast: Callable[..., Any] | None = classic.play_out_for(cls)
+    return fast
+
+
+def compiled_setup(cls: type) -> Callable[..., Any] | None:
+    """The compiled first-round set-up of the state class ``cls`` (a new match without a
+    fixed deal), or None (set up in Python)."""
+    if extension() is None:
+        return None
+    from . import classic
+
+    fast: Callable[..., Any] | None = classic.setup_for(cls)
     return fast

@@ -58,6 +58,29 @@ static inline long py_of(int gi) {
     long x = (gi >> 8) - OFF, y = (gi & 255) - OFF;
     return ((x + 512) << 10) | (y + 512);
 }
+/* attribute names as interned str objects, made once (PyObject_GetAttrString would make and
+   hash a new str at every call): by the address of the C literal */
+static PyObject *name_of(const char *name) {
+    static const char *keys[128];
+    static PyObject *vals[128];
+    static int n;
+    for (int i = 0; i < n; i++) if (keys[i] == name) return vals[i];
+    PyObject *s = PyUnicode_InternFromString(name);  /* kept for the process's life */
+    if (s != NULL && n < 128) { keys[n] = name; vals[n] = s; n++; }
+    return s;
+}
+static inline PyObject *get_attr(PyObject *o, const char *name) {
+    PyObject *k = name_of(name);
+    return k == NULL ? NULL : PyObject_GetAttr(o, k);
+}
+static inline int set_attr(PyObject *o, const char *name, PyObject *v) {
+    PyObject *k = name_of(name);
+    return k == NULL ? -1 : PyObject_SetAttr(o, k, v);
+}
+static inline int del_attr(PyObject *o, const char *name) {
+    PyObject *k = name_of(name);
+    return k == NULL ? -1 : PyObject_DelAttr(o, k);
+}
 /* ------------------------------------------------------------------ tables */
 typedef struct {
     int ncards, notiles, tool_mask;
@@ -442,7 +465,7 @@ static void frontier(W *w) {
 
 /* ------------------------------------------------------------------ Python state in and out */
 static int attr_int(PyObject *o, const char *name, int *out) {
-    PyObject *v = PyObject_GetAttrString(o, name);
+    PyObject *v = get_attr(o, name);
     if (v == NULL) return -1;
     long x = PyLong_AsLong(v);
     Py_DECREF(v);
@@ -463,7 +486,7 @@ static int card_id(W *w, PyObject *code) {
 /* the cards in front of each seat, from the state's in_front (0; 1: more than the core
    takes; -1: error) */
 static int load_fronts(W *w) {
-    PyObject *o = PyObject_GetAttrString(w->state, "in_front");
+    PyObject *o = get_attr(w->state, "in_front");
     if (o == NULL) return -1;
     for (int s = 0; s < w->seats; s++) {
         PyObject *f = PyTuple_GET_ITEM(o, s);
@@ -488,7 +511,7 @@ static int sync_in(W *w) {
     int rc = -1;
     grid_reset();
     w->maze_dirty = 0; w->fr_valid = 0; w->bail = 0;
-    PyObject *hands = PyObject_GetAttrString(st, "hands");
+    PyObject *hands = get_attr(st, "hands");
     if (hands == NULL) return -1;
     w->seats = (int)PyList_Size(hands);
     if (w->seats <= 0 || w->seats > MAXSEATS) { Py_DECREF(hands); return 1; }
@@ -504,7 +527,7 @@ static int sync_in(W *w) {
         }
     }
     Py_DECREF(hands);
-    if (!(o = PyObject_GetAttrString(st, "deck"))) return -1;
+    if (!(o = get_attr(st, "deck"))) return -1;
     Py_ssize_t nd = PyList_Size(o);
     if (nd > MAXDECK) { Py_DECREF(o); return 1; }
     for (Py_ssize_t i = 0; i < nd; i++) {
@@ -521,19 +544,19 @@ static int sync_in(W *w) {
         || attr_int(st, "turn", &w->turn) || attr_int(st, "current", &w->current))
         return -1;
     if (w->phase != MAIN && w->phase != ORIENT) return 1;
-    if (!(maze = PyObject_GetAttrString(st, "maze"))) return -1;
+    if (!(maze = get_attr(st, "maze"))) return -1;
     PyObject *cells = NULL, *hidden = NULL, *order = NULL, *reachl = NULL, *rinl = NULL,
              *sources = NULL, *blocks = NULL, *key, *val;
     Py_ssize_t pos;
-    if (!(cells = PyObject_GetAttrString(maze, "cells")) || !(hidden = PyObject_GetAttrString(maze, "hidden"))
-        || !(order = PyObject_GetAttrString(maze, "order")) || !(reachl = PyObject_GetAttrString(maze, "reach"))
-        || !(rinl = PyObject_GetAttrString(maze, "reach_in")) || !(sources = PyObject_GetAttrString(maze, "sources"))
-        || !(blocks = PyObject_GetAttrString(maze, "blocks")))
+    if (!(cells = get_attr(maze, "cells")) || !(hidden = get_attr(maze, "hidden"))
+        || !(order = get_attr(maze, "order")) || !(reachl = get_attr(maze, "reach"))
+        || !(rinl = get_attr(maze, "reach_in")) || !(sources = get_attr(maze, "sources"))
+        || !(blocks = get_attr(maze, "blocks")))
         goto done;
     if (PyList_GET_SIZE(reachl) != 1 || PyDict_GET_SIZE(PyList_GET_ITEM(blocks, 0)) != 0
         || PyList_GET_SIZE(order) >= MAXORDER - 8 || PyDict_GET_SIZE(hidden) > MAXHID) { rc = 1; goto done; }
     {
-        PyObject *v = PyObject_GetAttrString(maze, "version");
+        PyObject *v = get_attr(maze, "version");
         if (v == NULL) goto done;
         w->version = PyLong_AsLongLong(v);
         Py_DECREF(v);
@@ -583,7 +606,7 @@ static int sync_in(W *w) {
         w->scell[w->ns] = gi_of(pc); w->smask[w->ns] = (int)PyLong_AsLong(val); w->ns++;
     }
     if (w->phase == ORIENT) {
-        PyObject *p = PyObject_GetAttrString(st, "pending");
+        PyObject *p = get_attr(st, "pending");
         if (p == NULL) goto done;
         PyObject *opts = PyTuple_GET_ITEM(p, 1);
         w->pend_g = gi_of(PyLong_AsLong(PyTuple_GET_ITEM(p, 0)));
@@ -603,7 +626,7 @@ done:
 static int set_int(PyObject *o, const char *name, long v) {
     PyObject *x = PyLong_FromLong(v);
     if (x == NULL) return -1;
-    int r = PyObject_SetAttrString(o, name, x);
+    int r = set_attr(o, name, x);
     Py_DECREF(x);
     return r;
 }
@@ -618,7 +641,7 @@ static int dict_set_ll(PyObject *d, long k, long v) {
 static int sync_out(W *w) {
     Tables *t = w->t;
     PyObject *st = w->state;
-    PyObject *hands = PyObject_GetAttrString(st, "hands");
+    PyObject *hands = get_attr(st, "hands");
     if (hands == NULL) return -1;
     for (int s = 0; s < w->seats; s++) {
         PyObject *nl = PyList_New(w->hn[s]);
@@ -634,7 +657,7 @@ static int sync_out(W *w) {
     }
     Py_DECREF(hands);
     if (w->deck_full) {  /* a round the core dealt: the whole pile */
-        PyObject *deck = PyObject_GetAttrString(st, "deck"), *nl = PyList_New(w->ndeck);
+        PyObject *deck = get_attr(st, "deck"), *nl = PyList_New(w->ndeck);
         if (deck == NULL || nl == NULL) { Py_XDECREF(deck); Py_XDECREF(nl); return -1; }
         for (int i = 0; i < w->ndeck; i++) {
             PyObject *code = t->codes[w->deck[i]];
@@ -647,7 +670,7 @@ static int sync_out(W *w) {
         w->deck_full = 0;
         w->ndeck0 = w->ndeck;
     } else if (w->ndeck != w->ndeck0) {
-        PyObject *deck = PyObject_GetAttrString(st, "deck");
+        PyObject *deck = get_attr(st, "deck");
         if (deck == NULL) return -1;
         int r = PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
         Py_DECREF(deck);
@@ -667,9 +690,9 @@ static int sync_out(W *w) {
             PyTuple_SET_ITEM(opts, i, b);
         }
         PyObject *p = Py_BuildValue("(lN)", py_of(w->pend_g), opts);
-        if (p == NULL || PyObject_SetAttrString(st, "pending", p) < 0) { Py_XDECREF(p); return -1; }
+        if (p == NULL || set_attr(st, "pending", p) < 0) { Py_XDECREF(p); return -1; }
         Py_DECREF(p);
-    } else if (PyObject_SetAttrString(st, "pending", Py_None) < 0) return -1;
+    } else if (set_attr(st, "pending", Py_None) < 0) return -1;
     if (w->maze_dirty) {
         PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
                  *order = PyList_New(w->norder), *rd = PyDict_New(), *rid = PyDict_New();
@@ -735,7 +758,7 @@ static inline void shuffle_ids(uint64_t *rs, int *a, int n) {  /* Rng.shuffle */
 
 static int set_obj(PyObject *o, const char *name, PyObject *v) {  /* steals v */
     if (v == NULL) return -1;
-    int r = PyObject_SetAttrString(o, name, v);
+    int r = set_attr(o, name, v);
     Py_DECREF(v);
     return r;
 }
@@ -941,7 +964,7 @@ static int settle(W *w, int actor) {
 
 static int set_front(W *w, int seat) {
     /* in_front: a new tuple of tuples, the seat's replaced (as ClassicState._set_front) */
-    PyObject *old = PyObject_GetAttrString(w->state, "in_front");
+    PyObject *old = get_attr(w->state, "in_front");
     if (old == NULL) return -1;
     PyObject *nt = PyTuple_New(w->seats);
     if (nt == NULL) { Py_DECREF(old); return -1; }
@@ -962,14 +985,14 @@ static int set_front(W *w, int seat) {
         PyTuple_SET_ITEM(nt, s, f);
     }
     Py_DECREF(old);
-    int r = PyObject_SetAttrString(w->state, "in_front", nt);
+    int r = set_attr(w->state, "in_front", nt);
     Py_DECREF(nt);
     return r;
 }
 
 static int see(W *w, int seat, int c) {
     /* seen = self.seen = self.seen.copy(); seen[seat] = {**seen[seat], c: hidden[c]} */
-    PyObject *seen = PyObject_GetAttrString(w->state, "seen");
+    PyObject *seen = get_attr(w->state, "seen");
     if (seen == NULL) return -1;
     PyObject *ns = PyList_GetSlice(seen, 0, PY_SSIZE_T_MAX);
     Py_DECREF(seen);
@@ -980,7 +1003,7 @@ static int see(W *w, int seat, int c) {
     if (d && pc && PyDict_SetItem(d, pc, w->t->codes[hid[c]]) == 0) {
         PyList_SetItem(ns, seat, d);  /* steals d */
         d = NULL;
-        r = PyObject_SetAttrString(w->state, "seen", ns);
+        r = set_attr(w->state, "seen", ns);
     }
     Py_XDECREF(d); Py_XDECREF(pc); Py_DECREF(ns);
     return r;
@@ -1070,7 +1093,7 @@ static int nth_fit(Tables *t, int card, const int *cells, const int *ks, int n, 
 }
 
 static int spare_roles(W *w) {
-    PyObject *v = PyObject_GetAttrString(w->state, "spare_roles");
+    PyObject *v = get_attr(w->state, "spare_roles");
     if (v == NULL) return -1;
     Py_ssize_t n = PyObject_Length(v);
     Py_DECREF(v);
@@ -1411,13 +1434,13 @@ static int decide(W *w, int even, PyObject **action_out) {
 static int put_rng(PyObject *rng, uint64_t s) {
     PyObject *v = PyLong_FromUnsignedLongLong(s);
     if (v == NULL) return -1;
-    int r = PyObject_SetAttrString(rng, "state", v);
+    int r = set_attr(rng, "state", v);
     Py_DECREF(v);
     return r;
 }
 
 static int get_rng(PyObject *rng, uint64_t *s) {
-    PyObject *v = PyObject_GetAttrString(rng, "state");
+    PyObject *v = get_attr(rng, "state");
     if (v == NULL) return -1;
     *s = PyLong_AsUnsignedLongLong(v);
     Py_DECREF(v);
@@ -1425,7 +1448,7 @@ static int get_rng(PyObject *rng, uint64_t *s) {
 }
 
 static int state_flags(PyObject *st, int *terminal, int *round_no) {
-    PyObject *v = PyObject_GetAttrString(st, "terminal");
+    PyObject *v = get_attr(st, "terminal");
     if (v == NULL) return -1;
     *terminal = PyObject_IsTrue(v);
     Py_DECREF(v);
@@ -1434,6 +1457,7 @@ static int state_flags(PyObject *st, int *terminal, int *round_no) {
 
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
                       PyObject *setup);
+static int busy;  /* the grid and the working state are in use (a play-out or a set-up) */
 
 /* classic_play_out(state, rng, until_round_end, even, tables) -> (played, finished)
  * finished False: the core stopped at a position it does not take (written back), and the
@@ -1447,7 +1471,6 @@ static PyObject *classic_play_out(PyObject *self, PyObject *args) {
     if (t == NULL) return NULL;
     /* one working state for the process: a second play-out while one is in a Python call
        (another thread, while this one ends a round) is played in Python instead */
-    static int busy;
     if (busy) return Py_BuildValue("(lOO)", 0L, Py_False, Py_False);
     busy = 1;
     PyObject *result = play(state, rng, until, even, t, setup);
@@ -1461,14 +1484,14 @@ static PyObject *classic_play_out(PyObject *self, PyObject *args) {
 static int call_round(W *w, const char *name, PyObject *arg) {
     int take = w->setup != Py_None;
     next_round_called = 0;
-    if (take && PyObject_SetAttrString(w->state, "_next_round", marker) < 0) return -1;
+    if (take && set_attr(w->state, "_next_round", marker) < 0) return -1;
     PyObject *r = NULL, *meth = PyUnicode_FromString(name);
     if (meth != NULL) {  /* (a one-argument call: an action is itself a tuple) */
         r = arg == NULL ? PyObject_CallMethodNoArgs(w->state, meth)
                         : PyObject_CallMethodOneArg(w->state, meth, arg);
         Py_DECREF(meth);
     }
-    if (take && PyObject_DelAttrString(w->state, "_next_round") < 0) { Py_XDECREF(r); return -1; }
+    if (take && del_attr(w->state, "_next_round") < 0) { Py_XDECREF(r); return -1; }
     if (r == NULL) return -1;
     Py_DECREF(r);
     return 0;
@@ -1509,7 +1532,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     static W w;
     int shared;
     {
-        PyObject *own = PyObject_GetAttrString(state, "rng");
+        PyObject *own = get_attr(state, "rng");
         if (own == NULL) return NULL;
         shared = own == rng;
         Py_DECREF(own);
@@ -1526,13 +1549,13 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     if (state_flags(state, &terminal, &round0) < 0) return NULL;
     round_no = round0;
     if (terminal) return Py_BuildValue("(lOO)", 0L, Py_True, Py_False);
-    if (!(w.discards = PyObject_GetAttrString(state, "discards"))) return NULL;
-    if (!(w.passed = PyObject_GetAttrString(state, "passed"))) goto error;
-    if (!(w.history = PyObject_GetAttrString(state, "history"))) goto error;
-    if (!(w.actors = PyObject_GetAttrString(state, "actors"))) goto error;
+    if (!(w.discards = get_attr(state, "discards"))) return NULL;
+    if (!(w.passed = get_attr(state, "passed"))) goto error;
+    if (!(w.history = get_attr(state, "history"))) goto error;
+    if (!(w.actors = get_attr(state, "actors"))) goto error;
     if (attr_int(state, "phase", &phase) < 0) goto error;
     if (phase == STEAL) {  /* a round over, its thefts pending: they are Python's */
-        PyObject *hands = PyObject_GetAttrString(state, "hands");
+        PyObject *hands = get_attr(state, "hands");
         if (hands == NULL) goto error;
         w.seats = (int)PyList_Size(hands);
         Py_DECREF(hands);
@@ -1563,7 +1586,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
                 w.phase = MAIN;
                 if (set_int(state, "phase", MAIN) < 0) goto error;
                 if (round_no == w.rounds) {
-                    if (PyObject_SetAttrString(state, "terminal", Py_True) < 0) goto error;
+                    if (set_attr(state, "terminal", Py_True) < 0) goto error;
                     goto done;  /* Python's state is whole */
                 }
                 if (attr_int(state, "next_turn", &w.turn) < 0) goto error;
@@ -1571,7 +1594,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
                     if (setup_round(&w, &w.rng) < 0) goto error;
                 } else {
                     uint64_t s;
-                    PyObject *srng = PyObject_GetAttrString(state, "rng");
+                    PyObject *srng = get_attr(state, "rng");
                     if (srng == NULL) goto error;
                     int fail = get_rng(srng, &s) < 0 || setup_round(&w, &s) < 0 || put_rng(srng, s) < 0;
                     Py_DECREF(srng);
@@ -1583,8 +1606,8 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
             if (terminal || (until && round_no != round0)) goto done;  /* Python's state is whole */
             Py_DECREF(w.discards); Py_DECREF(w.passed);
             w.discards = w.passed = NULL;
-            if (!(w.discards = PyObject_GetAttrString(state, "discards"))) goto error;
-            if (!(w.passed = PyObject_GetAttrString(state, "passed"))) goto error;
+            if (!(w.discards = get_attr(state, "discards"))) goto error;
+            if (!(w.passed = get_attr(state, "passed"))) goto error;
             rc = sync_in(&w);
             if (rc < 0) goto error;
             if (rc > 0) { finished = 0; goto out; }
@@ -1606,7 +1629,47 @@ error:
     return NULL;
 }
 
+/* first_round(state, tables, setup) -> bool: a new match's first round set up by the core
+ * (ClassicState._setup_round for a match without a fixed deal: the same numbers drawn from
+ * the state's generator, the same cards), the state and its maze written; False: the core
+ * is busy (the caller sets the round up in Python). */
+static PyObject *first_round(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *caps, *setup;
+    if (!PyArg_ParseTuple(args, "OOO", &state, &caps, &setup)) return NULL;
+    Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.Tables");
+    if (t == NULL) return NULL;
+    if (busy) Py_RETURN_FALSE;
+    busy = 1;
+    static W w;
+    PyObject *srng = NULL, *result = NULL;
+    w.t = t; w.state = state; w.setup = setup;
+    w.tools_seen = 0; w.bail = 0; w.deck_full = 0;
+    w.discards = w.passed = w.actors = NULL;
+    w.history = get_attr(state, "history");
+    PyObject *game = get_attr(state, "game");
+    int players = 0;
+    if (w.history == NULL || game == NULL || attr_int(game, "players", &players) < 0
+        || attr_int(state, "turn", &w.turn) < 0)
+        goto out;
+    if (players <= 0 || players > MAXSEATS) { PyErr_SetString(PyExc_ValueError, "core: players"); goto out; }
+    w.seats = players;
+    uint64_t s;
+    if (!(srng = get_attr(state, "rng")) || get_rng(srng, &s) < 0
+        || setup_round(&w, &s) < 0 || put_rng(srng, s) < 0 || sync_out(&w) < 0)
+        goto out;
+    result = Py_True;
+    Py_INCREF(result);
+out:
+    Py_XDECREF(srng); Py_XDECREF(game); Py_XDECREF(w.history);
+    Py_XDECREF(w.discards); Py_XDECREF(w.passed);
+    busy = 0;
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"first_round", first_round, METH_VARARGS,
+     "A new match's first round set up by the core: (state, tables, setup) -> bool."},
     {"make_tables", make_tables, METH_O, "Compile the tables of one catalogue (a spec dict)."},
     {"classic_play_out", classic_play_out, METH_VARARGS,
      "Saboteur's (or Saboteur 2's) State.play_out: (state, rng, until_round_end, even, "

@@ -37,12 +37,11 @@ def _put_maze(state: ClassicState, cells: dict[int, int], hidden: dict[int, str]
               constraint: dict[int, int], order: list[int], reach: dict[int, int],
               reach_in: dict[int, int], sources: dict[int, int], version: int) -> None:
     """A new maze for ``state`` from the core's (its clones keep theirs: copy-on-write)."""
-    old = state.maze
     maze = Maze.__new__(Maze)
-    maze.cat = old.cat
+    maze.cat = state.game.catalogue
     maze.cells, maze.hidden, maze.constraint, maze.order = cells, hidden, constraint, order
     maze.sources = [sources]
-    maze.blocks = [{} for _ in old.blocks]  # Saboteur's tiles block no passage
+    maze.blocks = [{}]  # one reach context (the core's only); Saboteur's tiles block no passage
     maze.reach, maze.reach_in = [reach], [reach_in]
     maze.version = version
     state.maze = maze
@@ -152,6 +151,37 @@ def play_out_for(cls: type) -> Any:
     from . import expansion
 
     return expansion.play_out_for(cls)
+
+
+def setup_for(cls: type) -> Any:
+    """The compiled first-round set-up for states of exactly ``cls`` (Saboteur's or Saboteur
+    2's), else None."""
+    if cls is ClassicState:
+        return _classic_first_round
+    from . import expansion
+
+    return expansion.setup_for(cls)
+
+
+def _classic_first_round(state: ClassicState) -> None:
+    game = state.game
+    if game.contexts != 1 or game.data.PASS_MAX != 1 or not state.DISTINCT_HAND:
+        state._setup_round()
+        return
+    first_round(state, core_tables(ClassicState, game.catalogue, _classic_rules), None)
+
+
+def first_round(state: ClassicState, core: Any, fresh: Callable[[Any], None] | None) -> None:
+    """``state._setup_round()`` of a new match without a fixed deal, on the core (in Python
+    where the core is busy)."""
+    from . import _ext
+
+    game = state.game
+    if _ext is None or state.deal is not None or state._round != 0:
+        state._setup_round()
+        return
+    if not _ext.first_round(state, core, _setup_of(game, fresh)):
+        state._setup_round()
 
 
 def _classic_play_out(state: ClassicState, rng: Rng, until_round_end: bool, policy: str) -> int:

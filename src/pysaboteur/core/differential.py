@@ -3,7 +3,8 @@ decision compared.
 
 ``python -m pysaboteur.core.differential [--matches N] [--game G] [--seed S]``
 
-Each match starts from a new seed, is opened by a few random moves on the pure path (so
+Each match starts from a new seed (its first round set up in Python and again on the core,
+compared), is opened by a few random moves on the pure path (so
 that play-outs also start in the middle of a round, in a goal's orientation, in later
 rounds), then cloned: the original plays on with the pure loop (``_pure_play_out``), the
 clone with ``State.play_out`` on the compiled core, the same chooser seed for both, round
@@ -24,7 +25,7 @@ from typing import Any
 from ..engine.game import State
 from ..engine.rng import Rng
 from ..registry import make_game
-from . import active, compiled_play_out, describe
+from . import active, compiled_play_out, describe, use_pure
 
 #: what the differential plays, per game: the player counts (matches spread over them)
 PLAYERS: dict[str, tuple[int, ...]] = {"classic": (3, 4, 5, 6, 7, 8, 9, 10),
@@ -59,7 +60,11 @@ def check_match(name: str, players: int, seed: int) -> tuple[int, int]:
     """One match through both paths (the set-up chosen by ``seed``); returns (decisions,
     play-outs) compared; raises AssertionError at the first difference."""
     setup = Rng(seed ^ 0xD1FF)
-    a = make_game(name, players).new_state(seed)
+    with use_pure():  # the first round set up in Python, and again on the core: the same
+        a = make_game(name, players).new_state(seed)
+    first = make_game(name, players).new_state(seed)
+    diff = difference(a, first)
+    assert diff is None, f"{name} {players}p seed {seed}, the first round's set-up: {diff}"
     opening = Rng(seed ^ 0x5EED)
     for _ in range(setup.below(4) * setup.below(60)):  # mostly short openings, some long
         if a.is_terminal:

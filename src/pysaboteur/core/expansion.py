@@ -42,6 +42,21 @@ def play_out_for(cls: type) -> Any:
     return _expansion_play_out if cls is ExpansionState else None
 
 
+def setup_for(cls: type) -> Any:
+    """The compiled first-round set-up for states of exactly ``cls`` (Saboteur 2's), else
+    None."""
+    return _expansion_first_round if cls is ExpansionState else None
+
+
+def _expansion_first_round(state: ExpansionState) -> None:
+    game = state.game
+    if game.contexts != 1 or game.data is not C:
+        state._setup_round()
+        return
+    classic.first_round(state, classic.core_tables(ExpansionState, game.catalogue, _rules),
+                        _fresh_round)
+
+
 def _expansion_play_out(state: ExpansionState, rng: Rng, until_round_end: bool,
                         policy: str) -> int:
     game = state.game

@@ -53,6 +53,21 @@ def _compiled(cls: type) -> Any:
     return fast
 
 
+#: the compiled first-round set-ups by state class (None: set up in Python), the same way
+_SETUPS: dict[type, Any] = {}
+
+
+def compiled_setup(cls: type) -> Any:
+    """The compiled core's set-up of a new match's first round for states of ``cls`` (a
+    function of the state doing what its ``_setup_round`` does), or None."""
+    fast = _SETUPS.get(cls, _UNKNOWN)
+    if fast is _UNKNOWN:
+        from .. import core
+
+        fast = _SETUPS[cls] = core.compiled_setup(cls)
+    return fast
+
+
 class MenuState(State):
     @abstractmethod
     def _menu(self, listing: bool = False) -> list[Entry]:

@@ -47,7 +47,7 @@ from ...engine.game import (
 )
 from ...engine.goals import GoalReveals, goal_orientations
 from ...engine.maze import Maze, Memo, SharedMaze, cell
-from ...engine.menu import LISTED, Entry, MenuState
+from ...engine.menu import LISTED, Entry, MenuState, compiled_setup
 from ...engine.moves import DISTINCT, SINGLES, Template, add_template_passes, hand_template
 from ...engine.position import StartLayout
 from ...engine.rng import Rng
@@ -150,7 +150,11 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         self._round = 0
         self.terminal = False
         self.turn = game.first_player
-        self._setup_round()
+        fast = compiled_setup(type(self)) if deal is None else None
+        if fast is None:
+            self._setup_round()
+        else:  # the compiled core (issue 24): the same round, the same numbers drawn
+            fast(self)
 
     # ------------------------------------------------------------------ set-up
     def _init_gold(self) -> None:
