@@ -198,3 +198,26 @@ def test_lost_mines_skipped_move_is_explained() -> None:
     # seed 3, seat 0: a log obstacle north of the yellow start leaves the pawn no step
     out = _play("lost-mines", "--players", "4", "--seed", "3", keys="3@0,3\nquit\n")
     assert "no move this turn: no step is open from your pawn at 0,4" in out
+
+
+def test_the_terminal_shows_what_the_seat_alone_has_seen() -> None:
+    """The status's "you know" line: goals seen with maps, and dwarf cards seen (Saboteur 2's
+    inspection, The Lost Mines' information card), each once."""
+    from rich.console import Console
+
+    from pysaboteur.cli.render import view_panel
+    from pysaboteur.tutorials import Runner, tutorial
+
+    def known(game: str, steps: int) -> str:
+        r = Runner(tutorial(game))
+        for _ in range(steps):
+            assert r.move(r.suggested() or "").ok
+        console = Console(width=200, record=True)
+        console.print(view_panel(r.state.view(r.seat), r.state.game.catalogue))
+        return next(line for line in console.export_text().splitlines()
+                    if line.startswith("you know: "))
+
+    inspected = known("expansion", 6)  # a map on (8,0), then an inspection of seat 1
+    assert "(8,0) goal-gold" in inspected and "seat 1 green gold-digger" in inspected
+    informed = known("lost-mines", 11)  # a look at a mine, then at seat 2's dwarf card
+    assert informed.count("(10,2) mine-gold") == 1 and "seat 2 selfish" in informed

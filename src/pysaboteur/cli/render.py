@@ -251,9 +251,14 @@ def view_panel(view: Any, catalogue: Catalogue) -> Group:
     if getattr(view, "set_aside", 0):
         info += f"   set aside {view.set_aside}"
     parts.append(Text(info, style="dim"))
-    if getattr(view, "known_goals", ()):
-        parts.append(Text("you know: " + ", ".join(f"({x},{y}) {c}" for x, y, c in
-                                                   view.known_goals), style="yellow"))
+    # what this seat has seen that the others have not: goals or mines (maps, information
+    # cards), dwarf cards (Saboteur 2's inspections, The Lost Mines' information cards)
+    known = [f"({x},{y}) {c}" for x, y, c in dict.fromkeys(  # The Lost Mines has both
+        (*getattr(view, "known_goals", ()), *getattr(view, "known_mines", ())))]
+    known += [f"seat {s} {role_name(catalogue, c)}" for s, c in
+              (*getattr(view, "inspected", ()), *getattr(view, "known_dwarves", ()))]
+    if known:
+        parts.append(Text("you know: " + ", ".join(known), style="yellow"))
     if view.hand is not None:
         hand = Text("your hand: ")
         for i, code in enumerate(view.hand, 1):
