@@ -72,6 +72,10 @@ function pageHtml(c) {
   const log = (d.view.log || []).slice(d.view.round_start || 0);
   const logHtml = log.length ? `<section class="panel puzzle-log" data-testid="puzzle-log"><h3>${esc(L("log"))}</h3><ol>${log.map(([seat, text]) =>
     `<li>${esc(L("seat_n", {n: seat}))}: <code>${esc(text)}</code></li>`).join("")}</ol></section>` : "";
+  // dwarf cards only this seat has seen (Saboteur 2's inspections, The Lost Mines' information cards)
+  const seen = [...(d.view.inspected || []), ...(d.view.known_dwarves || [])];
+  const seenHtml = seen.length ? `<section class="panel puzzle-seen" data-testid="puzzle-seen"><h3>${esc(L("seen"))}</h3><ul>${seen.map(([seat, code]) =>
+    `<li>${esc(L("seat_n", {n: seat}))}: ${esc(cardName(d.game, code))}</li>`).join("")}</ul></section>` : "";
   const legal = asks ? "" : `<details class="puzzle-legal"><summary>${esc(L("legal"))}</summary><div>${d.legal.map((a) =>
     `<button type="button" class="chip" data-move="${esc(a.text || a.notation || "")}">${esc(a.text || a.notation || "")}</button>`).join(" ")}</div></details>`;
   const placeholder = d.kind === "where" ? "8,0" : d.kind === "saboteur" ? "?" : L("placeholder");
@@ -90,7 +94,7 @@ function pageHtml(c) {
       <p><a href="#/puzzles">${esc(L("all_puzzles"))}</a></p>
     </section>
     <div class="puzzle-body"><div class="puzzle-board-wrap">${boardHtml(d)}</div>
-      <div class="puzzle-side"><section class="panel puzzle-hand"><h3>${esc(L("your_hand"))}</h3><ul>${hand}</ul></section>${logHtml}</div></div>`;
+      <div class="puzzle-side"><section class="panel puzzle-hand"><h3>${esc(L("your_hand"))}</h3><ul>${hand}</ul></section>${seenHtml}${logHtml}</div></div>`;
 }
 
 async function submit(c) {
