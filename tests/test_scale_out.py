@@ -333,6 +333,14 @@ def test_every_game_through_the_proxy(cluster: Cluster) -> None:
         assert s.get(f"/api/tables/{made[0][0]}").json()["table"]["status"] == "finished"
 
 
+def test_one_address_meets_one_process_outside_tables(cluster: Cluster) -> None:
+    """A request that names no table is routed by the client's address: one address's new
+    tables (and tutorials) all meet one process, so its --tables-per-minute counts them all."""
+    with httpx.Client(base_url=cluster.url, timeout=20) as h:
+        names = {h.get("/healthz").json()["process"] for _ in range(12)}
+    assert len(names) == 1 and names != {""}
+
+
 def test_kill_the_owner_five_times(cluster: Cluster) -> None:
     """Seats play Duel tables through the proxy (a rematch when a match ends); five times
     the process that owns the most of them is killed (SIGKILL) mid-game and started again

@@ -28,8 +28,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-#: the part of a path that routes a request: the table id (12 hex digits), a tutorial
-#: session's own process (by client address), anything else: any process
+#: the part of a path that routes a request: the table id (12 hex digits), else the
+#: client's address (a tutorial's session lives in one process; one address's new tables
+#: all meet one process's --tables-per-minute)
 NGINX_TEMPLATE = """\
 # pysaboteur behind nginx: {processes} server processes sharing one PostgreSQL database.
 worker_processes 1;
@@ -51,12 +52,12 @@ http {{
         ""      "";
     }}
     # the key of a request: its table's id (every request of a table goes to the process
-    # that owns it), a tutorial's client (its session lives in one process's memory), or
-    # the request's own id (any process: lobby, games, cards, puzzles, pages)
+    # that owns it), else the client's address (a tutorial's session lives in one process's
+    # memory, and one address's new tables all count against one process's per-address
+    # limit: lobby, new tables, tutorials, games, cards, puzzles, pages)
     map $uri $saboteur_key {{
         "~^/api/tables/(?<table>[0-9a-f]{{12}})(/|$)"  $table;
-        "~^/api/tutorials"                           $binary_remote_addr;
-        default                                      $request_id;
+        default                                      $binary_remote_addr;
     }}
 
     upstream saboteur {{
