@@ -286,6 +286,11 @@ def test_a_table_in_german_or_dutch_has_no_english(server: str, browser: Any, tm
             assert told.startswith(words["errors"]["illegal_move"].split("{")[0]), told
             assert words["log"]["path_you"].split(" {")[0] in told and "@" not in told, told
             assert _english_on_page(page, lang, names) == []
+            # the cards a reason names are named as the page names them, not by their codes
+            said = page.evaluate(
+                "async () => (await import('/static/js/log.js')).reasonText({code: "
+                "'cannot-build', params: {cards: 'break-pickaxe, break-cart'}}, 'classic')")
+            assert said and "break-" not in said, said
         _help_checks(page, game, lang)
         if lang == "de":
             screenshot(page, shot_dirs(tmp_path), f"h3-words-{game}-{lang}-desktop")

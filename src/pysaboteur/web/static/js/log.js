@@ -166,7 +166,11 @@ export function moveSentence(game, seat, text, me, {html = false, index = -1, vi
 
 /** An illegal move's reason as the server sends it ({code, params}: the engine's one table
  * of reasons, served as the "reasons" group) in the page's language; "" when unknown. */
-export function reasonText(reason) {
+const CARD_PARAMS = new Set(["card", "cards"]);  // a card code, or codes joined by ", "
+
+/** The engine's reason in the page's words: its code's text, the words among its
+ * parameters translated, the cards named as the page names them (in ``game``). */
+export function reasonText(reason, game) {
   const table = S.tr.reasons || {};
   const text = reason && table.texts && table.texts[reason.code];
   if (!text) return "";
@@ -174,7 +178,9 @@ export function reasonText(reason) {
   let out = text;
   for (const [k, v] of Object.entries(reason.params || {})) {
     const word = words[k] && words[k][v];
-    out = out.replaceAll(`{${k}}`, word !== undefined ? word : String(v));
+    let shown = word !== undefined ? word : String(v);
+    if (word === undefined && game && CARD_PARAMS.has(k)) shown = String(v).split(", ").map((code) => cardName(game, code)).join(", ");
+    out = out.replaceAll(`{${k}}`, shown);
   }
   return out;
 }
@@ -191,7 +197,7 @@ export function refusalText(err, sent) {
   else if (text) move = text;
   if (err.code === "bad-notation") return move ? tg("errors", "bad_notation_move", {move}) : tr("errors", "bad-notation");
   const told = move ? tg("errors", "illegal_move", {move}) : tr("errors", "illegal", t("illegal"));
-  const reason = reasonText(err.reason);
+  const reason = reasonText(err.reason, msg && msg.table ? msg.table.game : null);
   return reason ? tg("errors", "illegal_because", {told, reason}) : told;
 }
 
