@@ -32,8 +32,14 @@ class OptionalBuildExt(build_ext):
               "pure Python", file=sys.stderr)
 
 
+#: the core's files: the module, then one file per game family (``core/core.h`` declares
+#: each family's entry points, ``module.c`` gathers them into one module)
+CORE_SOURCES = ["module.c", "classic.c"]
+
 setup(
-    ext_modules=[Extension("pysaboteur._core", ["src/pysaboteur/core/_core.c"],
+    ext_modules=[Extension("pysaboteur._core",
+                           [f"src/pysaboteur/core/{name}" for name in CORE_SOURCES],
+                           depends=["src/pysaboteur/core/core.h"],
                            extra_compile_args=["-O2"], optional=True)],
     cmdclass={"build_ext": OptionalBuildExt},
 )

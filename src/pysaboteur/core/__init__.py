@@ -14,8 +14,11 @@ histories, round results and generator states, bit for bit; ``tests/test_core.py
 * :func:`use_pure` switches the compiled path off (and on again) inside a process, for
   tests and benchmarks that run both paths side by side.
 
-What the core covers so far: the ``State.play_out`` of Saboteur and of Saboteur 2 (both
-policies, to the round's or the match's end).  Everything else runs in Python.
+The core is one C module made of one file per game family (``core/core.h``, ``setup.py``'s
+``CORE_SOURCES``); on the Python side each family is a module here (:data:`FAMILIES`) that
+compiles its tables from the engine's and says which state classes it plays
+(``play_out_for``, ``setup_for``) and what it covers (``COVERS``).  Everything else runs in
+Python.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import os
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from importlib import import_module
 from types import ModuleType
 from typing import Any
 
@@ -40,6 +44,14 @@ else:
 
 _pure = _ext is None
 _warned = False
+
+#: the game families on the core, each a module of this package (the Python half of one C
+#: file): asked in turn for a state class's compiled play-out and set-up
+FAMILIES = ("classic",)
+
+
+def _families() -> list[ModuleType]:
+    return [import_module(f"{__name__}.{name}") for name in FAMILIES]
 
 
 def available() -> bool:
@@ -61,7 +73,8 @@ def active() -> bool:
 def describe() -> str:
     """Which path the engine runs, and why, in one line."""
     if not _pure:
-        return "compiled core (pysaboteur._core): Saboteur's and Saboteur 2's play-outs"
+        covers = "; ".join(family.COVERS for family in _families())
+        return f"compiled core (pysaboteur._core): {covers}"
     if _ext is not None:
         return "pure Python (the compiled core is switched off in this process)"
     return f"pure Python ({_why})"
@@ -100,10 +113,11 @@ def compiled_play_out(cls: type) -> Callable[..., Any] | None:
     """The compiled ``play_out`` of the state class ``cls``, or None (played in Python)."""
     if extension() is None:
         return None
-    from . import classic
-
-    fast: Callable[..., Any] | None = classic.play_out_for(cls)
-    return fast
+    for family in _families():
+        fast: Callable[..., Any] | None = family.play_out_for(cls)
+        if fast is not None:
+            return fast
+    return None
 
 
 def compiled_setup(cls: type) -> Callable[..., Any] | None:
@@ -111,7 +125,8 @@ def compiled_setup(cls: type) -> Callable[..., Any] | None:
     fixed deal), or None (set up in Python)."""
     if extension() is None:
         return None
-    from . import classic
-
-    fast: Callable[..., Any] | None = classic.setup_for(cls)
-    return fast
+    for family in _families():
+        fast: Callable[..., Any] | None = family.setup_for(cls)
+        if fast is not None:
+            return fast
+    return None

@@ -21,6 +21,9 @@ from ..engine.rng import Rng
 from ..games.classic.menu import K_PATH, MAX_SEATS, REMOVES, tables
 from ..games.classic.state import ClassicGame, ClassicState
 
+#: what this family puts on the core, as ``core.describe()`` says it
+COVERS = "Saboteur's and Saboteur 2's play-outs"
+
 #: the effects of action cards, as the core numbers them (its E_...): Saboteur's, then
 #: Saboteur 2's ("swap-hand" changes hands in the core, the last three only Python's fields)
 _EFFECTS = {None: 0, "break": 1, "repair": 2, "map": 3, "rockfall": 4, "hands-off": 5,

@@ -1,4 +1,4 @@
-/* pysaboteur._core: the optional compiled core (issue 24).
+/* The compiled core's Saboteur family (issue 24; module.c makes the module).
  *
  * The play-outs (State.play_out) of Saboteur (games/classic) and Saboteur 2
  * (games/expansion) in C, playing exactly the games of the pure-Python engine: the same
@@ -12,10 +12,7 @@
  * (views, records, the pay-out, the thefts after a round) stays in Python: the core calls
  * the state's own _end_round at a round's end, and sets the next round up itself.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <string.h>
+#include "core.h"
 
 #define G 256            /* the working grid: G x G cells around the start */
 #define OFF 128
@@ -57,29 +54,6 @@ static inline int gi_ok(long pycell) {
 static inline long py_of(int gi) {
     long x = (gi >> 8) - OFF, y = (gi & 255) - OFF;
     return ((x + 512) << 10) | (y + 512);
-}
-/* attribute names as interned str objects, made once (PyObject_GetAttrString would make and
-   hash a new str at every call): by the address of the C literal */
-static PyObject *name_of(const char *name) {
-    static const char *keys[128];
-    static PyObject *vals[128];
-    static int n;
-    for (int i = 0; i < n; i++) if (keys[i] == name) return vals[i];
-    PyObject *s = PyUnicode_InternFromString(name);  /* kept for the process's life */
-    if (s != NULL && n < 128) { keys[n] = name; vals[n] = s; n++; }
-    return s;
-}
-static inline PyObject *get_attr(PyObject *o, const char *name) {
-    PyObject *k = name_of(name);
-    return k == NULL ? NULL : PyObject_GetAttr(o, k);
-}
-static inline int set_attr(PyObject *o, const char *name, PyObject *v) {
-    PyObject *k = name_of(name);
-    return k == NULL ? -1 : PyObject_SetAttr(o, k, v);
-}
-static inline int del_attr(PyObject *o, const char *name) {
-    PyObject *k = name_of(name);
-    return k == NULL ? -1 : PyObject_DelAttr(o, k);
 }
 /* ------------------------------------------------------------------ tables */
 typedef struct {
@@ -305,16 +279,6 @@ static void grid_reset(void) {
 static inline int near_edge(int gi) {
     int x = gi >> 8, y = gi & 255;
     return x < 3 || x > G - 4 || y < 3 || y > G - 4;
-}
-
-/* ------------------------------------------------------------------ the generator */
-#define GAMMA 0x9E3779B97F4A7C15ULL
-static inline uint64_t below(uint64_t *s, uint64_t n) {
-    uint64_t z = (*s += GAMMA);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    return (uint64_t)(((unsigned __int128)z * n) >> 64);
 }
 
 /* ------------------------------------------------------------------ the maze */
@@ -1667,7 +1631,7 @@ out:
     return result;
 }
 
-static PyMethodDef methods[] = {
+PyMethodDef classic_methods[] = {
     {"first_round", first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, setup) -> bool."},
     {"make_tables", make_tables, METH_O, "Compile the tables of one catalogue (a spec dict)."},
@@ -1677,14 +1641,8 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "pysaboteur._core",
-    "The optional compiled core of pysaboteur (see pysaboteur.core).", -1, methods,
-    NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__core(void) {
+/* what the module needs made once, before any call */
+int classic_init(void) {
     marker = PyCFunction_New(&marker_def, NULL);
-    if (marker == NULL) return NULL;
-    return PyModule_Create(&module);
+    return marker == NULL ? -1 : 0;
 }

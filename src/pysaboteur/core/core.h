@@ -1,0 +1,57 @@
+/* What every file of the compiled core (pysaboteur._core, issue 24) shares: the Python
+ * headers, the engine's generator (SplitMix64, as engine/rng.py draws it), attribute names
+ * as interned strings, and each game family's entry points, which module.c gathers into
+ * one module.  A game family is one .c file listed in setup.py's CORE_SOURCES, exporting a
+ * method table and an init function declared here.
+ */
+#ifndef PYSABOTEUR_CORE_H
+#define PYSABOTEUR_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ the generator */
+/* engine/rng.py's Rng.below: one SplitMix64 step, then the top of a 128-bit product (no
+   modulo bias, no rejection: the same numbers as the Python side, draw for draw) */
+#define GAMMA 0x9E3779B97F4A7C15ULL
+static inline uint64_t below(uint64_t *s, uint64_t n) {
+    uint64_t z = (*s += GAMMA);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return (uint64_t)(((unsigned __int128)z * n) >> 64);
+}
+
+/* ------------------------------------------------------------------ attributes */
+/* attribute names as interned str objects, made once (PyObject_GetAttrString would make and
+   hash a new str at every call): by the address of the C literal; one cache per file */
+static PyObject *name_of(const char *name) {
+    static const char *keys[128];
+    static PyObject *vals[128];
+    static int n;
+    for (int i = 0; i < n; i++) if (keys[i] == name) return vals[i];
+    PyObject *s = PyUnicode_InternFromString(name);  /* kept for the process's life */
+    if (s != NULL && n < 128) { keys[n] = name; vals[n] = s; n++; }
+    return s;
+}
+static inline PyObject *get_attr(PyObject *o, const char *name) {
+    PyObject *k = name_of(name);
+    return k == NULL ? NULL : PyObject_GetAttr(o, k);
+}
+static inline int set_attr(PyObject *o, const char *name, PyObject *v) {
+    PyObject *k = name_of(name);
+    return k == NULL ? -1 : PyObject_SetAttr(o, k, v);
+}
+static inline int del_attr(PyObject *o, const char *name) {
+    PyObject *k = name_of(name);
+    return k == NULL ? -1 : PyObject_DelAttr(o, k);
+}
+
+/* ------------------------------------------------------------------ the game families */
+/* classic.c: Saboteur and Saboteur 2 */
+extern PyMethodDef classic_methods[];
+int classic_init(void);
+
+#endif
