@@ -63,7 +63,16 @@ def relative(gains: Sequence[float]) -> list[float]:
     return [(g - (total - g) / (n - 1)) / GOLD_SCALE for g in gains]
 
 
+#: the iterations of a search bounded by its time alone
+UNBOUNDED = 1 << 62
+
+
 class IsmctsBot(Bot):
+    """Information-set MCTS over worlds sampled from the view.  Its budget a move:
+    ``iterations`` (reproducible: the same seed, the same move), ``seconds`` alone (as many
+    iterations as the time allows), both (whichever ends first), or neither (the game's
+    own count)."""
+
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
@@ -76,8 +85,9 @@ class IsmctsBot(Bot):
         self.bias_scale = bias_scale
         self.last_iterations = 0
         self.rng = Rng(seed)
-        #: iterations per move; by default the game's own budget (about 0.2-0.5 s here)
-        self.budget = iterations
+        #: iterations per move; by default the game's own budget (about 0.2-0.5 s here), or,
+        #: with ``seconds`` alone, as many as the time allows
+        self.budget = iterations if iterations is not None or seconds is None else UNBOUNDED
         self.iterations = 0
         #: a time limit makes play depend on the machine; the default budget is iterations only,
         #: so that the same seed always gives the same move (arenas are reproducible)

@@ -54,7 +54,10 @@ def play(
     players: PlayersOpt = None,
     seed: SeedOpt = None,
     seat: Annotated[int, typer.Option(help="your seat (0 = first)")] = 0,
-    bot: Annotated[str, typer.Option(help=f"bot for the others: {', '.join(BOTS)}")] = "random",
+    bot: Annotated[str, typer.Option(
+        help=f"bot for the others: {', '.join(BOTS)} or easy/normal/hard; the search bot with "
+             "a budget a move: ismcts@100ms, ismcts@0.5s (time), ismcts@2000 (iterations); "
+             "+pure: it thinks on the pure-Python engine")] = "random",
     save: Annotated[Path | None, typer.Option(help="write the record here at the end")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                      help="game option NAME=VALUE")] = None,
@@ -514,7 +517,11 @@ def _print_bench(g: Any, result: dict[str, Any], seconds: float, runs: int) -> N
 def arena(
     game: Annotated[str, typer.Option("--game", "-g", help=f"one of: {', '.join(GAMES)}")] = "duel",
     players: PlayersOpt = None,
-    bots: Annotated[str, typer.Option(help="comma-separated bot names, rotated over the seats")]
+    bots: Annotated[str, typer.Option(
+        help="comma-separated bots, rotated over the seats: a name (random, heuristic, "
+             "ismcts, easy/normal/hard), the search bot with a budget a move (ismcts@100ms, "
+             "ismcts@0.5s, ismcts@2000 iterations), +pure to think on the pure-Python engine "
+             "(ismcts@100ms,ismcts@100ms+pure: the compiled core against pure at one budget)")]
     = "heuristic,random",
     games: Annotated[int, typer.Option("--games", "-n", help="number of matches")] = 100,
     workers: Annotated[int, typer.Option(help="processes (default: all cores)")] = 0,
