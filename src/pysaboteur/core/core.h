@@ -53,5 +53,8 @@ static inline int del_attr(PyObject *o, const char *name) {
 /* classic.c: Saboteur and Saboteur 2 */
 extern PyMethodDef classic_methods[];
 int classic_init(void);
+/* lost_mines.c: The Lost Mines */
+extern PyMethodDef lost_mines_methods[];
+int lost_mines_init(void);
 
 #endif
