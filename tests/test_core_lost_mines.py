@@ -212,7 +212,7 @@ def test_every_card_and_kind_of_decision_is_played_on_the_core() -> None:
     """Counted in what the core played (``finished``: nothing left to Python): every card
     of the pile played or passed, every kind of decision."""
     from pysaboteur.core import _ext
-    from pysaboteur.core.lost_mines import _tables
+    from pysaboteur.core.lost_mines import _setup_of, _tables
 
     kinds: Counter[str] = Counter()
     cards: Counter[str] = Counter()
@@ -221,7 +221,7 @@ def test_every_card_and_kind_of_decision_is_played_on_the_core() -> None:
         start = len(state.history)
         while not state.is_terminal:
             _, finished = _ext.lost_mines_play_out(state, Rng(seed), True, seed % 2 == 0,
-                                                  _tables())
+                                                  _tables(), _setup_of(state.game.players))
             assert finished
         k, c = _played(state.history[start:])
         kinds += k
@@ -230,7 +230,8 @@ def test_every_card_and_kind_of_decision_is_played_on_the_core() -> None:
         a = near_a_mine(3 + seed % 7, seed)
         if a is not None:
             start = len(a.history)
-            _, finished = _ext.lost_mines_play_out(a, Rng(seed), True, True, _tables())
+            _, finished = _ext.lost_mines_play_out(a, Rng(seed), True, True, _tables(),
+                                                  _setup_of(a.game.players))
             assert finished
             k, _c = _played(a.history[start:])
             kinds += k
@@ -336,3 +337,40 @@ def test_the_core_plays_lost_mines() -> None:
     assert "Lost Mines" in core.describe()
     with core.use_pure():
         assert core.compiled_play_out(LostMinesState) is None
+
+
+@compiled
+@pytest.mark.parametrize("players", range(3, 10))
+def test_a_new_matchs_first_round_is_the_same_on_both_paths(players: int) -> None:
+    """A new match's first round is set up by the core (``setup_for``): the same fields, maze
+    and generator as ``_setup_round`` in Python; and the next rounds, dealt by the core
+    inside a whole match's play-out, are the same (``both_ways`` with ``whole``)."""
+    for seed in range(8):
+        game = make_game("lost-mines", players, first_player=seed % players)
+        with core.use_pure():
+            a: Any = game.new_state(seed)
+        b: Any = game.new_state(seed)
+        assert difference(a, b) is None
+        assert b.census() == a.census()
+        both_ways(a, seed, POLICIES[seed % 2], True, bool(seed % 3))
+
+
+@compiled
+def test_a_new_match_asked_for_while_the_core_is_busy_is_set_up_in_python() -> None:
+    outer = opening(5, 3, 20)
+    reference: Any = outer.clone()
+    reference._pure_play_out(Rng(4), False, "random")
+    made: list[Any] = []
+
+    def end_round(reason: str | None = None) -> None:
+        if not made:
+            made.append(make_game("lost-mines", 4).new_state(77))
+        LostMinesState._end_round(outer, reason)
+
+    outer._end_round = end_round  # type: ignore[method-assign]
+    outer.play_out(Rng(4), until_round_end=False)
+    del outer._end_round
+    with core.use_pure():
+        pure: Any = make_game("lost-mines", 4).new_state(77)
+    assert made and difference(pure, made[0]) is None
+    assert difference(reference, outer) is None

@@ -227,9 +227,10 @@ typedef struct {
     int phase, current, turn, pending_draw, proposed, dragon, voters[LSEATS], nvoters;
     int pend_kind;                               /* 0: None, 1: a mine to orient, 2: slots */
     int pend_g, pend_entry, pend_nways, pend_ways[2], pend_nslots, pend_slots[LSLOTS];
-    int d_maze, d_owner, d_front, d_traps, d_over;
-    uint64_t rng, own_rng, *srng;                /* the chooser; the state's (traps) */
+    int d_maze, d_owner, d_front, d_traps, d_over, deck_full;
+    uint64_t rng, own_rng, *srng;                /* the chooser; the state's (traps, deals) */
 } W;
+static W work;  /* one working state for the process (see busy) */
 
 static inline int jt(int c, int e) {  /* the joint across edge index e of c */
     switch (e) {
@@ -523,7 +524,7 @@ static int sync_in(W *w, int shared) {
     }
     Py_XDECREF(w->discards);
     if (!(w->discards = get_attr(st, "discards"))) return -1;
-    w->d_maze = w->d_owner = w->d_front = w->d_traps = w->d_over = 0;
+    w->d_maze = w->d_owner = w->d_front = w->d_traps = w->d_over = w->deck_full = 0;
     return 0;
 }
 
@@ -648,12 +649,17 @@ static int sync_out(W *w, int shared) {
         if (r < 0) { Py_DECREF(o); return -1; }
     }
     Py_DECREF(o);
-    if (w->ndeck != w->ndeck0) {  /* the core only takes from the pile's top */
+    if (w->deck_full || w->ndeck != w->ndeck0) {
+        /* a round the core dealt: the whole pile; else the core only took from its top */
         if (!(o = get_attr(st, "deck"))) return -1;
-        int r = PyList_SetSlice(o, w->ndeck, PY_SSIZE_T_MAX, NULL);
+        PyObject *l = w->deck_full ? code_list(w, w->deck, w->ndeck) : NULL;
+        int r = w->deck_full && l == NULL ? -1
+                : PyList_SetSlice(o, w->deck_full ? 0 : w->ndeck, PY_SSIZE_T_MAX, l);
+        Py_XDECREF(l);
         Py_DECREF(o);
         if (r < 0) return -1;
         w->ndeck0 = w->ndeck;
+        w->deck_full = 0;
     }
     if (w->d_maze && put_maze(w) < 0) return -1;
     PyObject *pawn = get_attr(st, "pawn"), *seg = pawn ? get_attr(st, "pawn_seg") : NULL;
@@ -1080,7 +1086,11 @@ static void free_joints(W *w, Found *f) {
 /* the cell list a T_CELL entry's aux names */
 static inline const int *cells_of(Found *f, int aux) { return f->list[aux]; }
 
+static int put_maze(W *w);
 static int look(W *w, int seat, PyObject *action) {  /* the state's own _look */
+    /* it reads a face-down mine off Python's maze: the round's own (the core may have dealt
+       the round) */
+    if (w->d_maze && put_maze(w) < 0) return -1;
     PyObject *s = PyLong_FromLong(seat);
     if (s == NULL) return -1;
     PyObject *r = PyObject_CallMethod(w->state, "_look", "OO", s, action);
@@ -1358,6 +1368,160 @@ fail:
     return -1;
 }
 
+/* ------------------------------------------------------------------ a round's set-up */
+/* what LostMinesState._setup_round reads of the game, for a match without a fixed deal
+   (core/lost_mines.py _setup_of, one per player count): parsed once per such tuple */
+typedef struct {
+    PyObject *src, *removed;
+    int nstarts, start_g[4], start_ot[4], nmines, mine_g[LHID], mine_id[LHID], ntreasures,
+        treasure[LDECK], ndwarves, dwarf[LDECK], dwarf_start[LCARDS], ndeck, deck[LDECK],
+        aside, hand;
+} Setup;
+static Setup su;
+
+static int ids_of(PyObject *seq, int *out, int *n, int most) {
+    Py_ssize_t k = PyTuple_GET_SIZE(seq);
+    if (k > most) { PyErr_SetString(PyExc_ValueError, "lost mines core: set-up"); return -1; }
+    for (Py_ssize_t i = 0; i < k; i++) out[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(seq, i));
+    *n = (int)k;
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* (start cells, start tiles, mine cells, mines, treasures, dwarf cards, each dwarf card's
+   start cell by card, dwarf cards removed, pile, cards set aside, hand size) */
+static int load_setup(PyObject *o) {
+    int k;
+    if (su.src == o) return 0;
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 11) {
+        PyErr_SetString(PyExc_ValueError, "lost mines core: set-up");
+        return -1;
+    }
+    if (ids_of(PyTuple_GET_ITEM(o, 0), su.start_g, &su.nstarts, 4)
+        || ids_of(PyTuple_GET_ITEM(o, 1), su.start_ot, &k, 4)
+        || ids_of(PyTuple_GET_ITEM(o, 2), su.mine_g, &su.nmines, LHID)
+        || ids_of(PyTuple_GET_ITEM(o, 3), su.mine_id, &k, LHID)
+        || ids_of(PyTuple_GET_ITEM(o, 4), su.treasure, &su.ntreasures, LDECK)
+        || ids_of(PyTuple_GET_ITEM(o, 5), su.dwarf, &su.ndwarves, LDECK)
+        || ids_of(PyTuple_GET_ITEM(o, 6), su.dwarf_start, &k, LCARDS)
+        || ids_of(PyTuple_GET_ITEM(o, 8), su.deck, &su.ndeck, LDECK))
+        return -1;
+    su.aside = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 9));
+    su.hand = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 10));
+    Py_XDECREF(su.src);
+    Py_XDECREF(su.removed);
+    su.src = o; Py_INCREF(o);
+    su.removed = PyTuple_GET_ITEM(o, 7); Py_INCREF(su.removed);
+    return 0;
+}
+
+static inline void shuffle_ids(uint64_t *rs, int *a, int n) {  /* Rng.shuffle */
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)below(rs, (uint64_t)(i + 1));
+        int x = a[i]; a[i] = a[j]; a[j] = x;
+    }
+}
+
+/* a new list of n new empty containers made by ``make`` (list, dict or set) */
+static PyObject *empties(int n, PyObject *(*make)(PyObject *), PyObject *arg) {
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l != NULL && i < n; i++) {
+        PyObject *e = make(arg);
+        if (e == NULL) { Py_CLEAR(l); break; }
+        PyList_SET_ITEM(l, i, e);
+    }
+    return l;
+}
+static PyObject *new_list(PyObject *arg) { (void)arg; return PyList_New(0); }
+static PyObject *new_dict(PyObject *arg) { (void)arg; return PyDict_New(); }
+
+/* LostMinesState._setup_round for a match without a fixed deal: the same numbers drawn from
+   ``rs`` (the state's generator), the same cards; the fields only a new round changes are
+   written at once, the rest (hands, pile, maze, pawns, tokens) by the next sync_out */
+static int setup_round(W *w, uint64_t *rs, int round_no, Py_ssize_t logged) {
+    Tables *t = w->t;
+    PyObject *st = w->state;
+    int n = w->n, m[LHID], tr[LDECK], dw[LDECK], deck[LDECK], aside[LDECK], nd, nt;
+    memset(w->tile, 0xff, sizeof w->tile);
+    memset(w->hid, 0xff, sizeof w->hid);
+    memset(w->cons, 0, sizeof w->cons);
+    memset(w->over, 0, sizeof w->over);
+    memset(w->trap, 0, sizeof w->trap);
+    memset(w->troll, 0xff, sizeof w->troll);
+    memset(w->pawns, 0, sizeof w->pawns);
+    w->ntj = 0; w->norder = 0; w->nh = 0; w->version = 0;
+    for (int i = 0; i < su.nstarts; i++) place(w, su.start_g[i], su.start_ot[i]);
+    memcpy(m, su.mine_id, (size_t)su.nmines * sizeof(int));
+    shuffle_ids(rs, m, su.nmines);
+    for (int i = 0; i < su.nmines; i++) { w->version++; w->hid[su.mine_g[i]] = (int16_t)m[i]; }
+    for (int g = 0; g < LNC; g++) if (w->hid[g] >= 0) w->hcell[w->nh++] = g;
+    nt = su.ntreasures;
+    memcpy(tr, su.treasure, (size_t)nt * sizeof(int));
+    shuffle_ids(rs, tr, nt);
+    if (n > nt || n > LSLOTS) { PyErr_SetString(PyExc_ValueError, "lost mines core: treasures"); return -1; }
+    w->nslot = n;
+    for (int i = 0; i < n; i++) { w->stype[i] = t->ttype[tr[i]]; w->owner[i] = -1; w->ncol[i] = 0; }
+    nd = su.ndwarves;
+    memcpy(dw, su.dwarf, (size_t)nd * sizeof(int));
+    shuffle_ids(rs, dw, nd);
+    int dwarves[LSEATS];
+    for (int s = 0; s < n; s++) {  /* popped from the end, seat 0 first */
+        dwarves[s] = dw[nd - 1 - s];
+        w->pawn[s] = su.dwarf_start[dwarves[s]];
+        w->pseg[s] = 0;
+        w->pawns[w->pawn[s]]++;
+    }
+    memcpy(deck, su.deck, (size_t)su.ndeck * sizeof(int));
+    shuffle_ids(rs, deck, su.ndeck);
+    int left = su.ndeck;
+    for (int k = 0; k < su.aside; k++) aside[k] = deck[--left];
+    for (int s = 0; s < n; s++) { w->hn[s] = 0; w->nfront[s] = 0; }
+    int k = su.hand * n < left ? su.hand * n : left;  /* engine.game.deal_round */
+    for (int i = 0; i < n; i++) {
+        int seat = (w->turn + i) % n;
+        for (int j = i; j < k; j += n) w->hand[seat][w->hn[seat]++] = deck[left - 1 - j];
+    }
+    left -= k;
+    memcpy(w->deck, deck, (size_t)left * sizeof(int));
+    w->ndeck = left;
+    w->dragon = -1; w->phase = CARD; w->pend_kind = 0; w->pending_draw = 0; w->proposed = 0;
+    w->nvoters = 0; w->current = w->turn;
+    w->d_maze = w->d_owner = w->d_front = w->d_traps = w->d_over = w->deck_full = 1;
+    Py_XDECREF(w->discards);
+    w->discards = PyList_New(0);
+    if (w->discards == NULL) return -1;
+    Py_INCREF(w->discards);
+    if (set_new(st, "_round", PyLong_FromLong(round_no)) < 0
+        || set_new(st, "round_start", PyLong_FromSsize_t(logged + (round_no > 1))) < 0
+        || set_new(st, "layout", code_list(w, tr, n)) < 0
+        || set_new(st, "treasures_out", code_list(w, tr + n, nt - n)) < 0
+        || set_new(st, "dwarves", code_list(w, dwarves, n)) < 0
+        || set_new(st, "dwarf_aside", code_list(w, dw, nd - n)) < 0
+        || set_new(st, "dwarf_removed", PySequence_List(su.removed)) < 0
+        || set_new(st, "aside", code_list(w, aside, su.aside)) < 0
+        || set_new(st, "hands", empties(n, new_list, NULL)) < 0
+        || set_new(st, "deck", PyList_New(0)) < 0
+        || set_new(st, "pawn", int_list(w->pseg, n)) < 0  /* (zeros) filled by sync_out */
+        || set_new(st, "pawn_seg", int_list(w->pseg, n)) < 0
+        || set_new(st, "discards", w->discards) < 0
+        || set_new(st, "seen_mines", empties(n, new_dict, NULL)) < 0
+        || set_new(st, "seen_treasures", empties(n, PySet_New, NULL)) < 0
+        || set_new(st, "seen_dwarves", empties(n, PySet_New, NULL)) < 0)
+        return -1;
+    return 0;
+}
+
+/* LostMinesState._end_round calls _setup_round where the next round begins; while the core
+   calls it, an instance attribute answers that call (this marker), and the core sets the
+   round up itself */
+static int setup_called;
+static PyObject *setup_marker(PyObject *self, PyObject *noargs) {
+    (void)self; (void)noargs;
+    setup_called = 1;
+    Py_RETURN_NONE;
+}
+static PyMethodDef marker_def = {"_setup_round", setup_marker, METH_NOARGS, NULL};
+static PyObject *marker;
+
 /* ------------------------------------------------------------------ the play-out */
 static int state_flags(PyObject *st, int *terminal, int *round_no) {
     PyObject *v = get_attr(st, "terminal");
@@ -1369,8 +1533,31 @@ static int state_flags(PyObject *st, int *terminal, int *round_no) {
 
 static int busy;  /* the working state is in use (a play-out in a Python call) */
 
-static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t) {
-    static W w;
+/* the state's own _end_round (``reason``: "vote", or NULL), where the core sets the rounds
+   up (``setup`` not None) with the marker in place of its _setup_round; then the next round
+   set up by the core (setup_called); the chooser ``rng`` read back in between (Python's
+   set-up draws from it when it is the state's own) */
+static int end_round(W *w, PyObject *setup, PyObject *reason, PyObject *rng) {
+    int take = setup != Py_None;
+    setup_called = 0;
+    if (take && set_attr(w->state, "_setup_round", marker) < 0) return -1;
+    PyObject *r = reason == NULL ? PyObject_CallMethod(w->state, "_end_round", NULL)
+                                 : PyObject_CallMethod(w->state, "_end_round", "O", reason);
+    if (take && del_attr(w->state, "_setup_round") < 0) { Py_XDECREF(r); return -1; }
+    if (r == NULL) return -1;
+    Py_DECREF(r);
+    if (get_rng(rng, &w->rng) < 0) return -1;
+    if (!setup_called) return 0;
+    int round_no;
+    if (load_setup(setup) < 0 || attr_int(w->state, "turn", &w->turn) < 0
+        || attr_int(w->state, "_round", &round_no) < 0)
+        return -1;
+    return setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history));
+}
+
+static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
+                      PyObject *setup) {
+    W *w = &work;
     int shared, terminal, round0, round_no, finished = 1, rc;
     long played = 0;
     {
@@ -1379,81 +1566,121 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
         shared = own == rng;
         Py_DECREF(own);
     }
-    w.t = t; w.state = state;
-    w.history = w.actors = w.discards = NULL;
+    w->t = t; w->state = state;
+    w->history = w->actors = w->discards = NULL;
     if (state_flags(state, &terminal, &round0) < 0) return NULL;
     round_no = round0;
     if (terminal) return Py_BuildValue("(lO)", 0L, Py_True);
-    if (!(w.history = get_attr(state, "history")) || !(w.actors = get_attr(state, "actors"))
-        || get_rng(rng, &w.rng) < 0)
+    if (!(w->history = get_attr(state, "history")) || !(w->actors = get_attr(state, "actors"))
+        || get_rng(rng, &w->rng) < 0)
         goto error;
-    rc = sync_in(&w, shared);
+    rc = sync_in(w, shared);
     if (rc < 0) goto error;
     if (rc > 0) { finished = 0; goto done; }
     while (!terminal && !(until && round_no != round0)) {
         PyObject *action = NULL;
-        int res = decide(&w, even, &action);
+        int res = decide(w, even, &action);
         if (res < 0) goto error;
         played++;
         if (res == GO_ON) {
-            int a = PyList_Append(w.history, action);
+            int a = PyList_Append(w->history, action);
             Py_DECREF(action);
             if (a < 0) goto error;
             continue;
         }
         /* the round is over: the state as Python's has it when _end_round is called (the
-           action logged after), the generators written back; the next round read in */
-        if (sync_out(&w, shared) < 0 || put_rng(rng, w.rng) < 0) { Py_DECREF(action); goto error; }
-        PyObject *r = res == VOTED_END
-            ? PyObject_CallMethod(state, "_end_round", "O", t->vote_reason)
-            : PyObject_CallMethod(state, "_end_round", NULL);
-        int bad = r == NULL || PyList_Append(w.history, action) < 0;
-        Py_XDECREF(r);
+           action logged after), the generators written back; the next round set up by the
+           core, or read in */
+        if (sync_out(w, shared) < 0 || put_rng(rng, w->rng) < 0) { Py_DECREF(action); goto error; }
+        int bad = end_round(w, setup, res == VOTED_END ? t->vote_reason : NULL, rng) < 0
+                  || PyList_Append(w->history, action) < 0;
         Py_DECREF(action);
-        if (bad || get_rng(rng, &w.rng) < 0 || state_flags(state, &terminal, &round_no) < 0)
-            goto error;
+        if (bad || state_flags(state, &terminal, &round_no) < 0) goto error;
+        if (setup_called) continue;  /* the core's own round (written back below) */
         if (terminal || (until && round_no != round0)) goto whole;  /* Python's state is whole */
-        rc = sync_in(&w, shared);
+        rc = sync_in(w, shared);
         if (rc < 0) goto error;
         if (rc > 0) { finished = 0; goto done; }
     }
-    if (sync_out(&w, shared) < 0) goto error;
+    if (sync_out(w, shared) < 0) goto error;
 done:
-    if (put_rng(rng, w.rng) < 0) goto error;
+    if (put_rng(rng, w->rng) < 0) goto error;
 whole:
-    Py_XDECREF(w.history); Py_XDECREF(w.actors); Py_CLEAR(w.discards);
+    Py_XDECREF(w->history); Py_XDECREF(w->actors); Py_CLEAR(w->discards);
     return Py_BuildValue("(lO)", played, finished ? Py_True : Py_False);
 error:
-    Py_XDECREF(w.history); Py_XDECREF(w.actors); Py_CLEAR(w.discards);
+    Py_XDECREF(w->history); Py_XDECREF(w->actors); Py_CLEAR(w->discards);
     return NULL;
 }
 
-/* lost_mines_play_out(state, rng, until_round_end, even, tables) -> (played, finished)
- * finished False: the core stopped at a position it does not take (written back), and the
+/* lost_mines_play_out(state, rng, until_round_end, even, tables, setup) -> (played, finished)
+ * setup: the game's round set-up (core/lost_mines.py _setup_of), or None (rounds set up in
+ * Python: a fixed deal).  finished False: the core stopped at a position it does not take (written back), and the
  * caller plays the rest in Python. */
 static PyObject *lost_mines_play_out(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *state, *rng, *caps;
+    PyObject *state, *rng, *caps, *setup;
     int until, even;
-    if (!PyArg_ParseTuple(args, "OOppO", &state, &rng, &until, &even, &caps)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOppOO", &state, &rng, &until, &even, &caps, &setup))
+        return NULL;
     Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.LostMinesTables");
     if (t == NULL) return NULL;
     /* one working state for the process: a second play-out while one is in a Python call
        (another thread, while this one ends a round) is played in Python instead */
     if (busy) return Py_BuildValue("(lO)", 0L, Py_False);
     busy = 1;
-    PyObject *result = play(state, rng, until, even, t);
+    PyObject *result = play(state, rng, until, even, t, setup);
+    busy = 0;
+    return result;
+}
+
+/* lost_mines_first_round(state, tables, setup) -> bool: a new match's first round set up
+ * by the core (LostMinesState._setup_round for a match without a fixed deal: the same
+ * numbers drawn from the state's generator, the same cards), the state written; False: the
+ * core is busy (the caller sets the round up in Python). */
+static PyObject *lost_mines_first_round(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *caps, *setup, *game = NULL, *srng = NULL, *result = NULL;
+    if (!PyArg_ParseTuple(args, "OOO", &state, &caps, &setup)) return NULL;
+    Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.LostMinesTables");
+    if (t == NULL) return NULL;
+    if (busy) Py_RETURN_FALSE;
+    busy = 1;
+    W *w = &work;
+    w->t = t; w->state = state;
+    w->history = w->actors = w->discards = NULL;
+    int round_no;
+    if (!(game = get_attr(state, "game")) || attr_int(game, "players", &w->n) < 0
+        || attr_int(state, "turn", &w->turn) < 0 || attr_int(state, "_round", &round_no) < 0
+        || !(w->history = get_attr(state, "history")))
+        goto out;
+    if (w->n < 2 || w->n > t->seats) { PyErr_SetString(PyExc_ValueError, "lost mines core: players"); goto out; }
+    w->srng = &w->own_rng;
+    if (!(srng = get_attr(state, "rng")) || get_rng(srng, &w->own_rng) < 0 || load_setup(setup) < 0
+        || setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history)) < 0
+        || sync_out(w, 0) < 0)
+        goto out;
+    result = Py_True;
+    Py_INCREF(result);
+out:
+    Py_XDECREF(game); Py_XDECREF(srng); Py_XDECREF(w->history); Py_CLEAR(w->discards);
     busy = 0;
     return result;
 }
 
 PyMethodDef lost_mines_methods[] = {
+    {"lost_mines_first_round", lost_mines_first_round, METH_VARARGS,
+     "A new match's first round set up by the core: (state, tables, setup) -> bool."},
     {"lost_mines_tables", lost_mines_tables, METH_O,
      "Compile The Lost Mines' tables (a spec dict, core/lost_mines.py)."},
     {"lost_mines_play_out", lost_mines_play_out, METH_VARARGS,
-     "The Lost Mines' State.play_out: (state, rng, until_round_end, even, tables) -> "
+     "The Lost Mines' State.play_out: (state, rng, until_round_end, even, tables, setup) -> "
      "(played, finished)."},
     {NULL, NULL, 0, NULL},
 };
 
-int lost_mines_init(void) { return 0; }
+/* what the module needs made once, before any call */
+int lost_mines_init(void) {
+    marker = PyCFunction_New(&marker_def, NULL);
+    return marker == NULL ? -1 : 0;
+}

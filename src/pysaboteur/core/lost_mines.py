@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.actions import Move, Orient, PlayOnPlayer, PlayOnTreasure, Take
-from ..engine.maze import FITS, Maze, Memo, xy
+from ..engine.maze import FITS, Maze, Memo, cell, xy
 from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
 from ..engine.tiles import S as SOUTH
@@ -138,14 +138,57 @@ def _tables() -> Any:
     return _TABLES[0]
 
 
+#: per player count, what the core needs to set up a round (``_setup_of``)
+_SETUPS: dict[int, tuple[Any, ...]] = {}
+
+
+def _setup_of(players: int) -> tuple[Any, ...]:
+    """What ``LostMinesState._setup_round`` reads of the game for a round without a fixed
+    deal, for the core to set up rounds the same way (the same numbers drawn, the same
+    cards): (start cells, their tiles, mine cells, mines, treasures, dwarf cards, each dwarf
+    card's start cell by card id, dwarf cards removed, pile, cards set aside, hand size)."""
+    known = _SETUPS.get(players)
+    if known is not None:
+        return known
+    cat = S.CAT
+    ids = {code: i for i, code in enumerate(sorted(k.code for k in cat.kinds))}
+    starts = {clan: _gi(cell(*at)) for clan, at in C.STARTS.items()}
+    dwarf_start = [-1] * len(ids)
+    for kind in cat.of_category("dwarf"):
+        dwarf_start[ids[kind.code]] = starts[C.clan_of(kind.code)]
+    setup = (tuple(starts.values()),
+             tuple(cat.otile[f"start-{clan}", False] for clan in C.STARTS),
+             tuple(_gi(cell(*at)) for at in C.MINE_CELLS), tuple(ids[c] for c in S._MINES),
+             tuple(ids[c] for c in S._TREASURES), tuple(ids[c] for c in S.dwarf_box(players)),
+             tuple(dwarf_start),
+             tuple(f"{clan}-{C.LOYAL}" for clan in C.CLANS
+                   for _ in range(C.LOYAL_REMOVED[players])),
+             tuple(ids[c] for c in sorted(S._DECK)), C.SET_ASIDE, C.HAND_SIZE[players])
+    _SETUPS[players] = setup
+    return setup
+
+
 def play_out_for(cls: type) -> Any:
     """The compiled play-out for states of exactly ``cls`` (The Lost Mines'), else None."""
     return _play_out if cls is S.LostMinesState else None
 
 
 def setup_for(cls: type) -> Any:
-    """No compiled set-up: The Lost Mines' rounds are set up in Python."""
-    return None
+    """The compiled first-round set-up for states of exactly ``cls`` (The Lost Mines'), else
+    None."""
+    return _first_round if cls is S.LostMinesState else None
+
+
+def _first_round(state: S.LostMinesState) -> None:
+    """``state._setup_round()`` of a new match without a fixed deal, on the core (in Python
+    where the core is busy)."""
+    from . import _ext
+
+    if _ext is None or state.deal is not None or state._round != 0 \
+            or state.game.catalogue is not S.CAT \
+            or not _ext.lost_mines_first_round(state, _tables(),
+                                               _setup_of(state.game.players)):
+        state._setup_round()
 
 
 def _play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool, policy: str) -> int:
@@ -156,8 +199,9 @@ def _play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool, policy: 
     if type(rng) is not Rng or _ext is None or state.game.catalogue is not S.CAT:
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     round_no = state._round
+    setup = _setup_of(state.game.players) if state.deal is None else None
     played, finished = _ext.lost_mines_play_out(state, rng, until_round_end,
-                                                policy == "playout", _tables())
+                                                policy == "playout", _tables(), setup)
     if not finished:
         if until_round_end and state._round != round_no:
             return int(played)
