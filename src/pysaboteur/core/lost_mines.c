@@ -228,6 +228,7 @@ typedef struct {
     int pend_kind;                               /* 0: None, 1: a mine to orient, 2: slots */
     int pend_g, pend_entry, pend_nways, pend_ways[2], pend_nslots, pend_slots[LSLOTS];
     int d_maze, d_owner, d_front, d_traps, d_over, deck_full;
+    int stale_mines;                             /* Python's maze is the last round's */
     uint64_t rng, own_rng, *srng;                /* the chooser; the state's (traps, deals) */
 } W;
 static W work;  /* one working state for the process (see busy) */
@@ -275,12 +276,23 @@ static int attr_int(PyObject *o, const char *name, int *out) {
 }
 
 static int card_id(W *w, PyObject *code) {
+    /* the codes in a state are the catalogue's own str objects: known by address first */
+    static PyObject *seen[64];
+    static int seen_id[64];
+    static Tables *seen_t;
+    size_t k = ((uintptr_t)code >> 4) & 63;
+    if (seen_t == w->t && seen[k] == code) return seen_id[k];
     PyObject *v = PyDict_GetItemWithError(w->t->ids, code);
     if (v == NULL) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "lost mines core: unknown card");
         return -1;
     }
-    return (int)PyLong_AsLong(v);
+    if (seen_t != w->t) { memset(seen, 0, sizeof seen); seen_t = w->t; }
+    /* kept while cached: an address is only ever this object's */
+    Py_INCREF(code); Py_XDECREF(seen[k]);
+    seen[k] = code;
+    seen_id[k] = (int)PyLong_AsLong(v);
+    return seen_id[k];
 }
 
 /* a list of card codes into ids (0; 1: longer than ``most``; -1: error) */
@@ -525,6 +537,7 @@ static int sync_in(W *w, int shared) {
     Py_XDECREF(w->discards);
     if (!(w->discards = get_attr(st, "discards"))) return -1;
     w->d_maze = w->d_owner = w->d_front = w->d_traps = w->d_over = w->deck_full = 0;
+    w->stale_mines = 0;
     return 0;
 }
 
@@ -556,7 +569,19 @@ static PyObject *code_list(W *w, const int *a, int n) {
     return l;
 }
 
-static PyObject *py_joint(int j) { return PyLong_FromLong(py_cell(j >> 1) << 4 | (j & 1 ? 4 : 2)); }
+/* the engine's cell and joint integers of the core's, as Python objects (new references),
+   each made once: writing a position back makes hundreds */
+static PyObject *cell_objs[LNC], *joint_objs[2 * LNC];
+static PyObject *cell_obj(int g) {
+    if (cell_objs[g] == NULL) cell_objs[g] = PyLong_FromLong(py_cell(g));
+    Py_XINCREF(cell_objs[g]);
+    return cell_objs[g];
+}
+static PyObject *py_joint(int j) {
+    if (joint_objs[j] == NULL) joint_objs[j] = PyLong_FromLong(py_cell(j >> 1) << 4 | (j & 1 ? 4 : 2));
+    Py_XINCREF(joint_objs[j]);
+    return joint_objs[j];
+}
 
 static int put_maze(W *w) {
     Tables *t = w->t;
@@ -565,7 +590,7 @@ static int put_maze(W *w) {
     int ok = cells && hidden && cons && order;
     for (int i = 0; ok && i < w->norder; i++) {
         int g = w->order[i];
-        PyObject *pc = PyLong_FromLong(py_cell(g)), *ot = PyLong_FromLong(w->tile[g]);
+        PyObject *pc = cell_obj(g), *ot = PyLong_FromLong(w->tile[g]);
         if (pc == NULL || ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
         Py_XDECREF(ot);
         if (pc == NULL) break;
@@ -574,10 +599,10 @@ static int put_maze(W *w) {
     for (int g = LG; ok && g < LNC - LG; g++) {
         PyObject *pc = NULL, *v = NULL;
         if (w->hid[g] >= 0) {
-            pc = PyLong_FromLong(py_cell(g));
+            pc = cell_obj(g);
             if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hid[g]]) < 0) ok = 0;
         } else if (w->tile[g] < 0 && w->cons[g]) {
-            pc = PyLong_FromLong(py_cell(g));
+            pc = cell_obj(g);
             v = PyLong_FromLong(w->cons[g]);
             if (pc == NULL || v == NULL || PyDict_SetItem(cons, pc, v) < 0) ok = 0;
         }
@@ -588,7 +613,7 @@ static int put_maze(W *w) {
     Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
     if (r == NULL) return -1;
     Py_DECREF(r);
-    w->d_maze = 0;
+    w->d_maze = w->stale_mines = 0;
     return 0;
 }
 
@@ -615,7 +640,7 @@ static PyObject *cell_set(W *w, const uint8_t *marks, int joints) {
     PyObject *s = PySet_New(NULL);
     for (int i = 0; s != NULL && i < (joints ? 2 * LNC : LNC); i++) {
         if (!marks[i]) continue;
-        PyObject *v = joints ? py_joint(i) : PyLong_FromLong(py_cell(i));
+        PyObject *v = joints ? py_joint(i) : cell_obj(i);
         if (v == NULL || PySet_Add(s, v) < 0) { Py_XDECREF(v); Py_DECREF(s); return NULL; }
         Py_DECREF(v);
     }
@@ -665,7 +690,7 @@ static int sync_out(W *w, int shared) {
     PyObject *pawn = get_attr(st, "pawn"), *seg = pawn ? get_attr(st, "pawn_seg") : NULL;
     if (seg == NULL) { Py_XDECREF(pawn); return -1; }
     for (int s = 0; s < w->n; s++) {
-        if (PyList_SetItem(pawn, s, PyLong_FromLong(py_cell(w->pawn[s]))) < 0
+        if (PyList_SetItem(pawn, s, cell_obj(w->pawn[s])) < 0
             || PyList_SetItem(seg, s, PyLong_FromLong(w->pseg[s])) < 0) {
             Py_DECREF(pawn); Py_DECREF(seg); return -1;
         }
@@ -1088,9 +1113,10 @@ static inline const int *cells_of(Found *f, int aux) { return f->list[aux]; }
 
 static int put_maze(W *w);
 static int look(W *w, int seat, PyObject *action) {  /* the state's own _look */
-    /* it reads a face-down mine off Python's maze: the round's own (the core may have dealt
-       the round) */
-    if (w->d_maze && put_maze(w) < 0) return -1;
+    /* it reads a face-down mine off Python's maze: the round's own mines (the core may have
+       dealt the round; within a round the cells Python's maze has face down are a superset
+       of the core's, the same cards) */
+    if (w->stale_mines && put_maze(w) < 0) return -1;
     PyObject *s = PyLong_FromLong(seat);
     if (s == NULL) return -1;
     PyObject *r = PyObject_CallMethod(w->state, "_look", "OO", s, action);
@@ -1486,6 +1512,7 @@ static int setup_round(W *w, uint64_t *rs, int round_no, Py_ssize_t logged) {
     w->dragon = -1; w->phase = CARD; w->pend_kind = 0; w->pending_draw = 0; w->proposed = 0;
     w->nvoters = 0; w->current = w->turn;
     w->d_maze = w->d_owner = w->d_front = w->d_traps = w->d_over = w->deck_full = 1;
+    w->stale_mines = 1;
     Py_XDECREF(w->discards);
     w->discards = PyList_New(0);
     if (w->discards == NULL) return -1;
