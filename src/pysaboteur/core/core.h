@@ -49,6 +49,41 @@ static inline int del_attr(PyObject *o, const char *name) {
     return k == NULL ? -1 : PyObject_DelAttr(o, k);
 }
 
+/* ------------------------------------------------------------------ a state's fields */
+/* an int attribute (0; -1: error) */
+static inline int core_attr_int(PyObject *o, const char *name, int *out) {
+    PyObject *v = get_attr(o, name);
+    if (v == NULL) return -1;
+    long x = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = (int)x;
+    return 0;
+}
+/* an engine.rng.Rng's state, read and written (0; -1: error) */
+static inline int core_get_rng(PyObject *rng, uint64_t *s) {
+    PyObject *v = get_attr(rng, "state");
+    if (v == NULL) return -1;
+    *s = PyLong_AsUnsignedLongLong(v);
+    Py_DECREF(v);
+    return PyErr_Occurred() ? -1 : 0;
+}
+static inline int core_put_rng(PyObject *rng, uint64_t s) {
+    PyObject *v = PyLong_FromUnsignedLongLong(s);
+    if (v == NULL) return -1;
+    int r = set_attr(rng, "state", v);
+    Py_DECREF(v);
+    return r;
+}
+/* a state's ``terminal`` and ``_round`` (0; -1: error) */
+static inline int core_state_flags(PyObject *st, int *terminal, int *round_no) {
+    PyObject *v = get_attr(st, "terminal");
+    if (v == NULL) return -1;
+    *terminal = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return core_attr_int(st, "_round", round_no);
+}
+
 /* ------------------------------------------------------------------ the game families */
 /* classic.c: Saboteur and Saboteur 2 */
 extern PyMethodDef classic_methods[];

@@ -265,16 +265,6 @@ static void refresh_cons(W *w, int c) {
 }
 
 /* ------------------------------------------------------------------ Python state in */
-static int attr_int(PyObject *o, const char *name, int *out) {
-    PyObject *v = get_attr(o, name);
-    if (v == NULL) return -1;
-    long x = PyLong_AsLong(v);
-    Py_DECREF(v);
-    if (x == -1 && PyErr_Occurred()) return -1;
-    *out = (int)x;
-    return 0;
-}
-
 static int card_id(W *w, PyObject *code) {
     /* the codes in a state are the catalogue's own str objects: known by address first */
     static PyObject *seen[64];
@@ -382,10 +372,26 @@ done:
     return rc;
 }
 
+/* a set of cells (or of joints) of the state into marks (0; 1: one the core does not take;
+   -1: error) */
+static int load_marks(W *w, const char *name, uint8_t *marks, int joints) {
+    PyObject *o = get_attr(w->state, name), *it = o ? PyObject_GetIter(o) : NULL, *key;
+    int rc = 0;
+    Py_XDECREF(o);
+    if (it == NULL) return -1;
+    while ((key = PyIter_Next(it)) != NULL) {
+        int i = joints ? joint_of(w, key) : grid_of(w, PyLong_AsLong(key));
+        Py_DECREF(key);
+        if (i < 0) rc = 1; else marks[i] = 1;
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : rc;
+}
+
 /* 0: loaded; 1: a position the core does not take (played in Python); -1: error */
 static int sync_in(W *w, int shared) {
     Tables *t = w->t;
-    PyObject *st = w->state, *o = NULL, *it, *key, *val;
+    PyObject *st = w->state, *o = NULL, *key, *val;
     int rc, k;
     Py_ssize_t pos;
     /* hands, pile */
@@ -428,27 +434,8 @@ static int sync_in(W *w, int shared) {
     memset(w->trap, 0, sizeof w->trap);
     memset(w->troll, 0xff, sizeof w->troll);
     w->ntj = 0;
-    if (!(o = get_attr(st, "overcome"))) return -1;
-    if (!(it = PyObject_GetIter(o))) { Py_DECREF(o); return -1; }
-    rc = 0;
-    while ((key = PyIter_Next(it)) != NULL) {
-        int g = grid_of(w, PyLong_AsLong(key));
-        Py_DECREF(key);
-        if (g < 0) rc = 1; else w->over[g] = 1;
-    }
-    Py_DECREF(it); Py_DECREF(o);
-    if (PyErr_Occurred()) return -1;
-    if (rc) return rc;
-    if (!(o = get_attr(st, "traps"))) return -1;
-    if (!(it = PyObject_GetIter(o))) { Py_DECREF(o); return -1; }
-    while ((key = PyIter_Next(it)) != NULL) {
-        int j = joint_of(w, key);
-        Py_DECREF(key);
-        if (j < 0) rc = 1; else w->trap[j] = 1;
-    }
-    Py_DECREF(it); Py_DECREF(o);
-    if (PyErr_Occurred()) return -1;
-    if (rc) return rc;
+    if ((rc = load_marks(w, "overcome", w->over, 0)) || (rc = load_marks(w, "traps", w->trap, 1)))
+        return rc;
     if (!(o = get_attr(st, "trolls"))) return -1;
     if (!PyDict_Check(o) || PyDict_GET_SIZE(o) > LTROLLS) { Py_DECREF(o); return 1; }
     pos = 0;
@@ -488,8 +475,8 @@ static int sync_in(W *w, int shared) {
     w->dragon = o == Py_None ? -1 : (int)PyLong_AsLong(o);
     Py_DECREF(o);
     /* whose turn, what is pending */
-    if (attr_int(st, "phase", &w->phase) || attr_int(st, "current", &w->current)
-        || attr_int(st, "turn", &w->turn) || attr_int(st, "pending_draw", &w->pending_draw))
+    if (core_attr_int(st, "phase", &w->phase) || core_attr_int(st, "current", &w->current)
+        || core_attr_int(st, "turn", &w->turn) || core_attr_int(st, "pending_draw", &w->pending_draw))
         return -1;
     if (w->phase < CARD || w->phase > VOTE || w->current < 0 || w->current >= w->n
         || w->turn < 0 || w->turn >= w->n)
@@ -524,12 +511,10 @@ static int sync_in(W *w, int shared) {
     if (PyErr_Occurred()) return -1;
     if (rc) return rc;
     if (!shared) {  /* the state's own generator (the traps) besides the chooser */
-        PyObject *r = get_attr(st, "rng"), *v = r ? get_attr(r, "state") : NULL;
+        PyObject *r = get_attr(st, "rng");
+        rc = r == NULL ? -1 : core_get_rng(r, &w->own_rng);
         Py_XDECREF(r);
-        if (v == NULL) return -1;
-        w->own_rng = PyLong_AsUnsignedLongLong(v);
-        Py_DECREF(v);
-        if (PyErr_Occurred()) return -1;
+        if (rc < 0) return -1;
         w->srng = &w->own_rng;
     } else {
         w->srng = &w->rng;
@@ -648,22 +633,6 @@ static PyObject *cell_set(W *w, const uint8_t *marks, int joints) {
     return s;
 }
 
-static int put_rng(PyObject *rng, uint64_t s) {
-    PyObject *v = PyLong_FromUnsignedLongLong(s);
-    if (v == NULL) return -1;
-    int r = set_attr(rng, "state", v);
-    Py_DECREF(v);
-    return r;
-}
-
-static int get_rng(PyObject *rng, uint64_t *s) {
-    PyObject *v = get_attr(rng, "state");
-    if (v == NULL) return -1;
-    *s = PyLong_AsUnsignedLongLong(v);
-    Py_DECREF(v);
-    return PyErr_Occurred() ? -1 : 0;
-}
-
 static int sync_out(W *w, int shared) {
     PyObject *st = w->state, *o;
     if (!(o = get_attr(st, "hands"))) return -1;
@@ -744,7 +713,7 @@ static int sync_out(W *w, int shared) {
     if (!shared) {
         PyObject *r = get_attr(st, "rng");
         if (r == NULL) return -1;
-        int bad = put_rng(r, w->own_rng);
+        int bad = core_put_rng(r, w->own_rng);
         Py_DECREF(r);
         if (bad) return -1;
     }
@@ -1550,14 +1519,6 @@ static PyMethodDef marker_def = {"_setup_round", setup_marker, METH_NOARGS, NULL
 static PyObject *marker;
 
 /* ------------------------------------------------------------------ the play-out */
-static int state_flags(PyObject *st, int *terminal, int *round_no) {
-    PyObject *v = get_attr(st, "terminal");
-    if (v == NULL) return -1;
-    *terminal = PyObject_IsTrue(v);
-    Py_DECREF(v);
-    return attr_int(st, "_round", round_no);
-}
-
 static int busy;  /* the working state is in use (a play-out in a Python call) */
 
 /* the state's own _end_round (``reason``: "vote", or NULL), where the core sets the rounds
@@ -1573,11 +1534,11 @@ static int end_round(W *w, PyObject *setup, PyObject *reason, PyObject *rng) {
     if (take && del_attr(w->state, "_setup_round") < 0) { Py_XDECREF(r); return -1; }
     if (r == NULL) return -1;
     Py_DECREF(r);
-    if (get_rng(rng, &w->rng) < 0) return -1;
+    if (core_get_rng(rng, &w->rng) < 0) return -1;
     if (!setup_called) return 0;
     int round_no;
-    if (load_setup(setup) < 0 || attr_int(w->state, "turn", &w->turn) < 0
-        || attr_int(w->state, "_round", &round_no) < 0)
+    if (load_setup(setup) < 0 || core_attr_int(w->state, "turn", &w->turn) < 0
+        || core_attr_int(w->state, "_round", &round_no) < 0)
         return -1;
     return setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history));
 }
@@ -1595,11 +1556,11 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     }
     w->t = t; w->state = state;
     w->history = w->actors = w->discards = NULL;
-    if (state_flags(state, &terminal, &round0) < 0) return NULL;
+    if (core_state_flags(state, &terminal, &round0) < 0) return NULL;
     round_no = round0;
     if (terminal) return Py_BuildValue("(lO)", 0L, Py_True);
     if (!(w->history = get_attr(state, "history")) || !(w->actors = get_attr(state, "actors"))
-        || get_rng(rng, &w->rng) < 0)
+        || core_get_rng(rng, &w->rng) < 0)
         goto error;
     rc = sync_in(w, shared);
     if (rc < 0) goto error;
@@ -1618,11 +1579,11 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
         /* the round is over: the state as Python's has it when _end_round is called (the
            action logged after), the generators written back; the next round set up by the
            core, or read in */
-        if (sync_out(w, shared) < 0 || put_rng(rng, w->rng) < 0) { Py_DECREF(action); goto error; }
+        if (sync_out(w, shared) < 0 || core_put_rng(rng, w->rng) < 0) { Py_DECREF(action); goto error; }
         int bad = end_round(w, setup, res == VOTED_END ? t->vote_reason : NULL, rng) < 0
                   || PyList_Append(w->history, action) < 0;
         Py_DECREF(action);
-        if (bad || state_flags(state, &terminal, &round_no) < 0) goto error;
+        if (bad || core_state_flags(state, &terminal, &round_no) < 0) goto error;
         if (setup_called) continue;  /* the core's own round (written back below) */
         if (terminal || (until && round_no != round0)) goto whole;  /* Python's state is whole */
         rc = sync_in(w, shared);
@@ -1631,7 +1592,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     }
     if (sync_out(w, shared) < 0) goto error;
 done:
-    if (put_rng(rng, w->rng) < 0) goto error;
+    if (core_put_rng(rng, w->rng) < 0) goto error;
 whole:
     Py_XDECREF(w->history); Py_XDECREF(w->actors); Py_CLEAR(w->discards);
     return Py_BuildValue("(lO)", played, finished ? Py_True : Py_False);
@@ -1677,13 +1638,13 @@ static PyObject *lost_mines_first_round(PyObject *self, PyObject *args) {
     w->t = t; w->state = state;
     w->history = w->actors = w->discards = NULL;
     int round_no;
-    if (!(game = get_attr(state, "game")) || attr_int(game, "players", &w->n) < 0
-        || attr_int(state, "turn", &w->turn) < 0 || attr_int(state, "_round", &round_no) < 0
+    if (!(game = get_attr(state, "game")) || core_attr_int(game, "players", &w->n) < 0
+        || core_attr_int(state, "turn", &w->turn) < 0 || core_attr_int(state, "_round", &round_no) < 0
         || !(w->history = get_attr(state, "history")))
         goto out;
     if (w->n < 2 || w->n > t->seats) { PyErr_SetString(PyExc_ValueError, "lost mines core: players"); goto out; }
     w->srng = &w->own_rng;
-    if (!(srng = get_attr(state, "rng")) || get_rng(srng, &w->own_rng) < 0 || load_setup(setup) < 0
+    if (!(srng = get_attr(state, "rng")) || core_get_rng(srng, &w->own_rng) < 0 || load_setup(setup) < 0
         || setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history)) < 0
         || sync_out(w, 0) < 0)
         goto out;
