@@ -621,15 +621,18 @@ static int put_fronts(W *w) {
     return 0;
 }
 
+/* the marked cells (or joints) as a set of the engine's integers: the cells grid_of takes */
 static PyObject *cell_set(W *w, const uint8_t *marks, int joints) {
     PyObject *s = PySet_New(NULL);
-    for (int i = 0; s != NULL && i < (joints ? 2 * LNC : LNC); i++) {
-        if (!marks[i]) continue;
-        PyObject *v = joints ? py_joint(i) : cell_obj(i);
-        if (v == NULL || PySet_Add(s, v) < 0) { Py_XDECREF(v); Py_DECREF(s); return NULL; }
-        Py_DECREF(v);
-    }
-    (void)w;
+    for (int x = -1; s != NULL && x <= w->t->width; x++)
+        for (int y = -1; y <= w->t->height; y++)
+            for (int k = 0; k <= joints; k++) {
+                int g = (x + 2) * LG + y + 2, i = joints ? 2 * g + k : g;
+                if (!marks[i]) continue;
+                PyObject *v = joints ? py_joint(i) : cell_obj(i);
+                if (v == NULL || PySet_Add(s, v) < 0) { Py_XDECREF(v); Py_CLEAR(s); break; }
+                Py_DECREF(v);
+            }
     return s;
 }
 
@@ -1057,14 +1060,14 @@ static void cell_lists(W *w, Found *f) {
    on the board, neither trap nor troll on it; by cell, E before S */
 static void free_joints(W *w, Found *f) {
     Tables *t = w->t;
-    static uint8_t mark[2 * LNC];
+    static uint32_t mark[2 * LNC], stamp;  /* marked: this call's stamp */
     if (f->joints_made) return;
     f->joints_made = 1;
-    memset(mark, 0, sizeof mark);
+    if (++stamp == 0) { memset(mark, 0, sizeof mark); stamp = 1; }
     for (int i = 0; i < w->norder; i++) {
         int c = w->order[i], om = t->open_mask[w->tile[c]];
         for (int e = 0; e < 4; e++)
-            if ((om & EDGES[e]) && on_board(w, c + DELTA[e])) mark[jt(c, e)] = 1;
+            if ((om & EDGES[e]) && on_board(w, c + DELTA[e])) mark[jt(c, e)] = stamp;
     }
     f->njoints = 0;
     for (int x = 0; x < t->width; x++)
@@ -1072,7 +1075,7 @@ static void free_joints(W *w, Found *f) {
             int g = (x + 2) * LG + y + 2;
             for (int side = 0; side < 2; side++) {
                 int j = 2 * g + side;
-                if (mark[j] && !w->trap[j] && w->troll[j] < 0) f->joints[f->njoints++] = j;
+                if (mark[j] == stamp && !w->trap[j] && w->troll[j] < 0) f->joints[f->njoints++] = j;
             }
         }
 }
