@@ -22,7 +22,7 @@
 #define LDECK 128
 #define LHAND 32
 #define LSLOTS 16
-#define LROUTES 2048     /* at most 4 * 3^4 routes of 5 steps, and the shorter ones */
+#define LROUTES 4400     /* routes of up to 7 steps (LSTEPS - 1): 4 + 12 + ... + 4 * 3^6 */
 #define LSTEPS 8
 #define LFRONT 16
 #define LHID 16
@@ -936,7 +936,7 @@ static void walk(W *w, int c, int s) {  /* LostMinesState._route_list: depth fir
     }
 }
 
-static int routes(W *w, int seat) {
+static int routes(W *w, int seat) {  /* how many; -1: more than the core keeps (an error) */
     int c = w->pawn[seat];
     mover = seat;
     limit_ = w->t->campfire[w->tile[c]] ? w->t->campfire_steps : w->t->steps;
@@ -944,6 +944,10 @@ static int routes(W *w, int seat) {
     onpath[c] = 1;
     walk(w, c, w->pseg[seat]);
     onpath[c] = 0;
+    if (nroutes > LROUTES) {
+        PyErr_SetString(PyExc_OverflowError, "lost mines core: routes");
+        return -1;
+    }
     return nroutes;
 }
 
@@ -1115,10 +1119,13 @@ static int decide(W *w, int even, PyObject **action_out) {
     f.lists_made = f.joints_made = 0;
     f.nslots = -1;
     switch (w->phase) {
-    case MOVE:
-        menu[nm++] = (Entry){routes(w, seat), T_ROUTE, -1, 0};
+    case MOVE: {
+        int k = routes(w, seat);
+        if (k < 0) return -1;
+        menu[nm++] = (Entry){k, T_ROUTE, -1, 0};
         menu[nm++] = (Entry){1, T_STAY, -1, 0};
         break;
+    }
     case ORIENT:
         menu[nm++] = (Entry){w->pend_nways, T_ORIENT, -1, 0};
         break;
