@@ -24,6 +24,27 @@ static inline uint64_t below(uint64_t *s, uint64_t n) {
     return (uint64_t)(((unsigned __int128)z * n) >> 64);
 }
 
+/* engine/menu.py's choice of an action in a menu of ``n`` entries: ``even`` (the "playout"
+   policy) an entry evenly, then one of its actions; else one of all the actions evenly.
+   The entries are structs ``size`` bytes apart whose first member is their int count.
+   Returns the entry's index, the action's index inside it in *i. */
+static inline int core_pick(uint64_t *rng, const void *entries, size_t size, int n, int even,
+                            int *i) {
+#define CORE_COUNT(k) (*(const int *)((const char *)entries + (size_t)(k) * size))
+    int k = 0;
+    if (even) {
+        k = (int)below(rng, (uint64_t)n);
+        *i = (int)below(rng, (uint64_t)CORE_COUNT(k));
+        return k;
+    }
+    int total = 0;
+    for (int j = 0; j < n; j++) total += CORE_COUNT(j);
+    *i = (int)below(rng, (uint64_t)total);
+    while (*i >= CORE_COUNT(k)) { *i -= CORE_COUNT(k); k++; }
+    return k;
+#undef CORE_COUNT
+}
+
 /* ------------------------------------------------------------------ attributes */
 /* attribute names as interned str objects, made once (PyObject_GetAttrString would make and
    hash a new str at every call): by the address of the C literal; one cache per file */

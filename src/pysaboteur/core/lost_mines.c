@@ -1207,18 +1207,8 @@ static int decide(W *w, int even, PyObject **action_out) {
     }
     }
     if (nm == 0) { PyErr_SetString(PyExc_AssertionError, "lost mines core: no legal action"); return -1; }
-    Entry *e;
     int i;
-    if (even) {
-        e = &menu[below(&w->rng, (uint64_t)nm)];
-        i = (int)below(&w->rng, (uint64_t)e->count);
-    } else {
-        int total = 0;
-        for (int k = 0; k < nm; k++) total += menu[k].count;
-        i = (int)below(&w->rng, (uint64_t)total);
-        e = menu;
-        while (i >= e->count) { i -= e->count; e++; }
-    }
+    Entry *e = &menu[core_pick(&w->rng, menu, sizeof(Entry), nm, even, &i)];
     if (i >= e->count || e->count <= 0) {
         PyErr_SetString(PyExc_AssertionError, "lost mines core: an empty menu entry");
         return -1;
