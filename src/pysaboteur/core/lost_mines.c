@@ -1042,8 +1042,8 @@ static int fitting(W *w, Found *f, int om) {
     return f->by_mask[om];
 }
 
-/* the cell lists of the action cards, by x then y: obstacles by kind (not overcome),
-   path cards without a pawn (storms), face-down mines */
+/* the cell lists of the action cards, by x then y: obstacles by kind (not overcome), path
+   cards without a pawn (storms) */
 static void cell_lists(W *w, Found *f) {
     Tables *t = w->t;
     if (f->lists_made) return;
@@ -1056,8 +1056,6 @@ static void cell_lists(W *w, Found *f) {
             if (t->obst[ot] >= 0 && !w->over[g]) f->list[t->obst[ot]][f->nlist[t->obst[ot]]++] = g;
             if (t->stormable[ot] && !w->pawns[g]) f->list[L_STORM][f->nlist[L_STORM]++] = g;
         }
-    memcpy(f->list[L_MINES], w->hcell, (size_t)w->nh * sizeof(int));
-    f->nlist[L_MINES] = w->nh;
 }
 
 /* free joints (LostMinesState._joints): next to an open edge of a face-up card, both cells
@@ -1084,8 +1082,10 @@ static void free_joints(W *w, Found *f) {
         }
 }
 
-/* the cell list a T_CELL entry's aux names */
-static inline const int *cells_of(Found *f, int aux) { return f->list[aux]; }
+/* the cell list a T_CELL entry's aux names (the face-down mines: the core keeps them) */
+static inline const int *cells_of(W *w, Found *f, int aux) {
+    return aux == L_MINES ? w->hcell : f->list[aux];
+}
 
 static int put_maze(W *w);
 static int look(W *w, int seat, PyObject *action) {  /* the state's own _look */
@@ -1178,7 +1178,6 @@ static int decide(W *w, int even, PyObject **action_out) {
                 for (int k = 0; k < t->nlook[c]; k++) {
                     if (t->look[c][k] == O_MINE) {
                         if (w->nh) menu[nm++] = (Entry){w->nh, T_CELL, c, L_MINES};
-                        cell_lists(w, &f);
                     } else if (t->look[c][k] == O_TREASURE) {
                         if (f.nslots < 0) {
                             f.nslots = 0;
@@ -1234,7 +1233,7 @@ static int decide(W *w, int even, PyObject **action_out) {
         break;
     }
     case T_CELL: {
-        int c = cells_of(&f, e->aux)[i];
+        int c = cells_of(w, &f, e->aux)[i];
         action = PyTuple_GET_ITEM(t->cell_act[card], c);
         Py_INCREF(action);
         w->pending_draw = 1;
