@@ -9,8 +9,9 @@
  * round: path cards, tools, traps, trolls, storms, passes, proposals and votes, the pawns'
  * routes (traps sprung on the way, mines entered and turned over), treasures taken.  An
  * information card's look is the state's own _look; at a round's end the core calls the
- * state's own _end_round (the scoring, the round's record and the next round's set-up stay
- * in Python) and reads the new round back.
+ * state's own _end_round (the scoring and the round's record stay in Python) and sets the
+ * next round up itself where the match has no fixed deal (as _setup_round: the same numbers
+ * drawn), else reads Python's back.  A new match's first round is set up here too.
  */
 #include "core.h"
 

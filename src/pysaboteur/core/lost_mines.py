@@ -10,8 +10,11 @@ round and the votes on them.  It writes the position back into the Python state 
 pile, the maze, pawns, tokens, treasures, phase and seats, the generators); the log, the
 seats that acted and the discards are changed in place as it plays.  An information
 card's look is the state's own ``_look``; at a round's end it calls the state's own
-``_end_round`` (the scoring, the round's record and the next round's set-up stay in
-Python) and, when the play-out goes on, reads the new round back.
+``_end_round`` (the scoring and the round's record stay in Python).  Rounds of a match
+without a fixed deal are set up by the core as ``_setup_round`` does (the same numbers
+drawn): a new match's first (``setup_for``), and the next ones inside a play-out, where the
+core answers ``_end_round``'s call of ``_setup_round``; a fixed deal's rounds are set up in
+Python and read back.
 """
 
 from __future__ import annotations
