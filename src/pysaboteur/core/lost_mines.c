@@ -997,7 +997,34 @@ static int move(W *w, int seat, int r) {
     return collect(w, seat);
 }
 
+static PyObject *new_move(W *w, int r);
+/* the Move of route r: made as the state's _decode makes it, kept by route (direct-mapped,
+   the last one of its slot: actions are values, and a round walks the same short routes
+   again and again) */
 static PyObject *route_action(W *w, int r) {
+    static uint64_t keys[4096];
+    static PyObject *moves[4096];
+    static Tables *made_for;
+    uint64_t key = (uint64_t)rlen[r];
+    for (int k = 0; k < rlen[r]; k++) key = key << 8 | (uint64_t)rcell[r][k];
+    size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 52);
+    if (made_for == w->t && moves[slot] != NULL && keys[slot] == key) {
+        Py_INCREF(moves[slot]);
+        return moves[slot];
+    }
+    PyObject *m = new_move(w, r);
+    if (m == NULL) return NULL;
+    if (made_for != w->t) {
+        for (int i = 0; i < 4096; i++) Py_CLEAR(moves[i]);
+        made_for = w->t;
+    }
+    Py_XDECREF(moves[slot]);
+    moves[slot] = m; Py_INCREF(m);
+    keys[slot] = key;
+    return m;
+}
+
+static PyObject *new_move(W *w, int r) {
     PyObject *route = PyTuple_New(rlen[r]);
     if (route == NULL) return NULL;
     for (int k = 0; k < rlen[r]; k++) {
