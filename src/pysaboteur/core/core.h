@@ -24,6 +24,27 @@ static inline uint64_t below(uint64_t *s, uint64_t n) {
     return (uint64_t)(((unsigned __int128)z * n) >> 64);
 }
 
+/* engine/menu.py's choice of an action in a menu of ``n`` entries: ``even`` (the "playout"
+   policy) an entry evenly, then one of its actions; else one of all the actions evenly.
+   The entries are structs ``size`` bytes apart whose first member is their int count.
+   Returns the entry's index, the action's index inside it in *i. */
+static inline int core_pick(uint64_t *rng, const void *entries, size_t size, int n, int even,
+                            int *i) {
+#define CORE_COUNT(k) (*(const int *)((const char *)entries + (size_t)(k) * size))
+    int k = 0;
+    if (even) {
+        k = (int)below(rng, (uint64_t)n);
+        *i = (int)below(rng, (uint64_t)CORE_COUNT(k));
+        return k;
+    }
+    int total = 0;
+    for (int j = 0; j < n; j++) total += CORE_COUNT(j);
+    *i = (int)below(rng, (uint64_t)total);
+    while (*i >= CORE_COUNT(k)) { *i -= CORE_COUNT(k); k++; }
+    return k;
+#undef CORE_COUNT
+}
+
 /* ------------------------------------------------------------------ attributes */
 /* attribute names as interned str objects, made once (PyObject_GetAttrString would make and
    hash a new str at every call): by the address of the C literal; one cache per file */
@@ -49,9 +70,47 @@ static inline int del_attr(PyObject *o, const char *name) {
     return k == NULL ? -1 : PyObject_DelAttr(o, k);
 }
 
+/* ------------------------------------------------------------------ a state's fields */
+/* an int attribute (0; -1: error) */
+static inline int core_attr_int(PyObject *o, const char *name, int *out) {
+    PyObject *v = get_attr(o, name);
+    if (v == NULL) return -1;
+    long x = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = (int)x;
+    return 0;
+}
+/* an engine.rng.Rng's state, read and written (0; -1: error) */
+static inline int core_get_rng(PyObject *rng, uint64_t *s) {
+    PyObject *v = get_attr(rng, "state");
+    if (v == NULL) return -1;
+    *s = PyLong_AsUnsignedLongLong(v);
+    Py_DECREF(v);
+    return PyErr_Occurred() ? -1 : 0;
+}
+static inline int core_put_rng(PyObject *rng, uint64_t s) {
+    PyObject *v = PyLong_FromUnsignedLongLong(s);
+    if (v == NULL) return -1;
+    int r = set_attr(rng, "state", v);
+    Py_DECREF(v);
+    return r;
+}
+/* a state's ``terminal`` and ``_round`` (0; -1: error) */
+static inline int core_state_flags(PyObject *st, int *terminal, int *round_no) {
+    PyObject *v = get_attr(st, "terminal");
+    if (v == NULL) return -1;
+    *terminal = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return core_attr_int(st, "_round", round_no);
+}
+
 /* ------------------------------------------------------------------ the game families */
 /* classic.c: Saboteur and Saboteur 2 */
 extern PyMethodDef classic_methods[];
 int classic_init(void);
+/* lost_mines.c: The Lost Mines */
+extern PyMethodDef lost_mines_methods[];
+int lost_mines_init(void);
 
 #endif

@@ -54,7 +54,7 @@ from ...engine.game import (
     option,
 )
 from ...engine.maze import DELTA, FITS, Maze, Memo, SharedMaze, cell, xy
-from ...engine.menu import Entry, MenuState
+from ...engine.menu import Entry, MenuState, compiled_setup
 from ...engine.moves import hand_template, nth_template_pass, template_passes
 from ...engine.position import StartLayout
 from ...engine.rng import Rng
@@ -225,7 +225,11 @@ class LostMinesState(SharedMaze, MenuState):
         self._round = 0
         self.terminal = False
         self.turn = game.options.first_player
-        self._setup_round()
+        fast = compiled_setup(type(self)) if deal is None else None
+        if fast is None:
+            self._setup_round()
+        else:  # the compiled core (issue 24): the same round, the same numbers drawn
+            fast(self)
 
     # ------------------------------------------------------------------ set-up
     def _mine_order(self) -> list[str]:

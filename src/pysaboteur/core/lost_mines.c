@@ -1,0 +1,1701 @@
+/* The compiled core's Lost Mines family (issue 24; module.c makes the module).
+ *
+ * The play-outs (State.play_out) of The Lost Mines (games/lost_mines) in C, playing exactly
+ * the games of the pure-Python engine: the same menu order as LostMinesState._menu and
+ * _decode, the same numbers drawn (SplitMix64, as engine/rng.py; the traps from the state's
+ * own generator), the same state written back.  Every card table comes from the Python side
+ * (pysaboteur/core/lost_mines.py compiles them from the catalogue and the state's own menu
+ * tables): nothing of the rules' data is written here.  The core plays every decision of a
+ * round: path cards, tools, traps, trolls, storms, passes, proposals and votes, the pawns'
+ * routes (traps sprung on the way, mines entered and turned over), treasures taken.  An
+ * information card's look is the state's own _look; at a round's end the core calls the
+ * state's own _end_round (the scoring and the round's record stay in Python) and sets the
+ * next round up itself where the match has no fixed deal (as _setup_round: the same numbers
+ * drawn), else reads Python's back.  A new match's first round is set up here too.
+ */
+#include "core.h"
+
+#define LG 16            /* grid stride: a cell is (x + 2) * LG + (y + 2) (lost_mines.py) */
+#define LNC 256
+#define LSEATS 16
+#define LCARDS 96
+#define LOT 128
+#define LDECK 128
+#define LHAND 32
+#define LSLOTS 16
+#define LROUTES 4400     /* routes of up to 7 steps (LSTEPS - 1): 4 + 12 + ... + 4 * 3^6 */
+#define LSTEPS 8
+#define LFRONT 16
+#define LHID 16
+#define LTROLLS 32
+
+enum { CARD = 0, MOVE, ORIENT, TAKE, VOTE };                  /* state.py's phases */
+enum { K_OTHER = 0, K_PATH, K_ACTION };
+enum { E_NONE = 0, E_TOOL, E_INFO, E_TRAP, E_TROLL, E_STORM };  /* lost_mines.py _EFFECTS */
+enum { O_MINE = 0, O_TREASURE, O_DWARF };                     /* lost_mines.py _LOOKS */
+enum { T_PLACE, T_CELL, T_JOINT, T_TREASURE, T_PLAYER, T_PASS, T_PROPOSE, T_ROUTE, T_STAY,
+       T_ORIENT, T_TAKE, T_VOTE };
+enum { L_STORM = 8, L_MINES = 9 };  /* T_CELL's target lists besides obstacles 0..7 */
+enum { GO_ON = 0, ROUND_END = 1, VOTED_END = 2 };
+static const int EDGES[4] = {1, 2, 4, 8};                  /* N E S W */
+static const int DELTA[4] = {-1, LG, 1, -LG};
+static const int OPP[4] = {4, 8, 1, 2};
+
+/* ------------------------------------------------------------------ tables */
+typedef struct {
+    int ncards, notiles, width, height, steps, campfire_steps, pass_max, seats, troll_card,
+        ntypes;
+    PyObject *codes[LCARDS];
+    int kind[LCARDS], effect[LCARDS], obstacle[LCARDS], nlook[LCARDS], look[LCARDS][2],
+        ttype[LCARDS], mtype[LCARDS], norient[LCARDS], orot[LCARDS][2], ootile[LCARDS][2];
+    PyObject *place_act[LCARDS][2], *cell_act[LCARDS], *joint_act[LCARDS],
+        *treasure_act[LCARDS], *player_act[LCARDS], *pass1[LCARDS], *pass2[LCARDS];
+    int open_mask[LOT], segs[LOT][4], seg_of_edge[LOT][9], obst[LOT], rock[LOT],
+        campfire[LOT], stormable[LOT], otile_card[LOT];
+    unsigned char fits[256][16];
+    PyObject *xy[LNC];
+    PyObject *ids, *move_type, *orient_obj[2], *take, *votes, *propose, *stay, *vote_reason,
+        *put_maze;
+} Tables;
+
+static void tables_free(PyObject *capsule) {
+    Tables *t = PyCapsule_GetPointer(capsule, "pysaboteur._core.LostMinesTables");
+    /* the Python objects are kept for the process's life (made once, like the catalogue) */
+    if (t != NULL) PyMem_RawFree(t);
+}
+
+static PyObject *spec_get(PyObject *spec, const char *key) {
+    PyObject *o = PyDict_GetItemString(spec, key);  /* borrowed */
+    if (o == NULL) PyErr_Format(PyExc_KeyError, "lost mines core tables: %s", key);
+    return o;
+}
+
+static long item_l(PyObject *seq, Py_ssize_t i) {
+    PyObject *o = PySequence_GetItem(seq, i);
+    if (o == NULL) return -1;
+    long v = PyLong_AsLong(o);
+    Py_DECREF(o);
+    return v;
+}
+
+/* a borrowed object kept by the tables: one more reference, for the process's life */
+static PyObject *keep(PyObject *o) { Py_XINCREF(o); return o; }
+
+#define CHECK(cond, msg) do { if (!(cond)) { PyErr_SetString(PyExc_ValueError, "lost mines core tables: " msg); goto fail; } } while (0)
+
+/* lost_mines_tables(spec: dict) -> capsule; spec is built by core/lost_mines.py _spec */
+static PyObject *lost_mines_tables(PyObject *self, PyObject *spec) {
+    (void)self;
+    if (!PyDict_Check(spec)) { PyErr_SetString(PyExc_TypeError, "spec must be a dict"); return NULL; }
+    Tables *t = PyMem_RawCalloc(1, sizeof(Tables));
+    if (t == NULL) return PyErr_NoMemory();
+    PyObject *o, *cards, *otiles;
+    if (!(cards = spec_get(spec, "cards")) || !(otiles = spec_get(spec, "otiles"))) goto fail;
+    t->ncards = (int)PyList_Size(cards);
+    t->notiles = (int)PyList_Size(otiles);
+    CHECK(t->ncards > 0 && t->ncards <= LCARDS && t->notiles <= LOT, "too many cards");
+    if (!(o = spec_get(spec, "board"))) goto fail;
+    t->width = (int)item_l(o, 0); t->height = (int)item_l(o, 1);
+    CHECK(t->width > 0 && t->height > 0 && t->width + 4 <= LG && t->height + 4 <= LG, "board");
+    if (!(o = spec_get(spec, "steps"))) goto fail;
+    t->steps = (int)item_l(o, 0); t->campfire_steps = (int)item_l(o, 1);
+    CHECK(t->steps > 0 && t->campfire_steps > 0 && t->steps < LSTEPS
+          && t->campfire_steps < LSTEPS, "steps");
+    if (!(o = spec_get(spec, "pass_max"))) goto fail;
+    t->pass_max = (int)PyLong_AsLong(o);
+    CHECK(t->pass_max == 1 || t->pass_max == 2, "passes of 1 or 2 cards");
+    if (!(o = spec_get(spec, "seats"))) goto fail;
+    t->seats = (int)PyLong_AsLong(o);
+    CHECK(t->seats > 0 && t->seats <= LSEATS && t->seats <= LSLOTS, "seats");
+    if (!(o = spec_get(spec, "troll"))) goto fail;
+    t->troll_card = (int)PyLong_AsLong(o);
+    if (!(o = spec_get(spec, "treasure_types"))) goto fail;
+    t->ntypes = (int)PyLong_AsLong(o);
+    for (int c = 0; c < t->ncards; c++) {
+        /* (code, kind, effect, obstacle, looks, treasure type, mine type, orientations,
+            place actions [orientation][grid], cell actions [grid], joint actions [joint],
+            treasure actions [slot], player actions [seat], pass of one, passes of two) */
+        PyObject *row = PyList_GET_ITEM(cards, c);
+        CHECK(PyTuple_Check(row) && PyTuple_GET_SIZE(row) == 15, "card row");
+        t->codes[c] = keep(PyTuple_GET_ITEM(row, 0));
+        t->kind[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 1));
+        t->effect[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 2));
+        t->obstacle[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 3));
+        CHECK(t->obstacle[c] < L_STORM, "obstacle kinds");
+        o = PyTuple_GET_ITEM(row, 4);
+        t->nlook[c] = (int)PyTuple_GET_SIZE(o);
+        CHECK(t->nlook[c] <= 2, "looks");
+        for (int k = 0; k < t->nlook[c]; k++) t->look[c][k] = (int)item_l(o, k);
+        t->ttype[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 5));
+        t->mtype[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 6));
+        o = PyTuple_GET_ITEM(row, 7);
+        t->norient[c] = (int)PyTuple_GET_SIZE(o);
+        CHECK(t->norient[c] <= 2, "orientations");
+        for (int k = 0; k < t->norient[c]; k++) {
+            PyObject *v = PyTuple_GET_ITEM(o, k);
+            t->orot[c][k] = PyObject_IsTrue(PyTuple_GET_ITEM(v, 0));
+            t->ootile[c][k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(v, 1));
+            CHECK(t->ootile[c][k] >= 0 && t->ootile[c][k] < t->notiles, "orientation tile");
+        }
+        o = PyTuple_GET_ITEM(row, 8);
+        CHECK(PyTuple_GET_SIZE(o) == 0 || PyTuple_GET_SIZE(o) == t->norient[c], "place rows");
+        for (int k = 0; k < PyTuple_GET_SIZE(o); k++) {
+            t->place_act[c][k] = keep(PyTuple_GET_ITEM(o, k));
+            CHECK(PyTuple_GET_SIZE(t->place_act[c][k]) == LNC, "place row");
+        }
+        if ((o = PyTuple_GET_ITEM(row, 9)) != Py_None) {
+            CHECK(PyTuple_GET_SIZE(o) == LNC, "cell row");
+            t->cell_act[c] = keep(o);
+        }
+        if ((o = PyTuple_GET_ITEM(row, 10)) != Py_None) {
+            CHECK(PyTuple_GET_SIZE(o) == 2 * LNC, "joint row");
+            t->joint_act[c] = keep(o);
+        }
+        if ((o = PyTuple_GET_ITEM(row, 11)) != Py_None) t->treasure_act[c] = keep(o);
+        if ((o = PyTuple_GET_ITEM(row, 12)) != Py_None) t->player_act[c] = keep(o);
+        if ((o = PyTuple_GET_ITEM(row, 13)) != Py_None) t->pass1[c] = keep(o);
+        if ((o = PyTuple_GET_ITEM(row, 14)) != Py_None) {
+            CHECK(PyTuple_GET_SIZE(o) == t->ncards, "pass row");
+            t->pass2[c] = keep(o);
+        }
+        CHECK(t->kind[c] != K_PATH || (t->norient[c] > 0 && t->place_act[c][0] != NULL), "path card");
+        CHECK(t->kind[c] != K_ACTION || (t->cell_act[c] && t->joint_act[c] && t->treasure_act[c]
+                                         && t->player_act[c]), "action card");
+        CHECK(t->kind[c] == K_OTHER || (t->pass1[c] && t->pass2[c]), "passes");
+    }
+    CHECK(t->troll_card >= 0 && t->troll_card < t->ncards, "troll card");
+    for (int k = 0; k < t->notiles; k++) {
+        /* (open_mask, segments, seg_of_edge (9), obstacle, rock, campfire, stormable, card) */
+        PyObject *row = PyList_GET_ITEM(otiles, k);
+        CHECK(PyTuple_Check(row) && PyTuple_GET_SIZE(row) == 8, "otile row");
+        t->open_mask[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 0));
+        o = PyTuple_GET_ITEM(row, 1);
+        CHECK(PyTuple_GET_SIZE(o) <= 4, "segments");
+        for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(o); s++) t->segs[k][s] = (int)item_l(o, s);
+        o = PyTuple_GET_ITEM(row, 2);
+        for (int e = 0; e < 9; e++) t->seg_of_edge[k][e] = (int)item_l(o, e);
+        t->obst[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 3));
+        t->rock[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 4));
+        t->campfire[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 5));
+        t->stormable[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 6));
+        t->otile_card[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 7));
+    }
+    if (!(o = spec_get(spec, "fits"))) goto fail;
+    CHECK(PyBytes_Check(o) && PyBytes_GET_SIZE(o) == 256 * 16, "fits");
+    memcpy(t->fits, PyBytes_AS_STRING(o), 256 * 16);
+    if (!(o = spec_get(spec, "xy"))) goto fail;
+    CHECK(PyTuple_GET_SIZE(o) == LNC, "xy");
+    for (int g = 0; g < LNC; g++) t->xy[g] = keep(PyTuple_GET_ITEM(o, g));
+    if (!(o = spec_get(spec, "orient"))) goto fail;
+    t->orient_obj[0] = keep(PyTuple_GET_ITEM(o, 0));
+    t->orient_obj[1] = keep(PyTuple_GET_ITEM(o, 1));
+    if (!(t->ids = keep(spec_get(spec, "ids"))) || !(t->move_type = keep(spec_get(spec, "Move")))
+        || !(t->take = keep(spec_get(spec, "take"))) || !(t->votes = keep(spec_get(spec, "votes")))
+        || !(t->propose = keep(spec_get(spec, "propose"))) || !(t->stay = keep(spec_get(spec, "stay")))
+        || !(t->vote_reason = keep(spec_get(spec, "vote")))
+        || !(t->put_maze = keep(spec_get(spec, "put_maze"))))
+        goto fail;
+    CHECK(PyType_Check(t->move_type) && PyType_IsSubtype((PyTypeObject *)t->move_type, &PyTuple_Type),
+          "Move");
+    CHECK(PyTuple_GET_SIZE(t->take) == t->seats && PyTuple_GET_SIZE(t->votes) == 2, "take, votes");
+    if (PyErr_Occurred()) goto fail;
+    return PyCapsule_New(t, "pysaboteur._core.LostMinesTables", tables_free);
+fail:
+    PyMem_RawFree(t);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ the working state */
+typedef struct {
+    Tables *t;
+    PyObject *state, *history, *actors, *discards;
+    int n;                                       /* seats */
+    int hand[LSEATS][LHAND], hn[LSEATS];         /* in the Python lists' order */
+    int deck[LDECK], ndeck, ndeck0;              /* the top is the end */
+    int16_t tile[LNC], hid[LNC];                 /* oriented tile / face-down card, -1: none */
+    uint8_t cons[LNC];                           /* fit constraint (Maze.constraint_of) */
+    uint8_t over[LNC];                           /* a forest tile lies on the obstacle */
+    uint8_t pawns[LNC];                          /* how many pawns stand on the cell */
+    uint8_t trap[2 * LNC];                       /* by joint: grid cell * 2 (+1: the S side) */
+    int8_t troll[2 * LNC];                       /* by joint: its owner, -1: none */
+    int tj[LTROLLS], ntj;                        /* the joints with a troll, as placed */
+    int order[LNC], norder;                      /* Maze.order */
+    int hcell[LHID], nh;                         /* face-down cells, by grid cell */
+    long long version;
+    int pawn[LSEATS], pseg[LSEATS];
+    int front[LSEATS][LFRONT], nfront[LSEATS];
+    int nslot, stype[LSLOTS], owner[LSLOTS], col[LSEATS][LSLOTS], ncol[LSEATS];
+    int phase, current, turn, pending_draw, proposed, dragon, voters[LSEATS], nvoters;
+    int pend_kind;                               /* 0: None, 1: a mine to orient, 2: slots */
+    int pend_g, pend_entry, pend_nways, pend_ways[2], pend_nslots, pend_slots[LSLOTS];
+    int d_maze, d_owner, d_front, d_traps, d_over, deck_full;
+    int stale_mines;                             /* Python's maze is the last round's */
+    uint64_t rng, own_rng, *srng;                /* the chooser; the state's (traps, deals) */
+} W;
+static W work;  /* one working state for the process (see busy) */
+
+static inline int jt(int c, int e) {  /* the joint across edge index e of c */
+    switch (e) {
+    case 0: return 2 * (c - 1) + 1;
+    case 3: return 2 * (c - LG);
+    case 1: return 2 * c;
+    default: return 2 * c + 1;
+    }
+}
+static inline long py_cell(int g) { return ((long)(g / LG - 2 + 512) << 10) | (g % LG - 2 + 512); }
+static inline int grid_of(W *w, long pc) {  /* -1: off the core's grid */
+    long x = (pc >> 10) - 512, y = (pc & 1023) - 512;
+    if (x < -1 || y < -1 || x > w->t->width || y > w->t->height) return -1;
+    return (int)((x + 2) * LG + y + 2);
+}
+static inline int on_board(W *w, int g) {
+    int x = g / LG - 2, y = g % LG - 2;
+    return x >= 0 && y >= 0 && x < w->t->width && y < w->t->height;
+}
+static inline int cons_of(W *w, int c) {  /* Maze.constraint_of */
+    int v = 0;
+    for (int e = 0; e < 4; e++) {
+        int t = w->tile[c + DELTA[e]];
+        if (t >= 0) v |= (w->t->open_mask[t] & OPP[e]) ? EDGES[e] : EDGES[e] << 4;
+    }
+    return v;
+}
+static void refresh_cons(W *w, int c) {
+    w->cons[c] = (uint8_t)cons_of(w, c);
+    for (int e = 0; e < 4; e++) w->cons[c + DELTA[e]] = (uint8_t)cons_of(w, c + DELTA[e]);
+}
+
+/* ------------------------------------------------------------------ Python state in */
+static int card_id(W *w, PyObject *code) {
+    /* the codes in a state are the catalogue's own str objects: known by address first */
+    static PyObject *seen[64];
+    static int seen_id[64];
+    static Tables *seen_t;
+    size_t k = ((uintptr_t)code >> 4) & 63;
+    if (seen_t == w->t && seen[k] == code) return seen_id[k];
+    PyObject *v = PyDict_GetItemWithError(w->t->ids, code);
+    if (v == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "lost mines core: unknown card");
+        return -1;
+    }
+    if (seen_t != w->t) { memset(seen, 0, sizeof seen); seen_t = w->t; }
+    /* kept while cached: an address is only ever this object's */
+    Py_INCREF(code); Py_XDECREF(seen[k]);
+    seen[k] = code;
+    seen_id[k] = (int)PyLong_AsLong(v);
+    return seen_id[k];
+}
+
+/* a list of card codes into ids (0; 1: longer than ``most``; -1: error) */
+static int load_cards(W *w, PyObject *list, int *out, int *n, int most) {
+    if (!PyList_Check(list)) return 1;
+    Py_ssize_t k = PyList_GET_SIZE(list);
+    if (k > most) return 1;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        int id = card_id(w, PyList_GET_ITEM(list, i));
+        if (id < 0) return -1;
+        out[i] = id;
+    }
+    *n = (int)k;
+    return 0;
+}
+
+/* a list of small ints (0; 1: not a list or longer than ``most``; -1: error) */
+static int load_ints(PyObject *list, int *out, int *n, int most) {
+    if (!PyList_Check(list)) return 1;
+    Py_ssize_t k = PyList_GET_SIZE(list);
+    if (k > most) return 1;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        out[i] = (int)v;
+    }
+    *n = (int)k;
+    return 0;
+}
+
+/* a joint as the state keeps it (cell << 4 | side) into the core's; -1: not one it takes */
+static int joint_of(W *w, PyObject *key) {
+    long j = PyLong_AsLong(key);
+    int side = (int)(j & 15), g = grid_of(w, j >> 4);
+    if (g < 0 || (side != 2 && side != 4)) return -1;
+    return 2 * g + (side == 4);
+}
+
+static int load_grid(W *w, PyObject *maze) {
+    Tables *t = w->t;
+    PyObject *cells = NULL, *hidden = NULL, *order = NULL, *key, *val;
+    Py_ssize_t pos = 0;
+    int rc = -1;
+    memset(w->tile, 0xff, sizeof w->tile);
+    memset(w->hid, 0xff, sizeof w->hid);
+    if (!(cells = get_attr(maze, "cells")) || !(hidden = get_attr(maze, "hidden"))
+        || !(order = get_attr(maze, "order")))
+        goto done;
+    {
+        PyObject *v = get_attr(maze, "version");
+        if (v == NULL) goto done;
+        w->version = PyLong_AsLongLong(v);
+        Py_DECREF(v);
+    }
+    rc = 1;
+    while (PyDict_Next(cells, &pos, &key, &val)) {
+        int g = grid_of(w, PyLong_AsLong(key));
+        long ot = PyLong_AsLong(val);
+        if (g < 0 || ot < 0 || ot >= t->notiles) goto done;
+        w->tile[g] = (int16_t)ot;
+    }
+    if (!PyList_Check(order) || PyList_GET_SIZE(order) > LNC) goto done;
+    w->norder = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(order); i++) {
+        int g = grid_of(w, PyLong_AsLong(PyList_GET_ITEM(order, i)));
+        if (g < 0) goto done;
+        w->order[w->norder++] = g;
+    }
+    pos = 0;
+    if (PyDict_GET_SIZE(hidden) > LHID) goto done;
+    while (PyDict_Next(hidden, &pos, &key, &val)) {
+        int g = grid_of(w, PyLong_AsLong(key)), id = card_id(w, val);
+        if (id < 0) { rc = -1; goto done; }
+        if (g < 0) goto done;
+        w->hid[g] = (int16_t)id;
+    }
+    w->nh = 0;
+    for (int g = 0; g < LNC; g++) {
+        if (w->hid[g] >= 0) w->hcell[w->nh++] = g;
+        /* the border ring keeps every neighbour of a cell of interest on the grid */
+        w->cons[g] = (g % LG == 0 || g % LG == LG - 1 || g < LG || g >= LNC - LG) ? 0
+                     : (uint8_t)cons_of(w, g);
+    }
+    rc = PyErr_Occurred() ? -1 : 0;
+done:
+    Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(order);
+    return rc;
+}
+
+/* a set of cells (or of joints) of the state into marks (0; 1: one the core does not take;
+   -1: error) */
+static int load_marks(W *w, const char *name, uint8_t *marks, int joints) {
+    PyObject *o = get_attr(w->state, name), *it = o ? PyObject_GetIter(o) : NULL, *key;
+    int rc = 0;
+    Py_XDECREF(o);
+    if (it == NULL) return -1;
+    while ((key = PyIter_Next(it)) != NULL) {
+        int i = joints ? joint_of(w, key) : grid_of(w, PyLong_AsLong(key));
+        Py_DECREF(key);
+        if (i < 0) rc = 1; else marks[i] = 1;
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : rc;
+}
+
+/* 0: loaded; 1: a position the core does not take (played in Python); -1: error */
+static int sync_in(W *w, int shared) {
+    Tables *t = w->t;
+    PyObject *st = w->state, *o = NULL, *key, *val;
+    int rc, k;
+    Py_ssize_t pos;
+    /* hands, pile */
+    if (!(o = get_attr(st, "hands"))) return -1;
+    w->n = (int)PyList_Size(o);
+    if (w->n < 2 || w->n > t->seats) { Py_DECREF(o); return 1; }
+    for (int s = 0; s < w->n; s++)
+        if ((rc = load_cards(w, PyList_GET_ITEM(o, s), w->hand[s], &w->hn[s], LHAND)))
+            { Py_DECREF(o); return rc; }
+    Py_DECREF(o);
+    if (!(o = get_attr(st, "deck"))) return -1;
+    rc = load_cards(w, o, w->deck, &w->ndeck, LDECK);
+    Py_DECREF(o);
+    if (rc) return rc;
+    w->ndeck0 = w->ndeck;
+    /* the maze */
+    if (!(o = get_attr(st, "maze"))) return -1;
+    rc = load_grid(w, o);
+    Py_DECREF(o);
+    if (rc) return rc;
+    /* pawns */
+    memset(w->pawns, 0, sizeof w->pawns);
+    PyObject *pawn = get_attr(st, "pawn"), *seg = pawn ? get_attr(st, "pawn_seg") : NULL;
+    if (seg == NULL) { Py_XDECREF(pawn); return -1; }
+    rc = 0;
+    if (load_ints(pawn, w->pawn, &k, LSEATS) || k != w->n
+        || load_ints(seg, w->pseg, &k, LSEATS) || k != w->n)
+        rc = 1;
+    Py_DECREF(pawn); Py_DECREF(seg);
+    if (PyErr_Occurred()) return -1;
+    if (rc) return rc;
+    for (int s = 0; s < w->n; s++) {
+        int g = grid_of(w, w->pawn[s]);
+        if (g < 0 || w->tile[g] < 0) return 1;
+        w->pawn[s] = g;
+        w->pawns[g]++;
+    }
+    /* tokens: forest tiles, traps, trolls and the cards in front */
+    memset(w->over, 0, sizeof w->over);
+    memset(w->trap, 0, sizeof w->trap);
+    memset(w->troll, 0xff, sizeof w->troll);
+    w->ntj = 0;
+    if ((rc = load_marks(w, "overcome", w->over, 0)) || (rc = load_marks(w, "traps", w->trap, 1)))
+        return rc;
+    if (!(o = get_attr(st, "trolls"))) return -1;
+    if (!PyDict_Check(o) || PyDict_GET_SIZE(o) > LTROLLS) { Py_DECREF(o); return 1; }
+    pos = 0;
+    while (PyDict_Next(o, &pos, &key, &val)) {
+        int j = joint_of(w, key);
+        long s = PyLong_AsLong(val);
+        if (j < 0 || s < 0 || s >= w->n) { rc = 1; break; }
+        w->troll[j] = (int8_t)s;
+        w->tj[w->ntj++] = j;
+    }
+    Py_DECREF(o);
+    if (PyErr_Occurred()) return -1;
+    if (rc) return rc;
+    if (!(o = get_attr(st, "in_front"))) return -1;
+    for (int s = 0; s < w->n && !rc; s++)
+        rc = load_cards(w, PyList_GET_ITEM(o, s), w->front[s], &w->nfront[s], LFRONT);
+    Py_DECREF(o);
+    if (rc) return rc;
+    /* treasures */
+    if (!(o = get_attr(st, "layout"))) return -1;
+    int lay[LSLOTS];
+    rc = load_cards(w, o, lay, &w->nslot, LSLOTS);
+    Py_DECREF(o);
+    if (rc) return rc;
+    for (int i = 0; i < w->nslot; i++) w->stype[i] = t->ttype[lay[i]];
+    if (!(o = get_attr(st, "owner"))) return -1;
+    rc = load_ints(o, w->owner, &k, LSLOTS);
+    Py_DECREF(o);
+    if (rc) return rc;
+    if (k != w->nslot) return 1;
+    if (!(o = get_attr(st, "collected"))) return -1;
+    for (int s = 0; s < w->n && !rc; s++)
+        rc = load_ints(PyList_GET_ITEM(o, s), w->col[s], &w->ncol[s], LSLOTS);
+    Py_DECREF(o);
+    if (rc) return rc;
+    if (!(o = get_attr(st, "dragon"))) return -1;
+    w->dragon = o == Py_None ? -1 : (int)PyLong_AsLong(o);
+    Py_DECREF(o);
+    /* whose turn, what is pending */
+    if (core_attr_int(st, "phase", &w->phase) || core_attr_int(st, "current", &w->current)
+        || core_attr_int(st, "turn", &w->turn) || core_attr_int(st, "pending_draw", &w->pending_draw))
+        return -1;
+    if (w->phase < CARD || w->phase > VOTE || w->current < 0 || w->current >= w->n
+        || w->turn < 0 || w->turn >= w->n)
+        return 1;
+    if (!(o = get_attr(st, "proposed"))) return -1;
+    w->proposed = PyObject_IsTrue(o);
+    Py_DECREF(o);
+    if (!(o = get_attr(st, "voters"))) return -1;
+    rc = load_ints(o, w->voters, &w->nvoters, LSEATS);
+    Py_DECREF(o);
+    if (rc) return rc;
+    if (!(o = get_attr(st, "pending"))) return -1;
+    w->pend_kind = 0;
+    if (o == Py_None) {
+        rc = w->phase == ORIENT || w->phase == TAKE;  /* cannot be: Python decides */
+    } else if (w->phase == ORIENT && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 3) {
+        PyObject *ways = PyTuple_GET_ITEM(o, 2);
+        w->pend_kind = 1;
+        w->pend_g = grid_of(w, PyLong_AsLong(PyTuple_GET_ITEM(o, 0)));
+        w->pend_entry = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
+        w->pend_nways = PyTuple_Check(ways) ? (int)PyTuple_GET_SIZE(ways) : 3;
+        if (w->pend_g < 0 || w->hid[w->pend_g] < 0 || w->pend_nways > 2) rc = 1;
+        for (int i = 0; !rc && i < w->pend_nways; i++)
+            w->pend_ways[i] = PyObject_IsTrue(PyTuple_GET_ITEM(ways, i));
+    } else if (w->phase == TAKE) {
+        w->pend_kind = 2;
+        rc = load_ints(o, w->pend_slots, &w->pend_nslots, LSLOTS);
+    } else {
+        rc = 1;
+    }
+    Py_DECREF(o);
+    if (PyErr_Occurred()) return -1;
+    if (rc) return rc;
+    if (!shared) {  /* the state's own generator (the traps) besides the chooser */
+        PyObject *r = get_attr(st, "rng");
+        rc = r == NULL ? -1 : core_get_rng(r, &w->own_rng);
+        Py_XDECREF(r);
+        if (rc < 0) return -1;
+        w->srng = &w->own_rng;
+    } else {
+        w->srng = &w->rng;
+    }
+    Py_XDECREF(w->discards);
+    if (!(w->discards = get_attr(st, "discards"))) return -1;
+    w->d_maze = w->d_owner = w->d_front = w->d_traps = w->d_over = w->deck_full = 0;
+    w->stale_mines = 0;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ Python state out */
+static int set_new(PyObject *o, const char *name, PyObject *v) {  /* steals v */
+    if (v == NULL) return -1;
+    int r = set_attr(o, name, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *int_list(const int *a, int n) {
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l != NULL && i < n; i++) {
+        PyObject *v = PyLong_FromLong(a[i]);
+        if (v == NULL) { Py_DECREF(l); return NULL; }
+        PyList_SET_ITEM(l, i, v);
+    }
+    return l;
+}
+
+static PyObject *code_list(W *w, const int *a, int n) {
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l != NULL && i < n; i++) {
+        PyObject *code = w->t->codes[a[i]];
+        Py_INCREF(code);
+        PyList_SET_ITEM(l, i, code);
+    }
+    return l;
+}
+
+/* the engine's cell and joint integers of the core's, as Python objects (new references),
+   each made once: writing a position back makes hundreds */
+static PyObject *cell_objs[LNC], *joint_objs[2 * LNC];
+static PyObject *cell_obj(int g) {
+    if (cell_objs[g] == NULL) cell_objs[g] = PyLong_FromLong(py_cell(g));
+    Py_XINCREF(cell_objs[g]);
+    return cell_objs[g];
+}
+static PyObject *py_joint(int j) {
+    if (joint_objs[j] == NULL) joint_objs[j] = PyLong_FromLong(py_cell(j >> 1) << 4 | (j & 1 ? 4 : 2));
+    Py_XINCREF(joint_objs[j]);
+    return joint_objs[j];
+}
+
+static int put_maze(W *w) {
+    Tables *t = w->t;
+    PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
+             *order = PyList_New(w->norder), *r = NULL;
+    int ok = cells && hidden && cons && order;
+    for (int i = 0; ok && i < w->norder; i++) {
+        int g = w->order[i];
+        PyObject *pc = cell_obj(g), *ot = PyLong_FromLong(w->tile[g]);
+        if (pc == NULL || ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
+        Py_XDECREF(ot);
+        if (pc == NULL) break;
+        PyList_SET_ITEM(order, i, pc);
+    }
+    for (int g = LG; ok && g < LNC - LG; g++) {
+        PyObject *pc = NULL, *v = NULL;
+        if (w->hid[g] >= 0) {
+            pc = cell_obj(g);
+            if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hid[g]]) < 0) ok = 0;
+        } else if (w->tile[g] < 0 && w->cons[g]) {
+            pc = cell_obj(g);
+            v = PyLong_FromLong(w->cons[g]);
+            if (pc == NULL || v == NULL || PyDict_SetItem(cons, pc, v) < 0) ok = 0;
+        }
+        Py_XDECREF(pc); Py_XDECREF(v);
+    }
+    if (ok) r = PyObject_CallFunction(t->put_maze, "OOOOOL", w->state, cells, hidden, cons, order,
+                                      w->version);
+    Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
+    if (r == NULL) return -1;
+    Py_DECREF(r);
+    w->d_maze = w->stale_mines = 0;
+    return 0;
+}
+
+static int put_fronts(W *w) {
+    PyObject *st = w->state, *trolls = PyDict_New(), *front = PyList_New(w->n);
+    int ok = trolls && front;
+    for (int i = 0; ok && i < w->ntj; i++) {
+        PyObject *k = py_joint(w->tj[i]), *v = PyLong_FromLong(w->troll[w->tj[i]]);
+        if (k == NULL || v == NULL || PyDict_SetItem(trolls, k, v) < 0) ok = 0;
+        Py_XDECREF(k); Py_XDECREF(v);
+    }
+    for (int s = 0; ok && s < w->n; s++) {
+        PyObject *l = code_list(w, w->front[s], w->nfront[s]);
+        if (l == NULL) { ok = 0; break; }
+        PyList_SET_ITEM(front, s, l);
+    }
+    if (!ok) { Py_XDECREF(trolls); Py_XDECREF(front); return -1; }
+    if (set_new(st, "trolls", trolls) < 0 || set_new(st, "in_front", front) < 0) return -1;
+    w->d_front = 0;
+    return 0;
+}
+
+/* the marked cells (or joints) as a set of the engine's integers: the cells grid_of takes */
+static PyObject *cell_set(W *w, const uint8_t *marks, int joints) {
+    PyObject *s = PySet_New(NULL);
+    for (int x = -1; s != NULL && x <= w->t->width; x++)
+        for (int y = -1; y <= w->t->height; y++)
+            for (int k = 0; k <= joints; k++) {
+                int g = (x + 2) * LG + y + 2, i = joints ? 2 * g + k : g;
+                if (!marks[i]) continue;
+                PyObject *v = joints ? py_joint(i) : cell_obj(i);
+                if (v == NULL || PySet_Add(s, v) < 0) { Py_XDECREF(v); Py_CLEAR(s); break; }
+                Py_DECREF(v);
+            }
+    return s;
+}
+
+static int sync_out(W *w, int shared) {
+    PyObject *st = w->state, *o;
+    if (!(o = get_attr(st, "hands"))) return -1;
+    for (int s = 0; s < w->n; s++) {
+        PyObject *l = code_list(w, w->hand[s], w->hn[s]);
+        int r = l == NULL ? -1 : PyList_SetSlice(PyList_GET_ITEM(o, s), 0, PY_SSIZE_T_MAX, l);
+        Py_XDECREF(l);
+        if (r < 0) { Py_DECREF(o); return -1; }
+    }
+    Py_DECREF(o);
+    if (w->deck_full || w->ndeck != w->ndeck0) {
+        /* a round the core dealt: the whole pile; else the core only took from its top */
+        if (!(o = get_attr(st, "deck"))) return -1;
+        PyObject *l = w->deck_full ? code_list(w, w->deck, w->ndeck) : NULL;
+        int r = w->deck_full && l == NULL ? -1
+                : PyList_SetSlice(o, w->deck_full ? 0 : w->ndeck, PY_SSIZE_T_MAX, l);
+        Py_XDECREF(l);
+        Py_DECREF(o);
+        if (r < 0) return -1;
+        w->ndeck0 = w->ndeck;
+        w->deck_full = 0;
+    }
+    if (w->d_maze && put_maze(w) < 0) return -1;
+    PyObject *pawn = get_attr(st, "pawn"), *seg = pawn ? get_attr(st, "pawn_seg") : NULL;
+    if (seg == NULL) { Py_XDECREF(pawn); return -1; }
+    for (int s = 0; s < w->n; s++) {
+        if (PyList_SetItem(pawn, s, cell_obj(w->pawn[s])) < 0
+            || PyList_SetItem(seg, s, PyLong_FromLong(w->pseg[s])) < 0) {
+            Py_DECREF(pawn); Py_DECREF(seg); return -1;
+        }
+    }
+    Py_DECREF(pawn); Py_DECREF(seg);
+    if (w->d_front && put_fronts(w) < 0) return -1;
+    if (w->d_traps) {
+        if (set_new(st, "traps", cell_set(w, w->trap, 1)) < 0) return -1;
+        w->d_traps = 0;
+    }
+    if (w->d_over) {
+        if (set_new(st, "overcome", cell_set(w, w->over, 0)) < 0) return -1;
+        w->d_over = 0;
+    }
+    if (w->d_owner) {
+        PyObject *col = PyList_New(w->n);
+        for (int s = 0; col != NULL && s < w->n; s++) {
+            PyObject *l = int_list(w->col[s], w->ncol[s]);
+            if (l == NULL) { Py_CLEAR(col); break; }
+            PyList_SET_ITEM(col, s, l);
+        }
+        if (set_new(st, "owner", int_list(w->owner, w->nslot)) < 0
+            || set_new(st, "collected", col) < 0)
+            return -1;
+        w->d_owner = 0;
+    }
+    if (w->dragon < 0) { if (set_attr(st, "dragon", Py_None) < 0) return -1; }
+    else if (set_new(st, "dragon", PyLong_FromLong(w->dragon)) < 0) return -1;
+    if (set_new(st, "phase", PyLong_FromLong(w->phase)) < 0
+        || set_new(st, "current", PyLong_FromLong(w->current)) < 0
+        || set_new(st, "turn", PyLong_FromLong(w->turn)) < 0
+        || set_new(st, "pending_draw", PyLong_FromLong(w->pending_draw)) < 0
+        || set_attr(st, "proposed", w->proposed ? Py_True : Py_False) < 0
+        || set_new(st, "voters", int_list(w->voters, w->nvoters)) < 0)
+        return -1;
+    if (w->pend_kind == 1) {
+        PyObject *ways = PyTuple_New(w->pend_nways);
+        for (int i = 0; ways != NULL && i < w->pend_nways; i++) {
+            PyObject *b = w->pend_ways[i] ? Py_True : Py_False;
+            Py_INCREF(b);
+            PyTuple_SET_ITEM(ways, i, b);
+        }
+        if (ways == NULL || set_new(st, "pending", Py_BuildValue("(liN)", py_cell(w->pend_g),
+                                                                 w->pend_entry, ways)) < 0)
+            return -1;
+    } else if (w->pend_kind == 2) {
+        if (set_new(st, "pending", int_list(w->pend_slots, w->pend_nslots)) < 0) return -1;
+    } else if (set_attr(st, "pending", Py_None) < 0) {
+        return -1;
+    }
+    if (!shared) {
+        PyObject *r = get_attr(st, "rng");
+        if (r == NULL) return -1;
+        int bad = core_put_rng(r, w->own_rng);
+        Py_DECREF(r);
+        if (bad) return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ changes */
+static int hand_remove(W *w, int seat, int card) {  /* list.remove: the first copy */
+    int *h = w->hand[seat], n = w->hn[seat];
+    for (int i = 0; i < n; i++)
+        if (h[i] == card) {
+            memmove(h + i, h + i + 1, (size_t)(n - i - 1) * sizeof(int));
+            w->hn[seat]--;
+            return 0;
+        }
+    PyErr_SetString(PyExc_AssertionError, "lost mines core: card not in hand");
+    return -1;
+}
+
+static inline int discard(W *w, int card) {
+    return PyList_Append(w->discards, w->t->codes[card]);
+}
+
+static void place(W *w, int c, int otile) {  /* Maze.place (no reach contexts) */
+    w->version++;
+    if (w->hid[c] >= 0) {
+        w->hid[c] = -1;
+        int k = 0;
+        for (int i = 0; i < w->nh; i++) if (w->hcell[i] != c) w->hcell[k++] = w->hcell[i];
+        w->nh = k;
+    }
+    w->tile[c] = (int16_t)otile;
+    w->order[w->norder++] = c;
+    refresh_cons(w, c);
+    w->d_maze = 1;
+}
+
+static int remove_tile(W *w, int c) {  /* Maze.remove */
+    w->version++;
+    int otile = w->tile[c], k = 0;
+    for (int i = 0; i < w->norder; i++) if (w->order[i] != c) w->order[k++] = w->order[i];
+    w->norder = k;
+    w->tile[c] = -1;
+    refresh_cons(w, c);
+    w->d_maze = 1;
+    return otile;
+}
+
+static void draw(W *w, int seat, int k) {
+    while (k-- > 0 && w->ndeck > 0) w->hand[seat][w->hn[seat]++] = w->deck[--w->ndeck];
+}
+
+static inline int others_on(W *w, int seat, int c) {  /* another pawn stands on c */
+    return w->pawns[c] > (w->pawn[seat] == c);
+}
+
+static inline void set_pawn(W *w, int seat, int c, int s) {
+    w->pawns[w->pawn[seat]]--;
+    w->pawns[c]++;
+    w->pawn[seat] = c;
+    w->pseg[seat] = s;
+}
+
+/* a storm on c (LostMinesState._storm): the card goes, its forest tile too; tokens at the
+   edges that now face two empty spaces go, a troll with its card */
+static int storm(W *w, int c) {
+    Tables *t = w->t;
+    int otile = remove_tile(w, c);
+    if (discard(w, t->otile_card[otile]) < 0) return -1;
+    if (w->over[c]) { w->over[c] = 0; w->d_over = 1; }
+    for (int e = 0; e < 4; e++) {
+        int n = c + DELTA[e];
+        if (w->tile[n] >= 0 || w->hid[n] >= 0) continue;
+        int j = jt(c, e);
+        if (w->trap[j]) { w->trap[j] = 0; w->d_traps = 1; }
+        if (w->troll[j] >= 0) {
+            int owner = w->troll[j], k = 0;
+            w->troll[j] = -1;
+            for (int i = 0; i < w->ntj; i++) if (w->tj[i] != j) w->tj[k++] = w->tj[i];
+            w->ntj = k;
+            int *f = w->front[owner], nf = w->nfront[owner];
+            for (int i = 0; i < nf; i++)
+                if (f[i] == t->troll_card) {
+                    memmove(f + i, f + i + 1, (size_t)(nf - i - 1) * sizeof(int));
+                    w->nfront[owner]--;
+                    break;
+                }
+            if (discard(w, t->troll_card) < 0) return -1;
+            w->d_front = 1;
+        }
+    }
+    return 0;
+}
+
+static int expire_trolls(W *w, int seat) {  /* at the start of its owner's turn */
+    if (!w->nfront[seat]) return 0;
+    int k = 0;
+    for (int i = 0; i < w->ntj; i++) {
+        int j = w->tj[i];
+        if (w->troll[j] == seat) w->troll[j] = -1;
+        else w->tj[k++] = j;
+    }
+    w->ntj = k;
+    for (int i = 0; i < w->nfront[seat]; i++)
+        if (discard(w, w->front[seat][i]) < 0) return -1;
+    w->nfront[seat] = 0;
+    w->d_front = 1;
+    return 0;
+}
+
+static int next_turn(W *w) {  /* GO_ON, ROUND_END (nobody holds a card), -1 */
+    int seat = w->turn;
+    for (int k = 0; k < w->n; k++) {
+        seat = (seat + 1) % w->n;
+        if (expire_trolls(w, seat) < 0) return -1;
+        if (w->hn[seat]) {
+            w->turn = w->current = seat;
+            w->phase = CARD;
+            w->proposed = 0;
+            return GO_ON;
+        }
+    }
+    return ROUND_END;
+}
+
+static inline int hands_empty(W *w) {
+    for (int s = 0; s < w->n; s++) if (w->hn[s]) return 0;
+    return 1;
+}
+
+static int after_move(W *w) {
+    int all = 1;
+    for (int i = 0; i < w->nslot; i++) if (w->owner[i] < 0) { all = 0; break; }
+    if (all || (w->ndeck == 0 && hands_empty(w))) return ROUND_END;
+    draw(w, w->turn, w->pending_draw);
+    w->pending_draw = 0;
+    return next_turn(w);
+}
+
+static void take(W *w, int seat, int slot) {
+    w->owner[slot] = seat;
+    w->col[seat][w->ncol[seat]++] = slot;
+    w->d_owner = 1;
+}
+
+static int collect(W *w, int seat) {  /* a pawn ending its move on a revealed treasure mine */
+    Tables *t = w->t;
+    int type = t->mtype[t->otile_card[w->tile[w->pawn[seat]]]];
+    if (type >= 0) {
+        int slots[LSLOTS], k = 0;
+        for (int i = 0; i < w->nslot; i++)
+            if (w->owner[i] < 0 && w->stype[i] == type) slots[k++] = i;
+        if (k > 1) {
+            w->phase = TAKE;
+            w->pend_kind = 2;
+            w->pend_nslots = k;
+            memcpy(w->pend_slots, slots, (size_t)k * sizeof(int));
+            return GO_ON;
+        }
+        if (k) take(w, seat, slots[0]);
+    }
+    return after_move(w);
+}
+
+static void reveal(W *w, int seat, int g, int rotated, int entry) {
+    Tables *t = w->t;
+    int code = w->hid[g], otile = t->ootile[code][0];
+    for (int k = 0; k < t->norient[code]; k++) if (t->orot[code][k] == rotated) otile = t->ootile[code][k];
+    place(w, g, otile);
+    set_pawn(w, seat, g, t->seg_of_edge[otile][entry]);
+    if (t->mtype[code] == -2) w->dragon = seat;
+}
+
+/* ------------------------------------------------------------------ the pawns' routes */
+static int rcell[LROUTES][LSTEPS], rlen[LROUTES], nroutes;
+static int trail[LSTEPS], ntrail, limit_, mover;
+static uint8_t onpath[LNC];
+
+/* may a pawn on segment s of c step across edge index e (onto a face-down card too)?
+   LostMinesState._steps; the neighbour's segment in *s2 (-1: face down) */
+static inline int step_ok(W *w, int c, int e, int *s2) {
+    Tables *t = w->t;
+    int n = c + DELTA[e];
+    if (w->ntj && w->troll[jt(c, e)] >= 0) return 0;
+    int tn = w->tile[n];
+    if (tn < 0) { *s2 = -1; return w->hid[n] >= 0; }
+    int s = t->seg_of_edge[tn][OPP[e]];
+    if (s < 0 || (t->obst[tn] >= 0 && !w->over[n])
+        || ((t->rock[tn] || w->over[n]) && others_on(w, mover, n)))
+        return 0;
+    *s2 = s;
+    return 1;
+}
+
+static void add_route(void) {
+    if (nroutes < LROUTES) {
+        memcpy(rcell[nroutes], trail, (size_t)ntrail * sizeof(int));
+        rlen[nroutes] = ntrail;
+    }
+    nroutes++;
+}
+
+static void walk(W *w, int c, int s) {  /* LostMinesState._route_list: depth first, N E S W */
+    int seg = w->t->segs[w->tile[c]][s];
+    for (int e = 0; e < 4; e++) {
+        if (!(seg & EDGES[e])) continue;
+        int n = c + DELTA[e], s2;
+        if (onpath[n] || !step_ok(w, c, e, &s2)) continue;
+        trail[ntrail++] = n;
+        add_route();
+        if (s2 >= 0 && ntrail < limit_) {
+            onpath[n] = 1;
+            walk(w, n, s2);
+            onpath[n] = 0;
+        }
+        ntrail--;
+    }
+}
+
+static int routes(W *w, int seat) {  /* how many; -1: more than the core keeps (an error) */
+    int c = w->pawn[seat];
+    mover = seat;
+    limit_ = w->t->campfire[w->tile[c]] ? w->t->campfire_steps : w->t->steps;
+    nroutes = 0; ntrail = 0;
+    onpath[c] = 1;
+    walk(w, c, w->pseg[seat]);
+    onpath[c] = 0;
+    if (nroutes > LROUTES) {
+        PyErr_SetString(PyExc_OverflowError, "lost mines core: routes");
+        return -1;
+    }
+    return nroutes;
+}
+
+static int can_move(W *w, int seat) {
+    int c = w->pawn[seat], seg = w->t->segs[w->tile[c]][w->pseg[seat]], s2;
+    mover = seat;
+    for (int e = 0; e < 4; e++)
+        if ((seg & EDGES[e]) && step_ok(w, c, e, &s2)) return 1;
+    return 0;
+}
+
+/* LostMinesState._move along route r */
+static int move(W *w, int seat, int r) {
+    Tables *t = w->t;
+    int c = w->pawn[seat], s = w->pseg[seat];
+    for (int k = 0; k < rlen[r]; k++) {
+        int n = rcell[r][k], seg = t->segs[w->tile[c]][s], e = 0;
+        while (e < 4 && !((seg & EDGES[e]) && c + DELTA[e] == n)) e++;
+        if (e == 4) { PyErr_SetString(PyExc_AssertionError, "lost mines core: route"); return -1; }
+        if (w->trap[jt(c, e)] && w->hn[seat]) {  /* the left neighbour discards one, unseen */
+            int *h = w->hand[seat], i = (int)below(w->srng, (uint64_t)w->hn[seat]);
+            int card = h[i];
+            memmove(h + i, h + i + 1, (size_t)(w->hn[seat] - i - 1) * sizeof(int));
+            w->hn[seat]--;
+            if (discard(w, card) < 0) return -1;
+        }
+        if (w->tile[n] < 0) {  /* a face-down mine: turned over, the move ends there */
+            int code = w->hid[n], entry = OPP[e], ways[2], nw = 0;
+            for (int i = 0; i < t->norient[code]; i++)
+                if (t->open_mask[t->ootile[code][i]] & entry) ways[nw++] = t->orot[code][i];
+            if (nw == 0) { PyErr_SetString(PyExc_AssertionError, "lost mines core: mine"); return -1; }
+            if (nw > 1) {
+                w->phase = ORIENT;
+                w->pend_kind = 1;
+                w->pend_g = n; w->pend_entry = entry; w->pend_nways = nw;
+                w->pend_ways[0] = ways[0]; w->pend_ways[1] = ways[1];
+                return GO_ON;
+            }
+            reveal(w, seat, n, ways[0], entry);
+            break;
+        }
+        c = n;
+        s = t->seg_of_edge[w->tile[n]][OPP[e]];
+        set_pawn(w, seat, c, s);
+    }
+    return collect(w, seat);
+}
+
+static PyObject *new_move(W *w, int r);
+/* the Move of route r: made as the state's _decode makes it, kept by route (direct-mapped,
+   the last one of its slot: actions are values, and a round walks the same short routes
+   again and again) */
+static PyObject *route_action(W *w, int r) {
+    static uint64_t keys[4096];
+    static PyObject *moves[4096];
+    static Tables *made_for;
+    uint64_t key = (uint64_t)rlen[r];
+    for (int k = 0; k < rlen[r]; k++) key = key << 8 | (uint64_t)rcell[r][k];
+    size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 52);
+    if (made_for == w->t && moves[slot] != NULL && keys[slot] == key) {
+        Py_INCREF(moves[slot]);
+        return moves[slot];
+    }
+    PyObject *m = new_move(w, r);
+    if (m == NULL) return NULL;
+    if (made_for != w->t) {
+        for (int i = 0; i < 4096; i++) Py_CLEAR(moves[i]);
+        made_for = w->t;
+    }
+    Py_XDECREF(moves[slot]);
+    moves[slot] = m; Py_INCREF(m);
+    keys[slot] = key;
+    return m;
+}
+
+static PyObject *new_move(W *w, int r) {
+    PyObject *route = PyTuple_New(rlen[r]);
+    if (route == NULL) return NULL;
+    for (int k = 0; k < rlen[r]; k++) {
+        PyObject *p = w->t->xy[rcell[r][k]];
+        Py_INCREF(p);
+        PyTuple_SET_ITEM(route, k, p);
+    }
+    /* tuple.__new__(Move, (route,)), as the state's _decode makes it */
+    PyTypeObject *type = (PyTypeObject *)w->t->move_type;
+    PyObject *m = type->tp_alloc(type, 1);
+    if (m == NULL) { Py_DECREF(route); return NULL; }
+    PyTuple_SET_ITEM(m, 0, route);
+    return m;
+}
+
+/* ------------------------------------------------------------------ the menu */
+typedef struct { int count, tag, card, aux; } Entry;
+
+/* what the menu of one decision finds, made once per decision and only when asked */
+typedef struct {
+    int pc[LNC], npc, by_mask[16];       /* placement cells; fitting cells per open mask */
+    int lists_made, list[L_MINES + 1][LNC], nlist[L_MINES + 1];
+    int joints_made, joints[2 * LNC], njoints;
+    int slots[LSLOTS], nslots;
+} Found;
+
+static void placement_cells(W *w, Found *f) {
+    f->npc = 0;
+    for (int m = 0; m < 16; m++) f->by_mask[m] = -1;
+    for (int x = 0; x < w->t->width; x++)
+        for (int y = 0; y < w->t->height; y++) {
+            int g = (x + 2) * LG + y + 2;
+            if ((w->cons[g] & 15) && w->tile[g] < 0 && w->hid[g] < 0) f->pc[f->npc++] = g;
+        }
+}
+
+static int fitting(W *w, Found *f, int om) {
+    if (f->by_mask[om] < 0) {
+        int k = 0;
+        for (int i = 0; i < f->npc; i++) k += w->t->fits[w->cons[f->pc[i]]][om];
+        f->by_mask[om] = k;
+    }
+    return f->by_mask[om];
+}
+
+/* the cell lists of the action cards, by x then y: obstacles by kind (not overcome), path
+   cards without a pawn (storms) */
+static void cell_lists(W *w, Found *f) {
+    Tables *t = w->t;
+    if (f->lists_made) return;
+    f->lists_made = 1;
+    memset(f->nlist, 0, sizeof f->nlist);
+    for (int x = 0; x < t->width; x++)
+        for (int y = 0; y < t->height; y++) {
+            int g = (x + 2) * LG + y + 2, ot = w->tile[g];
+            if (ot < 0) continue;
+            if (t->obst[ot] >= 0 && !w->over[g]) f->list[t->obst[ot]][f->nlist[t->obst[ot]]++] = g;
+            if (t->stormable[ot] && !w->pawns[g]) f->list[L_STORM][f->nlist[L_STORM]++] = g;
+        }
+}
+
+/* free joints (LostMinesState._joints): next to an open edge of a face-up card, both cells
+   on the board, neither trap nor troll on it; by cell, E before S */
+static void free_joints(W *w, Found *f) {
+    Tables *t = w->t;
+    static uint32_t mark[2 * LNC], stamp;  /* marked: this call's stamp */
+    if (f->joints_made) return;
+    f->joints_made = 1;
+    if (++stamp == 0) { memset(mark, 0, sizeof mark); stamp = 1; }
+    for (int i = 0; i < w->norder; i++) {
+        int c = w->order[i], om = t->open_mask[w->tile[c]];
+        for (int e = 0; e < 4; e++)
+            if ((om & EDGES[e]) && on_board(w, c + DELTA[e])) mark[jt(c, e)] = stamp;
+    }
+    f->njoints = 0;
+    for (int x = 0; x < t->width; x++)
+        for (int y = 0; y < t->height; y++) {
+            int g = (x + 2) * LG + y + 2;
+            for (int side = 0; side < 2; side++) {
+                int j = 2 * g + side;
+                if (mark[j] == stamp && !w->trap[j] && w->troll[j] < 0) f->joints[f->njoints++] = j;
+            }
+        }
+}
+
+/* the cell list a T_CELL entry's aux names (the face-down mines: the core keeps them) */
+static inline const int *cells_of(W *w, Found *f, int aux) {
+    return aux == L_MINES ? w->hcell : f->list[aux];
+}
+
+static int put_maze(W *w);
+static int look(W *w, int seat, PyObject *action) {  /* the state's own _look */
+    /* it reads a face-down mine off Python's maze: the round's own mines (the core may have
+       dealt the round; within a round the cells Python's maze has face down are a superset
+       of the core's, the same cards) */
+    if (w->stale_mines && put_maze(w) < 0) return -1;
+    PyObject *s = PyLong_FromLong(seat);
+    if (s == NULL) return -1;
+    PyObject *r = PyObject_CallMethod(w->state, "_look", "OO", s, action);
+    Py_DECREF(s);
+    if (r == NULL) return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+/* after a card played or passed (LostMinesState._apply) */
+static int after_card(W *w, int seat) {
+    if (w->ndeck == 0 && hands_empty(w)) return ROUND_END;
+    if (can_move(w, seat)) { w->phase = MOVE; return GO_ON; }
+    return collect(w, seat);  /* no step is possible: the pawn stays */
+}
+
+/* one decision: picks, applies and logs its seat and action; GO_ON, ROUND_END or
+   VOTED_END (-1: error) */
+static int decide(W *w, int even, PyObject **action_out) {
+    Tables *t = w->t;
+    static Found f;
+    Entry menu[LCARDS * 4 + 8];
+    int nm = 0, hd[LHAND], mult[LHAND], nk = 0, seat = w->current;
+    f.lists_made = f.joints_made = 0;
+    f.nslots = -1;
+    switch (w->phase) {
+    case MOVE: {
+        int k = routes(w, seat);
+        if (k < 0) return -1;
+        menu[nm++] = (Entry){k, T_ROUTE, -1, 0};
+        menu[nm++] = (Entry){1, T_STAY, -1, 0};
+        break;
+    }
+    case ORIENT:
+        menu[nm++] = (Entry){w->pend_nways, T_ORIENT, -1, 0};
+        break;
+    case TAKE:
+        menu[nm++] = (Entry){w->pend_nslots, T_TAKE, -1, 0};
+        break;
+    case VOTE:
+        menu[nm++] = (Entry){2, T_VOTE, -1, 0};
+        break;
+    default: {
+        /* the hand's distinct cards, sorted (ids are in code order) */
+        int h[LHAND], n = w->hn[seat];
+        memcpy(h, w->hand[seat], (size_t)n * sizeof(int));
+        for (int i = 1; i < n; i++) {
+            int v = h[i], j = i - 1;
+            while (j >= 0 && h[j] > v) { h[j + 1] = h[j]; j--; }
+            h[j + 1] = v;
+        }
+        for (int i = 0; i < n; i++) {
+            if (nk && hd[nk - 1] == h[i]) { mult[nk - 1]++; continue; }
+            hd[nk] = h[i]; mult[nk] = 1; nk++;
+        }
+        int cells_found = 0;
+        for (int i = 0; i < nk; i++) {  /* path cards first: by code, then orientation */
+            int c = hd[i];
+            if (t->kind[c] != K_PATH) continue;
+            if (!cells_found) { placement_cells(w, &f); cells_found = 1; }
+            for (int k = 0; k < t->norient[c]; k++) {
+                int m = fitting(w, &f, t->open_mask[t->ootile[c][k]]);
+                if (m) menu[nm++] = (Entry){m, T_PLACE, c, k};
+            }
+        }
+        for (int i = 0; i < nk; i++) {  /* then action cards, by code */
+            int c = hd[i], m;
+            if (t->kind[c] != K_ACTION) continue;
+            switch (t->effect[c]) {
+            case E_TOOL:
+                cell_lists(w, &f);
+                if ((m = f.nlist[t->obstacle[c]])) menu[nm++] = (Entry){m, T_CELL, c, t->obstacle[c]};
+                break;
+            case E_STORM:
+                cell_lists(w, &f);
+                if ((m = f.nlist[L_STORM])) menu[nm++] = (Entry){m, T_CELL, c, L_STORM};
+                break;
+            case E_TRAP: case E_TROLL:
+                free_joints(w, &f);
+                if (f.njoints) menu[nm++] = (Entry){f.njoints, T_JOINT, c, 0};
+                break;
+            case E_INFO:
+                for (int k = 0; k < t->nlook[c]; k++) {
+                    if (t->look[c][k] == O_MINE) {
+                        if (w->nh) menu[nm++] = (Entry){w->nh, T_CELL, c, L_MINES};
+                    } else if (t->look[c][k] == O_TREASURE) {
+                        if (f.nslots < 0) {
+                            f.nslots = 0;
+                            for (int s = 0; s < w->nslot; s++) if (w->owner[s] < 0) f.slots[f.nslots++] = s;
+                        }
+                        if (f.nslots) menu[nm++] = (Entry){f.nslots, T_TREASURE, c, 0};
+                    } else {
+                        menu[nm++] = (Entry){w->n - 1, T_PLAYER, c, 0};
+                    }
+                }
+                break;
+            default:
+                PyErr_SetString(PyExc_AssertionError, "lost mines core: effect");
+                return -1;
+            }
+        }
+        if (n) {
+            int pairs = 0;
+            if (t->pass_max >= 2) {
+                pairs = nk * (nk - 1) / 2;
+                for (int i = 0; i < nk; i++) pairs += mult[i] > 1;
+            }
+            menu[nm++] = (Entry){nk + pairs, T_PASS, -1, 0};
+        }
+        if (!w->proposed) menu[nm++] = (Entry){1, T_PROPOSE, -1, 0};
+    }
+    }
+    if (nm == 0) { PyErr_SetString(PyExc_AssertionError, "lost mines core: no legal action"); return -1; }
+    int i;
+    Entry *e = &menu[core_pick(&w->rng, menu, sizeof(Entry), nm, even, &i)];
+    if (i >= e->count || e->count <= 0) {
+        PyErr_SetString(PyExc_AssertionError, "lost mines core: an empty menu entry");
+        return -1;
+    }
+    /* the actor is logged first (LostMinesState._apply) */
+    PyObject *actor = PyLong_FromLong(seat);
+    if (actor == NULL || PyList_Append(w->actors, actor) < 0) { Py_XDECREF(actor); return -1; }
+    Py_DECREF(actor);
+    PyObject *action = NULL;
+    int card = e->card, res = -1;
+    switch (e->tag) {
+    case T_PLACE: {
+        int otile = t->ootile[card][e->aux], om = t->open_mask[otile], at = -1;
+        for (int k = 0; k < f.npc; k++)
+            if (t->fits[w->cons[f.pc[k]]][om] && i-- == 0) { at = f.pc[k]; break; }
+        if (at < 0) { PyErr_SetString(PyExc_AssertionError, "lost mines core: placement"); return -1; }
+        action = PyTuple_GET_ITEM(t->place_act[card][e->aux], at);
+        Py_INCREF(action);
+        w->pending_draw = 1;
+        if (hand_remove(w, seat, card) < 0) goto fail;
+        place(w, at, otile);
+        res = after_card(w, seat);
+        break;
+    }
+    case T_CELL: {
+        int c = cells_of(w, &f, e->aux)[i];
+        action = PyTuple_GET_ITEM(t->cell_act[card], c);
+        Py_INCREF(action);
+        w->pending_draw = 1;
+        if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0) goto fail;
+        if (t->effect[card] == E_TOOL) { w->over[c] = 1; w->d_over = 1; }
+        else if (t->effect[card] == E_STORM) { if (storm(w, c) < 0) goto fail; }
+        else if (look(w, seat, action) < 0) goto fail;
+        res = after_card(w, seat);
+        break;
+    }
+    case T_JOINT: {
+        int j = f.joints[i];
+        action = PyTuple_GET_ITEM(t->joint_act[card], j);
+        Py_INCREF(action);
+        w->pending_draw = 1;
+        if (hand_remove(w, seat, card) < 0) goto fail;
+        if (t->effect[card] == E_TROLL) {
+            if (w->ntj >= LTROLLS || w->nfront[seat] >= LFRONT) {
+                PyErr_SetString(PyExc_OverflowError, "lost mines core: trolls");
+                goto fail;
+            }
+            w->troll[j] = (int8_t)seat;
+            w->tj[w->ntj++] = j;
+            w->front[seat][w->nfront[seat]++] = card;
+            w->d_front = 1;
+        } else {
+            if (discard(w, card) < 0) goto fail;
+            w->trap[j] = 1;
+            w->d_traps = 1;
+        }
+        res = after_card(w, seat);
+        break;
+    }
+    case T_TREASURE: case T_PLAYER: {
+        int target = e->tag == T_TREASURE ? f.slots[i] : (i < seat ? i : i + 1);
+        action = PyTuple_GET_ITEM(e->tag == T_TREASURE ? t->treasure_act[card] : t->player_act[card],
+                                  target);
+        Py_INCREF(action);
+        w->pending_draw = 1;
+        if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0 || look(w, seat, action) < 0)
+            goto fail;
+        res = after_card(w, seat);
+        break;
+    }
+    case T_PASS: {  /* by template: single cards, then pairs (a doubled card first) */
+        int cs[2], k = 0;
+        if (i < nk) {
+            cs[k++] = hd[i];
+            action = t->pass1[hd[i]];
+        } else {
+            i -= nk;
+            for (int a = 0; a < nk && !k; a++) {
+                int block = (mult[a] > 1) + nk - a - 1;
+                if (i >= block) { i -= block; continue; }
+                cs[0] = hd[a];
+                if (mult[a] > 1) { if (i == 0) cs[1] = hd[a]; else cs[1] = hd[a + i]; }
+                else cs[1] = hd[a + 1 + i];
+                k = 2;
+            }
+            if (k != 2) { PyErr_SetString(PyExc_AssertionError, "lost mines core: pass"); return -1; }
+            action = PyTuple_GET_ITEM(t->pass2[cs[0]], cs[1]);
+        }
+        Py_INCREF(action);
+        for (int m = 0; m < k; m++)
+            if (hand_remove(w, seat, cs[m]) < 0 || discard(w, cs[m]) < 0) goto fail;
+        w->pending_draw = k;
+        res = after_card(w, seat);
+        break;
+    }
+    case T_PROPOSE:
+        action = t->propose; Py_INCREF(action);
+        w->proposed = 1;
+        w->nvoters = w->n - 1;
+        for (int k = 1; k < w->n; k++) w->voters[k - 1] = (seat + k) % w->n;
+        w->phase = VOTE;
+        w->current = w->voters[0];
+        res = GO_ON;
+        break;
+    case T_VOTE:
+        action = PyTuple_GET_ITEM(t->votes, i); Py_INCREF(action);
+        res = GO_ON;
+        if (i == 1) {  /* declined */
+            w->nvoters = 0;
+            w->phase = CARD;
+            w->current = w->turn;
+        } else {
+            memmove(w->voters, w->voters + 1, (size_t)(w->nvoters - 1) * sizeof(int));
+            if (--w->nvoters) w->current = w->voters[0];
+            else res = VOTED_END;
+        }
+        break;
+    case T_ROUTE:
+        action = route_action(w, i);
+        if (action == NULL) return -1;
+        res = move(w, seat, i);
+        break;
+    case T_STAY:
+        action = t->stay; Py_INCREF(action);
+        res = collect(w, seat);
+        break;
+    case T_ORIENT: {
+        int rotated = w->pend_ways[i];
+        action = t->orient_obj[rotated]; Py_INCREF(action);
+        w->pend_kind = 0;
+        reveal(w, seat, w->pend_g, rotated, w->pend_entry);
+        res = collect(w, seat);
+        break;
+    }
+    case T_TAKE: {
+        int slot = w->pend_slots[i];
+        action = PyTuple_GET_ITEM(t->take, slot); Py_INCREF(action);
+        w->pend_kind = 0;
+        take(w, seat, slot);
+        res = after_move(w);
+        break;
+    }
+    default:
+        PyErr_SetString(PyExc_AssertionError, "lost mines core: menu tag");
+        return -1;
+    }
+    if (res < 0) goto fail;
+    *action_out = action;
+    return res;
+fail:
+    Py_XDECREF(action);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ a round's set-up */
+/* what LostMinesState._setup_round reads of the game, for a match without a fixed deal
+   (core/lost_mines.py _setup_of, one per player count): parsed once per such tuple */
+typedef struct {
+    PyObject *src, *removed;
+    int nstarts, start_g[4], start_ot[4], nmines, mine_g[LHID], mine_id[LHID], ntreasures,
+        treasure[LDECK], ndwarves, dwarf[LDECK], dwarf_start[LCARDS], ndeck, deck[LDECK],
+        aside, hand;
+} Setup;
+static Setup su;
+
+static int ids_of(PyObject *seq, int *out, int *n, int most) {
+    Py_ssize_t k = PyTuple_GET_SIZE(seq);
+    if (k > most) { PyErr_SetString(PyExc_ValueError, "lost mines core: set-up"); return -1; }
+    for (Py_ssize_t i = 0; i < k; i++) out[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(seq, i));
+    *n = (int)k;
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* (start cells, start tiles, mine cells, mines, treasures, dwarf cards, each dwarf card's
+   start cell by card, dwarf cards removed, pile, cards set aside, hand size) */
+static int load_setup(PyObject *o) {
+    int k;
+    if (su.src == o) return 0;
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 11) {
+        PyErr_SetString(PyExc_ValueError, "lost mines core: set-up");
+        return -1;
+    }
+    if (ids_of(PyTuple_GET_ITEM(o, 0), su.start_g, &su.nstarts, 4)
+        || ids_of(PyTuple_GET_ITEM(o, 1), su.start_ot, &k, 4)
+        || ids_of(PyTuple_GET_ITEM(o, 2), su.mine_g, &su.nmines, LHID)
+        || ids_of(PyTuple_GET_ITEM(o, 3), su.mine_id, &k, LHID)
+        || ids_of(PyTuple_GET_ITEM(o, 4), su.treasure, &su.ntreasures, LDECK)
+        || ids_of(PyTuple_GET_ITEM(o, 5), su.dwarf, &su.ndwarves, LDECK)
+        || ids_of(PyTuple_GET_ITEM(o, 6), su.dwarf_start, &k, LCARDS)
+        || ids_of(PyTuple_GET_ITEM(o, 8), su.deck, &su.ndeck, LDECK))
+        return -1;
+    su.aside = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 9));
+    su.hand = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 10));
+    Py_XDECREF(su.src);
+    Py_XDECREF(su.removed);
+    su.src = o; Py_INCREF(o);
+    su.removed = PyTuple_GET_ITEM(o, 7); Py_INCREF(su.removed);
+    return 0;
+}
+
+static inline void shuffle_ids(uint64_t *rs, int *a, int n) {  /* Rng.shuffle */
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)below(rs, (uint64_t)(i + 1));
+        int x = a[i]; a[i] = a[j]; a[j] = x;
+    }
+}
+
+/* a new list of n new empty containers made by ``make`` (list, dict or set) */
+static PyObject *empties(int n, PyObject *(*make)(PyObject *), PyObject *arg) {
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l != NULL && i < n; i++) {
+        PyObject *e = make(arg);
+        if (e == NULL) { Py_CLEAR(l); break; }
+        PyList_SET_ITEM(l, i, e);
+    }
+    return l;
+}
+static PyObject *new_list(PyObject *arg) { (void)arg; return PyList_New(0); }
+static PyObject *new_dict(PyObject *arg) { (void)arg; return PyDict_New(); }
+
+/* LostMinesState._setup_round for a match without a fixed deal: the same numbers drawn from
+   ``rs`` (the state's generator), the same cards; the fields only a new round changes are
+   written at once, the rest (hands, pile, maze, pawns, tokens) by the next sync_out */
+static int setup_round(W *w, uint64_t *rs, int round_no, Py_ssize_t logged) {
+    Tables *t = w->t;
+    PyObject *st = w->state;
+    int n = w->n, m[LHID], tr[LDECK], dw[LDECK], deck[LDECK], aside[LDECK], nd, nt;
+    memset(w->tile, 0xff, sizeof w->tile);
+    memset(w->hid, 0xff, sizeof w->hid);
+    memset(w->cons, 0, sizeof w->cons);
+    memset(w->over, 0, sizeof w->over);
+    memset(w->trap, 0, sizeof w->trap);
+    memset(w->troll, 0xff, sizeof w->troll);
+    memset(w->pawns, 0, sizeof w->pawns);
+    w->ntj = 0; w->norder = 0; w->nh = 0; w->version = 0;
+    for (int i = 0; i < su.nstarts; i++) place(w, su.start_g[i], su.start_ot[i]);
+    memcpy(m, su.mine_id, (size_t)su.nmines * sizeof(int));
+    shuffle_ids(rs, m, su.nmines);
+    for (int i = 0; i < su.nmines; i++) { w->version++; w->hid[su.mine_g[i]] = (int16_t)m[i]; }
+    for (int g = 0; g < LNC; g++) if (w->hid[g] >= 0) w->hcell[w->nh++] = g;
+    nt = su.ntreasures;
+    memcpy(tr, su.treasure, (size_t)nt * sizeof(int));
+    shuffle_ids(rs, tr, nt);
+    if (n > nt || n > LSLOTS) { PyErr_SetString(PyExc_ValueError, "lost mines core: treasures"); return -1; }
+    w->nslot = n;
+    for (int i = 0; i < n; i++) { w->stype[i] = t->ttype[tr[i]]; w->owner[i] = -1; w->ncol[i] = 0; }
+    nd = su.ndwarves;
+    memcpy(dw, su.dwarf, (size_t)nd * sizeof(int));
+    shuffle_ids(rs, dw, nd);
+    int dwarves[LSEATS];
+    for (int s = 0; s < n; s++) {  /* popped from the end, seat 0 first */
+        dwarves[s] = dw[nd - 1 - s];
+        w->pawn[s] = su.dwarf_start[dwarves[s]];
+        w->pseg[s] = 0;
+        w->pawns[w->pawn[s]]++;
+    }
+    memcpy(deck, su.deck, (size_t)su.ndeck * sizeof(int));
+    shuffle_ids(rs, deck, su.ndeck);
+    int left = su.ndeck;
+    for (int k = 0; k < su.aside; k++) aside[k] = deck[--left];
+    for (int s = 0; s < n; s++) { w->hn[s] = 0; w->nfront[s] = 0; }
+    int k = su.hand * n < left ? su.hand * n : left;  /* engine.game.deal_round */
+    for (int i = 0; i < n; i++) {
+        int seat = (w->turn + i) % n;
+        for (int j = i; j < k; j += n) w->hand[seat][w->hn[seat]++] = deck[left - 1 - j];
+    }
+    left -= k;
+    memcpy(w->deck, deck, (size_t)left * sizeof(int));
+    w->ndeck = left;
+    w->dragon = -1; w->phase = CARD; w->pend_kind = 0; w->pending_draw = 0; w->proposed = 0;
+    w->nvoters = 0; w->current = w->turn;
+    w->d_maze = w->d_owner = w->d_front = w->d_traps = w->d_over = w->deck_full = 1;
+    w->stale_mines = 1;
+    Py_XDECREF(w->discards);
+    w->discards = PyList_New(0);
+    if (w->discards == NULL) return -1;
+    Py_INCREF(w->discards);
+    if (set_new(st, "_round", PyLong_FromLong(round_no)) < 0
+        || set_new(st, "round_start", PyLong_FromSsize_t(logged + (round_no > 1))) < 0
+        || set_new(st, "layout", code_list(w, tr, n)) < 0
+        || set_new(st, "treasures_out", code_list(w, tr + n, nt - n)) < 0
+        || set_new(st, "dwarves", code_list(w, dwarves, n)) < 0
+        || set_new(st, "dwarf_aside", code_list(w, dw, nd - n)) < 0
+        || set_new(st, "dwarf_removed", PySequence_List(su.removed)) < 0
+        || set_new(st, "aside", code_list(w, aside, su.aside)) < 0
+        || set_new(st, "hands", empties(n, new_list, NULL)) < 0
+        || set_new(st, "deck", PyList_New(0)) < 0
+        || set_new(st, "pawn", int_list(w->pseg, n)) < 0  /* (zeros) filled by sync_out */
+        || set_new(st, "pawn_seg", int_list(w->pseg, n)) < 0
+        || set_new(st, "discards", w->discards) < 0
+        || set_new(st, "seen_mines", empties(n, new_dict, NULL)) < 0
+        || set_new(st, "seen_treasures", empties(n, PySet_New, NULL)) < 0
+        || set_new(st, "seen_dwarves", empties(n, PySet_New, NULL)) < 0)
+        return -1;
+    return 0;
+}
+
+/* LostMinesState._end_round calls _setup_round where the next round begins; while the core
+   calls it, an instance attribute answers that call (this marker), and the core sets the
+   round up itself */
+static int setup_called;
+static PyObject *setup_marker(PyObject *self, PyObject *noargs) {
+    (void)self; (void)noargs;
+    setup_called = 1;
+    Py_RETURN_NONE;
+}
+static PyMethodDef marker_def = {"_setup_round", setup_marker, METH_NOARGS, NULL};
+static PyObject *marker;
+
+/* ------------------------------------------------------------------ the play-out */
+static int busy;  /* the working state is in use (a play-out in a Python call) */
+
+/* the state's own _end_round (``reason``: "vote", or NULL), where the core sets the rounds
+   up (``setup`` not None) with the marker in place of its _setup_round; then the next round
+   set up by the core (setup_called); the chooser ``rng`` read back in between (Python's
+   set-up draws from it when it is the state's own) */
+static int end_round(W *w, PyObject *setup, PyObject *reason, PyObject *rng) {
+    int take = setup != Py_None;
+    setup_called = 0;
+    if (take && set_attr(w->state, "_setup_round", marker) < 0) return -1;
+    PyObject *r = reason == NULL ? PyObject_CallMethod(w->state, "_end_round", NULL)
+                                 : PyObject_CallMethod(w->state, "_end_round", "O", reason);
+    if (take && del_attr(w->state, "_setup_round") < 0) { Py_XDECREF(r); return -1; }
+    if (r == NULL) return -1;
+    Py_DECREF(r);
+    if (core_get_rng(rng, &w->rng) < 0) return -1;
+    if (!setup_called) return 0;
+    int round_no;
+    if (load_setup(setup) < 0 || core_attr_int(w->state, "turn", &w->turn) < 0
+        || core_attr_int(w->state, "_round", &round_no) < 0)
+        return -1;
+    return setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history));
+}
+
+static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
+                      PyObject *setup) {
+    W *w = &work;
+    int shared, terminal, round0, round_no, finished = 1, rc;
+    long played = 0;
+    {
+        PyObject *own = get_attr(state, "rng");
+        if (own == NULL) return NULL;
+        shared = own == rng;
+        Py_DECREF(own);
+    }
+    w->t = t; w->state = state;
+    w->history = w->actors = w->discards = NULL;
+    if (core_state_flags(state, &terminal, &round0) < 0) return NULL;
+    round_no = round0;
+    if (terminal) return Py_BuildValue("(lO)", 0L, Py_True);
+    if (!(w->history = get_attr(state, "history")) || !(w->actors = get_attr(state, "actors"))
+        || core_get_rng(rng, &w->rng) < 0)
+        goto error;
+    rc = sync_in(w, shared);
+    if (rc < 0) goto error;
+    if (rc > 0) { finished = 0; goto done; }
+    while (!terminal && !(until && round_no != round0)) {
+        PyObject *action = NULL;
+        int res = decide(w, even, &action);
+        if (res < 0) goto error;
+        played++;
+        if (res == GO_ON) {
+            int a = PyList_Append(w->history, action);
+            Py_DECREF(action);
+            if (a < 0) goto error;
+            continue;
+        }
+        /* the round is over: the state as Python's has it when _end_round is called (the
+           action logged after), the generators written back; the next round set up by the
+           core, or read in */
+        if (sync_out(w, shared) < 0 || core_put_rng(rng, w->rng) < 0) { Py_DECREF(action); goto error; }
+        int bad = end_round(w, setup, res == VOTED_END ? t->vote_reason : NULL, rng) < 0
+                  || PyList_Append(w->history, action) < 0;
+        Py_DECREF(action);
+        if (bad || core_state_flags(state, &terminal, &round_no) < 0) goto error;
+        if (setup_called) continue;  /* the core's own round (written back below) */
+        if (terminal || (until && round_no != round0)) goto whole;  /* Python's state is whole */
+        rc = sync_in(w, shared);
+        if (rc < 0) goto error;
+        if (rc > 0) { finished = 0; goto done; }
+    }
+    if (sync_out(w, shared) < 0) goto error;
+done:
+    if (core_put_rng(rng, w->rng) < 0) goto error;
+whole:
+    Py_XDECREF(w->history); Py_XDECREF(w->actors); Py_CLEAR(w->discards);
+    return Py_BuildValue("(lO)", played, finished ? Py_True : Py_False);
+error:
+    Py_XDECREF(w->history); Py_XDECREF(w->actors); Py_CLEAR(w->discards);
+    return NULL;
+}
+
+/* lost_mines_play_out(state, rng, until_round_end, even, tables, setup) -> (played, finished)
+ * setup: the game's round set-up (core/lost_mines.py _setup_of), or None (rounds set up in
+ * Python: a fixed deal).  finished False: the core stopped at a position it does not take (written back), and the
+ * caller plays the rest in Python. */
+static PyObject *lost_mines_play_out(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *rng, *caps, *setup;
+    int until, even;
+    if (!PyArg_ParseTuple(args, "OOppOO", &state, &rng, &until, &even, &caps, &setup))
+        return NULL;
+    Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.LostMinesTables");
+    if (t == NULL) return NULL;
+    /* one working state for the process: a second play-out while one is in a Python call
+       (another thread, while this one ends a round) is played in Python instead */
+    if (busy) return Py_BuildValue("(lO)", 0L, Py_False);
+    busy = 1;
+    PyObject *result = play(state, rng, until, even, t, setup);
+    busy = 0;
+    return result;
+}
+
+/* lost_mines_first_round(state, tables, setup) -> bool: a new match's first round set up
+ * by the core (LostMinesState._setup_round for a match without a fixed deal: the same
+ * numbers drawn from the state's generator, the same cards), the state written; False: the
+ * core is busy (the caller sets the round up in Python). */
+static PyObject *lost_mines_first_round(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *caps, *setup, *game = NULL, *srng = NULL, *result = NULL;
+    if (!PyArg_ParseTuple(args, "OOO", &state, &caps, &setup)) return NULL;
+    Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.LostMinesTables");
+    if (t == NULL) return NULL;
+    if (busy) Py_RETURN_FALSE;
+    busy = 1;
+    W *w = &work;
+    w->t = t; w->state = state;
+    w->history = w->actors = w->discards = NULL;
+    int round_no;
+    if (!(game = get_attr(state, "game")) || core_attr_int(game, "players", &w->n) < 0
+        || core_attr_int(state, "turn", &w->turn) < 0 || core_attr_int(state, "_round", &round_no) < 0
+        || !(w->history = get_attr(state, "history")))
+        goto out;
+    if (w->n < 2 || w->n > t->seats) { PyErr_SetString(PyExc_ValueError, "lost mines core: players"); goto out; }
+    w->srng = &w->own_rng;
+    if (!(srng = get_attr(state, "rng")) || core_get_rng(srng, &w->own_rng) < 0 || load_setup(setup) < 0
+        || setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history)) < 0
+        || sync_out(w, 0) < 0)
+        goto out;
+    result = Py_True;
+    Py_INCREF(result);
+out:
+    Py_XDECREF(game); Py_XDECREF(srng); Py_XDECREF(w->history); Py_CLEAR(w->discards);
+    busy = 0;
+    return result;
+}
+
+PyMethodDef lost_mines_methods[] = {
+    {"lost_mines_first_round", lost_mines_first_round, METH_VARARGS,
+     "A new match's first round set up by the core: (state, tables, setup) -> bool."},
+    {"lost_mines_tables", lost_mines_tables, METH_O,
+     "Compile The Lost Mines' tables (a spec dict, core/lost_mines.py)."},
+    {"lost_mines_play_out", lost_mines_play_out, METH_VARARGS,
+     "The Lost Mines' State.play_out: (state, rng, until_round_end, even, tables, setup) -> "
+     "(played, finished)."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* what the module needs made once, before any call */
+int lost_mines_init(void) {
+    marker = PyCFunction_New(&marker_def, NULL);
+    return marker == NULL ? -1 : 0;
+}

@@ -1,0 +1,212 @@
+"""The Lost Mines' play-out on the compiled core (``core/lost_mines.c``): the tables it
+reads, made from the game's catalogue (``games/lost_mines/cards.py``) and the state's own
+menu tables (the actions the legal list shares, the walking steps), and the glue that hands
+a state to the core and back.
+
+The core plays the decisions in C on its own copy of the position: placing path cards,
+the action cards (tools, traps, trolls, storms), passes, the pawns' moves with their
+routes, traps sprung, mines entered and turned over, treasures taken, proposals to end the
+round and the votes on them.  It writes the position back into the Python state (hands,
+pile, the maze, pawns, tokens, treasures, phase and seats, the generators); the log, the
+seats that acted and the discards are changed in place as it plays.  An information
+card's look is the state's own ``_look``; at a round's end it calls the state's own
+``_end_round`` (the scoring and the round's record stay in Python).  Rounds of a match
+without a fixed deal are set up by the core as ``_setup_round`` does (the same numbers
+drawn): a new match's first (``setup_for``), and the next ones inside a play-out, where the
+core answers ``_end_round``'s call of ``_setup_round``; a fixed deal's rounds are set up in
+Python and read back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.actions import Move, Orient, PlayOnPlayer, PlayOnTreasure, Take
+from ..engine.maze import FITS, Maze, Memo, cell, xy
+from ..engine.moves import _PASSES, SINGLES
+from ..engine.rng import Rng
+from ..engine.tiles import S as SOUTH
+from ..games.lost_mines import cards as C
+from ..games.lost_mines import state as S
+
+#: what this family puts on the core, as ``core.describe()`` says it
+COVERS = "The Lost Mines' play-outs"
+
+#: the effects of action cards, as the core numbers them (lost_mines.c E_...)
+_EFFECTS = {"tool": 1, "info": 2, "trap": 3, "troll": 4, "storm": 5}
+#: an information card's options, as the core numbers them (O_...)
+_LOOKS = {"mine": 0, "treasure": 1, "dwarf": 2}
+#: the core's grid: a cell is (x + 2) * _STRIDE + (y + 2), a border of two cells round the
+#: board (the fit constraints of the cards at its edge lie on the first; the second keeps
+#: every neighbour of those on the grid)
+_STRIDE = 16
+_GRID = 256
+
+
+def _gi(c: int) -> int:
+    x, y = xy(c)
+    return (x + 2) * _STRIDE + y + 2
+
+
+def _by_grid(table: dict[int, Any]) -> tuple[Any, ...]:
+    """A table by engine cell as a tuple by the core's grid cell (None off the board)."""
+    out: list[Any] = [None] * _GRID
+    for c, value in table.items():
+        out[_gi(c)] = value
+    return tuple(out)
+
+
+def _put_maze(state: S.LostMinesState, cells: dict[int, int], hidden: dict[int, str],
+              constraint: dict[int, int], order: list[int], version: int) -> None:
+    """A new maze for ``state`` from the core's (its clones keep theirs: copy-on-write)."""
+    maze = Maze.__new__(Maze)
+    maze.cat = S.CAT
+    maze.cells, maze.hidden, maze.constraint, maze.order = cells, hidden, constraint, order
+    maze.sources, maze.blocks, maze.reach, maze.reach_in = [], [], [], []  # no contexts
+    maze.version = version
+    state.maze = maze
+    state._mt = Memo()
+
+
+def _spec() -> dict[str, Any]:
+    """What the core reads: per card (ids in code order, so that a hand's sorted distinct
+    cards are its sorted ids), per oriented tile, the actions it logs (the objects the
+    state's menus share, by the core's grid cell) and the game's counts."""
+    cat = S.CAT
+    codes = sorted(k.code for k in cat.kinds)
+    ids = {code: i for i, code in enumerate(codes)}
+    seats = S.LostMinesGame.max_players
+    obstacles = {kind: i for i, kind in enumerate(C.OBSTACLES)}
+    types = {kind: i for i, kind in enumerate(C.TREASURE_TYPES)}
+    cards = []
+    for code in codes:
+        kind = cat[code]
+        effect = kind.effect
+        is_path, is_action = code in S._PATH_WAYS, code in S._ACTION_CODES
+        mine = C.MINE_TYPE.get(code)
+        place = tuple(_by_grid(S._PLACE_ACT[code, r]) for r, _ in S._PATH_WAYS[code]) \
+            if is_path else ()
+        cards.append((
+            code, 1 if is_path else 2 if is_action else 0, _EFFECTS.get(effect or "", 0),
+            obstacles[kind.tools[0]] if effect == "tool" else -1,
+            tuple(_LOOKS[look] for look in kind.tools) if effect == "info" else (),
+            types[C.treasure_type(code)] if kind.category == "treasure" else -1,
+            -1 if mine is None else -2 if mine == C.DRAGON else types[mine],
+            tuple((rotated, otile) for rotated, otile in cat.orientations.get(code, ())),
+            place,
+            _by_grid(S._CELL_ACT[code]) if is_action else None,
+            tuple(_joint_row(S._JOINT_ACT[code])) if is_action else None,
+            tuple(PlayOnTreasure(code, slot) for slot in range(seats)) if is_action else None,
+            tuple(PlayOnPlayer(code, seat) for seat in range(seats)) if is_action else None,
+            SINGLES[code] if is_path or is_action else None,
+            tuple(_PASSES[code, other] if other >= code and (other in S._PATH_WAYS
+                                                            or other in S._ACTION_CODES)
+                  else None for other in codes) if is_path or is_action else None))
+    otiles = [(cat.open_mask[t], cat.segments[t], cat.seg_of_edge[t],
+               obstacles.get(S._OBSTACLE[t] or "", -1),
+               int(S._ROCK[t]), int(cat.features[t].campfire), int(S._STORMABLE[t]),
+               ids[cat.codes[t]]) for t in range(len(cat.codes))]
+    trolls = [code for code in codes if cat[code].effect == "troll"]
+    assert len(trolls) == 1, "a storm takes a troll's card by its code (LostMinesState._storm)"
+    return {"cards": cards, "otiles": otiles, "ids": ids,
+            "fits": bytes(int(FITS[k][m]) for k in range(256) for m in range(16)),
+            "xy": tuple(((g // _STRIDE) - 2, (g % _STRIDE) - 2) for g in range(_GRID)),
+            "board": (C.WIDTH, C.HEIGHT), "steps": (C.STEPS, C.CAMPFIRE_STEPS),
+            "pass_max": C.PASS_MAX, "seats": seats, "troll": ids[trolls[0]],
+            "treasure_types": len(C.TREASURE_TYPES),
+            "Move": Move, "new": tuple.__new__, "orient": (Orient(False), Orient(True)),
+            "take": tuple(Take(slot) for slot in range(seats)), "votes": S._VOTES,
+            "propose": S._PROPOSE[0], "stay": S._STAY[0], "vote": "vote",
+            "put_maze": _put_maze}
+
+
+def _joint_row(table: dict[int, Any]) -> list[Any]:
+    """A card's joint actions by the core's joint (grid cell * 2, + 1 for the S side)."""
+    out: list[Any] = [None] * (2 * _GRID)
+    for j, action in table.items():
+        out[2 * _gi(j >> 4) + (j & 15 == SOUTH)] = action
+    return out
+
+
+_TABLES: list[Any] = []
+
+
+def _tables() -> Any:
+    """The core's tables of The Lost Mines (made once)."""
+    if not _TABLES:
+        from . import _ext
+
+        assert _ext is not None
+        _TABLES.append(_ext.lost_mines_tables(_spec()))
+    return _TABLES[0]
+
+
+#: per player count, what the core needs to set up a round (``_setup_of``)
+_SETUPS: dict[int, tuple[Any, ...]] = {}
+
+
+def _setup_of(players: int) -> tuple[Any, ...]:
+    """What ``LostMinesState._setup_round`` reads of the game for a round without a fixed
+    deal, for the core to set up rounds the same way (the same numbers drawn, the same
+    cards): (start cells, their tiles, mine cells, mines, treasures, dwarf cards, each dwarf
+    card's start cell by card id, dwarf cards removed, pile, cards set aside, hand size)."""
+    known = _SETUPS.get(players)
+    if known is not None:
+        return known
+    cat = S.CAT
+    ids = {code: i for i, code in enumerate(sorted(k.code for k in cat.kinds))}
+    starts = {clan: _gi(cell(*at)) for clan, at in C.STARTS.items()}
+    dwarf_start = [-1] * len(ids)
+    for kind in cat.of_category("dwarf"):
+        dwarf_start[ids[kind.code]] = starts[C.clan_of(kind.code)]
+    setup = (tuple(starts.values()),
+             tuple(cat.otile[f"start-{clan}", False] for clan in C.STARTS),
+             tuple(_gi(cell(*at)) for at in C.MINE_CELLS), tuple(ids[c] for c in S._MINES),
+             tuple(ids[c] for c in S._TREASURES), tuple(ids[c] for c in S.dwarf_box(players)),
+             tuple(dwarf_start),
+             tuple(f"{clan}-{C.LOYAL}" for clan in C.CLANS
+                   for _ in range(C.LOYAL_REMOVED[players])),
+             tuple(ids[c] for c in sorted(S._DECK)), C.SET_ASIDE, C.HAND_SIZE[players])
+    _SETUPS[players] = setup
+    return setup
+
+
+def play_out_for(cls: type) -> Any:
+    """The compiled play-out for states of exactly ``cls`` (The Lost Mines'), else None."""
+    return _play_out if cls is S.LostMinesState else None
+
+
+def setup_for(cls: type) -> Any:
+    """The compiled first-round set-up for states of exactly ``cls`` (The Lost Mines'), else
+    None."""
+    return _first_round if cls is S.LostMinesState else None
+
+
+def _first_round(state: S.LostMinesState) -> None:
+    """``state._setup_round()`` of a new match without a fixed deal, on the core (in Python
+    where the core is busy)."""
+    from . import _ext
+
+    if _ext is None or state.deal is not None or state._round != 0 \
+            or state.game.catalogue is not S.CAT \
+            or not _ext.lost_mines_first_round(state, _tables(),
+                                               _setup_of(state.game.players)):
+        state._setup_round()
+
+
+def _play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool, policy: str) -> int:
+    """``state.play_out`` on the core (the rest in Python where it stops: a position it
+    does not take)."""
+    from . import _ext
+
+    if type(rng) is not Rng or _ext is None or state.game.catalogue is not S.CAT:
+        return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
+    round_no = state._round
+    setup = _setup_of(state.game.players) if state.deal is None else None
+    played, finished = _ext.lost_mines_play_out(state, rng, until_round_end,
+                                                policy == "playout", _tables(), setup)
+    if not finished:
+        if until_round_end and state._round != round_no:
+            return int(played)
+        return int(played) + state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
+    return int(played)
