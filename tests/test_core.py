@@ -141,7 +141,7 @@ def test_pysaboteur_pure_forces_the_pure_path() -> None:
 
 
 def test_games_not_on_the_core_yet_play_in_python() -> None:
-    for name, players in (("duel", 2), ("lost-mines", 5)):
+    for name, players in (("lost-mines", 5),):
         state = make_game(name, players).new_state(0)
         assert core.compiled_play_out(type(state)) is None
 

@@ -14,9 +14,6 @@
  */
 #include "core.h"
 
-#define G 256            /* the working grid: G x G cells around the start */
-#define OFF 128
-#define NCELLS (G * G)
 #define MAXSEATS 16
 #define MAXCARDS 160
 #define MAXOT 256
@@ -36,25 +33,6 @@ enum { E_NONE = 0, E_BREAK, E_REPAIR, E_MAP, E_ROCKFALL,
 enum { T_PATH = 0, T_LADDER, T_SEATS, T_CELL, T_DISCARD, T_PASS, T_ORIENT };
 enum { MAIN = 0, ORIENT = 1, STEAL = 2 };
 enum { GO_ON = 0, PAUSE = 1, ROUND_END = 2 };
-static const int EDGES[4] = {1, 2, 4, 8};                  /* N E S W */
-static const int DELTA[4] = {-1, G, 1, -G};                /* by edge index */
-static const int OPP[4] = {4, 8, 1, 2};
-
-/* cells: Python's (x + 512) << 10 | (y + 512), the grid's (x + OFF) << 8 | (y + OFF) */
-static inline int in_grid(long x, long y) {
-    return x > -OFF + 2 && x < OFF - 3 && y > -OFF + 2 && y < OFF - 3;
-}
-static inline int gi_of(long pycell) {
-    long x = (pycell >> 10) - 512, y = (pycell & 1023) - 512;
-    return (int)(((x + OFF) << 8) | (y + OFF));
-}
-static inline int gi_ok(long pycell) {
-    return in_grid((pycell >> 10) - 512, (pycell & 1023) - 512);
-}
-static inline long py_of(int gi) {
-    long x = (gi >> 8) - OFF, y = (gi & 255) - OFF;
-    return ((x + 512) << 10) | (y + 512);
-}
 /* ------------------------------------------------------------------ tables */
 typedef struct {
     int ncards, notiles, tool_mask;
@@ -88,13 +66,6 @@ static void tables_free(PyObject *capsule) {
     PyMem_RawFree(t);
 }
 
-static long item_long(PyObject *seq, Py_ssize_t i) {
-    PyObject *o = PySequence_GetItem(seq, i);
-    if (o == NULL) return -1;
-    long v = PyLong_AsLong(o);
-    Py_DECREF(o);
-    return v;
-}
 
 static PyObject *get(PyObject *spec, const char *key) {
     PyObject *o = PyDict_GetItemString(spec, key);  /* borrowed */
@@ -428,15 +399,6 @@ static void frontier(W *w) {
 }
 
 /* ------------------------------------------------------------------ Python state in and out */
-static int attr_int(PyObject *o, const char *name, int *out) {
-    PyObject *v = get_attr(o, name);
-    if (v == NULL) return -1;
-    long x = PyLong_AsLong(v);
-    Py_DECREF(v);
-    if (x == -1 && PyErr_Occurred()) return -1;
-    *out = (int)x;
-    return 0;
-}
 
 static int card_id(W *w, PyObject *code) {
     PyObject *v = PyDict_GetItemWithError(w->t->ids, code);
@@ -587,20 +549,7 @@ done:
     return rc;
 }
 
-static int set_int(PyObject *o, const char *name, long v) {
-    PyObject *x = PyLong_FromLong(v);
-    if (x == NULL) return -1;
-    int r = set_attr(o, name, x);
-    Py_DECREF(x);
-    return r;
-}
 
-static int dict_set_ll(PyObject *d, long k, long v) {
-    PyObject *a = PyLong_FromLong(k), *b = PyLong_FromLong(v);
-    int r = (a && b) ? PyDict_SetItem(d, a, b) : -1;
-    Py_XDECREF(a); Py_XDECREF(b);
-    return r;
-}
 
 static int sync_out(W *w) {
     Tables *t = w->t;
@@ -720,12 +669,6 @@ static inline void shuffle_ids(uint64_t *rs, int *a, int n) {  /* Rng.shuffle */
     }
 }
 
-static int set_obj(PyObject *o, const char *name, PyObject *v) {  /* steals v */
-    if (v == NULL) return -1;
-    int r = set_attr(o, name, v);
-    Py_DECREF(v);
-    return r;
-}
 
 /* ClassicState._setup_round for a round without a fixed deal, from w->setup: (start cell,
    start tile, goal cells, goal cards, deck cards, hand size, cards set aside, role_deck,
@@ -955,25 +898,9 @@ static int set_front(W *w, int seat) {
 }
 
 static int see(W *w, int seat, int c) {
-    /* seen = self.seen = self.seen.copy(); seen[seat] = {**seen[seat], c: hidden[c]} */
-    PyObject *seen = get_attr(w->state, "seen");
-    if (seen == NULL) return -1;
-    PyObject *ns = PyList_GetSlice(seen, 0, PY_SSIZE_T_MAX);
-    Py_DECREF(seen);
-    if (ns == NULL) return -1;
-    PyObject *d = PyDict_Copy(PyList_GET_ITEM(ns, seat));
-    PyObject *pc = PyLong_FromLong(py_of(c));
-    int r = -1;
-    if (d && pc && PyDict_SetItem(d, pc, w->t->codes[hid[c]]) == 0) {
-        PyList_SetItem(ns, seat, d);  /* steals d */
-        d = NULL;
-        r = set_attr(w->state, "seen", ns);
-    }
-    Py_XDECREF(d); Py_XDECREF(pc); Py_DECREF(ns);
-    return r;
+    return see_card(w->state, seat, py_of(c), w->t->codes[hid[c]]);
 }
 
-static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
 /* the targets of a map (face-down goals) or a rockfall (path cards), sorted */
 static int cell_targets(W *w, int card, int *out) {
@@ -1106,18 +1033,6 @@ static int seat_targets(W *w, int seat, int card, int *out, int *tool) {
 
 /* the distinct pairs and triples of a sorted hand (kinds hd, counts mult), in the order of
    engine.moves' templates: lexicographic by card */
-static int pair_count(const int *mult, int nk) {
-    int n = nk * (nk - 1) / 2;
-    for (int i = 0; i < nk; i++) n += mult[i] > 1;
-    return n;
-}
-static void nth_pair(const int *hd, const int *mult, int nk, int i, int *out) {
-    for (int a = 0; a < nk; a++)
-        for (int b = a; b < nk; b++) {
-            if (b == a && mult[a] < 2) continue;
-            if (i-- == 0) { out[0] = hd[a]; out[1] = hd[b]; return; }
-        }
-}
 static inline int triple_ok(const int *mult, int a, int b, int c) {
     int need_a = 1 + (b == a) + (c == a), need_b = 1 + (c == b);
     return mult[a] >= need_a && mult[b] >= need_b;
@@ -1395,29 +1310,8 @@ static int decide(W *w, int even, PyObject **action_out) {
     return res;
 }
 
-static int put_rng(PyObject *rng, uint64_t s) {
-    PyObject *v = PyLong_FromUnsignedLongLong(s);
-    if (v == NULL) return -1;
-    int r = set_attr(rng, "state", v);
-    Py_DECREF(v);
-    return r;
-}
 
-static int get_rng(PyObject *rng, uint64_t *s) {
-    PyObject *v = get_attr(rng, "state");
-    if (v == NULL) return -1;
-    *s = PyLong_AsUnsignedLongLong(v);
-    Py_DECREF(v);
-    return PyErr_Occurred() ? -1 : 0;
-}
 
-static int state_flags(PyObject *st, int *terminal, int *round_no) {
-    PyObject *v = get_attr(st, "terminal");
-    if (v == NULL) return -1;
-    *terminal = PyObject_IsTrue(v);
-    Py_DECREF(v);
-    return attr_int(st, "_round", round_no);
-}
 
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
                       PyObject *setup);

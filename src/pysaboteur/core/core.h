@@ -49,9 +49,142 @@ static inline int del_attr(PyObject *o, const char *name) {
     return k == NULL ? -1 : PyObject_DelAttr(o, k);
 }
 
+/* ------------------------------------------------------------------ the grid */
+/* every family works on a G x G grid of cells around the start: a cell is one int */
+#define G 256            /* the working grid: G x G cells around the start */
+#define OFF 128
+#define NCELLS (G * G)
+
+static const int EDGES[4] = {1, 2, 4, 8};                  /* N E S W */
+static const int DELTA[4] = {-1, G, 1, -G};                /* by edge index */
+static const int OPP[4] = {4, 8, 1, 2};
+
+/* cells: Python's (x + 512) << 10 | (y + 512), the grid's (x + OFF) << 8 | (y + OFF) */
+static inline int in_grid(long x, long y) {
+    return x > -OFF + 2 && x < OFF - 3 && y > -OFF + 2 && y < OFF - 3;
+}
+static inline int gi_of(long pycell) {
+    long x = (pycell >> 10) - 512, y = (pycell & 1023) - 512;
+    return (int)(((x + OFF) << 8) | (y + OFF));
+}
+static inline int gi_ok(long pycell) {
+    return in_grid((pycell >> 10) - 512, (pycell & 1023) - 512);
+}
+static inline long py_of(int gi) {
+    long x = (gi >> 8) - OFF, y = (gi & 255) - OFF;
+    return ((x + 512) << 10) | (y + 512);
+}
+
+
+/* ------------------------------------------------------------------ Python objects */
+static inline long item_long(PyObject *seq, Py_ssize_t i) {
+    PyObject *o = PySequence_GetItem(seq, i);
+    if (o == NULL) return -1;
+    long v = PyLong_AsLong(o);
+    Py_DECREF(o);
+    return v;
+}
+
+static inline int attr_int(PyObject *o, const char *name, int *out) {
+    PyObject *v = get_attr(o, name);
+    if (v == NULL) return -1;
+    long x = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static inline int set_int(PyObject *o, const char *name, long v) {
+    PyObject *x = PyLong_FromLong(v);
+    if (x == NULL) return -1;
+    int r = set_attr(o, name, x);
+    Py_DECREF(x);
+    return r;
+}
+
+static inline int dict_set_ll(PyObject *d, long k, long v) {
+    PyObject *a = PyLong_FromLong(k), *b = PyLong_FromLong(v);
+    int r = (a && b) ? PyDict_SetItem(d, a, b) : -1;
+    Py_XDECREF(a); Py_XDECREF(b);
+    return r;
+}
+
+static inline int set_obj(PyObject *o, const char *name, PyObject *v) {  /* steals v */
+    if (v == NULL) return -1;
+    int r = set_attr(o, name, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static inline int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+/* the distinct pairs of a sorted hand (its kinds hd, their counts mult), in the order of
+   engine.moves' templates: lexicographic by card */
+static inline int pair_count(const int *mult, int nk) {
+    int n = nk * (nk - 1) / 2;
+    for (int i = 0; i < nk; i++) n += mult[i] > 1;
+    return n;
+}
+
+static inline void nth_pair(const int *hd, const int *mult, int nk, int i, int *out) {
+    for (int a = 0; a < nk; a++)
+        for (int b = a; b < nk; b++) {
+            if (b == a && mult[a] < 2) continue;
+            if (i-- == 0) { out[0] = hd[a]; out[1] = hd[b]; return; }
+        }
+}
+
+static inline int put_rng(PyObject *rng, uint64_t s) {
+    PyObject *v = PyLong_FromUnsignedLongLong(s);
+    if (v == NULL) return -1;
+    int r = set_attr(rng, "state", v);
+    Py_DECREF(v);
+    return r;
+}
+
+static inline int get_rng(PyObject *rng, uint64_t *s) {
+    PyObject *v = get_attr(rng, "state");
+    if (v == NULL) return -1;
+    *s = PyLong_AsUnsignedLongLong(v);
+    Py_DECREF(v);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static inline int state_flags(PyObject *st, int *terminal, int *round_no) {
+    PyObject *v = get_attr(st, "terminal");
+    if (v == NULL) return -1;
+    *terminal = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return attr_int(st, "_round", round_no);
+}
+
+/* a map's look: seen = self.seen = self.seen.copy(); seen[seat] = {**seen[seat], c: code}
+   (copy-on-write: clones share the old lists and dicts) */
+static inline int see_card(PyObject *state, int seat, long pycell, PyObject *code) {
+    PyObject *seen = get_attr(state, "seen");
+    if (seen == NULL) return -1;
+    PyObject *ns = PyList_GetSlice(seen, 0, PY_SSIZE_T_MAX);
+    Py_DECREF(seen);
+    if (ns == NULL) return -1;
+    PyObject *d = PyDict_Copy(PyList_GET_ITEM(ns, seat));
+    PyObject *pc = PyLong_FromLong(pycell);
+    int r = -1;
+    if (d && pc && PyDict_SetItem(d, pc, code) == 0) {
+        PyList_SetItem(ns, seat, d);  /* steals d */
+        d = NULL;
+        r = set_attr(state, "seen", ns);
+    }
+    Py_XDECREF(d); Py_XDECREF(pc); Py_DECREF(ns);
+    return r;
+}
+
 /* ------------------------------------------------------------------ the game families */
 /* classic.c: Saboteur and Saboteur 2 */
 extern PyMethodDef classic_methods[];
 int classic_init(void);
+/* duel.c: the Duel and its solo mode */
+extern PyMethodDef duel_methods[];
+int duel_init(void);
 
 #endif
