@@ -44,7 +44,8 @@ def opening(name: str, players: int, seed: int, moves: int) -> State:
 #: each game's play-out on the path it takes by default (the compiled core's where it plays
 #: the game: issue 24), and again on the pure path where that is another one
 PATHS = [(name, players, False) for name, players in CONFIGS]
-PATHS += [(name, players, True) for name, players in CONFIGS if name in ("classic", "expansion")]
+PATHS += [(name, players, True) for name, players in CONFIGS
+          if name in ("classic", "expansion", "duel", "solo")]
 
 
 @pytest.mark.parametrize(("name", "players", "pure"), PATHS)
