@@ -278,3 +278,61 @@ def test_the_caches_kept_beside_a_position_are_no_part_of_it() -> None:
     a._pure_play_out(Rng(1), True, "random")
     assert a._front == b._front and a._doors == b._doors
     assert a.legal_actions() == b.legal_actions()
+
+
+# ---------------------------------------------------------------------- the rounds' set-up
+@compiled
+@pytest.mark.parametrize(("name", "options"), OPTIONS)
+def test_a_new_matchs_first_round_is_the_same_on_both_paths(name: str,
+                                                           options: dict[str, Any]) -> None:
+    """``new_state`` sets a match without a fixed deal up on the core (and the core sets up
+    the rounds after it within a play-out): the same state, maze and generator as
+    ``_setup_round`` in Python, and the same games played from it."""
+    from pysaboteur.engine import menu
+
+    game = make_game(name, **options)
+    for seed in range(20):
+        b = game.new_state(seed)
+        assert menu._SETUPS.get(type(b)) is not None
+        with core.use_pure():
+            a = game.new_state(seed)
+        assert difference(a, b) is None and a.rng.state == b.rng.state
+        assert a.legal_actions() == b.legal_actions()
+        both(a, seed, True, "random", seed % 2 == 0)
+
+
+@compiled
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_matches_with_a_fixed_deal_are_the_same_on_both_paths(name: str, players: int) -> None:
+    """A fixed deal's rounds are set up in Python (``_setup_round``), the others by the core."""
+    from pysaboteur.engine.game import Deal
+    from pysaboteur.games.duel.state import _GOALS, _ROUND_CARDS
+
+    game = make_game(name)
+    deal = Deal(goals=tuple(reversed(_GOALS)), decks=(tuple(_ROUND_CARDS),))
+    for seed in range(8):
+        for whole in (False, True):
+            a = game.new_state(seed, deal)
+            assert isinstance(a, DuelState)
+            while not a.is_terminal:
+                both(a, seed + len(a.history), whole, "random", seed % 2 == 0)
+
+
+@compiled
+def test_a_new_match_asked_for_while_the_core_is_busy_is_set_up_in_python() -> None:
+    outer = opening("duel", 8, 30)
+    ref = outer.clone()
+    ref._pure_play_out(Rng(1), False, "random")
+    made: list[DuelState] = []
+
+    def end_round() -> None:
+        if not made:
+            made.append(make_game("solo").new_state(5))  # type: ignore[arg-type]
+        DuelState._end_round(outer)
+
+    outer._end_round = end_round  # type: ignore[method-assign]
+    outer.play_out(Rng(1), until_round_end=False)
+    del outer._end_round
+    with core.use_pure():
+        pure = make_game("solo").new_state(5)
+    assert made and difference(pure, made[0]) is None and difference(ref, outer) is None

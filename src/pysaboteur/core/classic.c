@@ -662,12 +662,6 @@ static PyObject *next_round_marker(PyObject *self, PyObject *noargs) {
 static PyMethodDef marker_def = {"_next_round", next_round_marker, METH_NOARGS, NULL};
 static PyObject *marker;
 
-static inline void shuffle_ids(uint64_t *rs, int *a, int n) {  /* Rng.shuffle */
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)below(rs, (uint64_t)(i + 1));
-        int x = a[i]; a[i] = a[j]; a[j] = x;
-    }
-}
 
 
 /* ClassicState._setup_round for a round without a fixed deal, from w->setup: (start cell,

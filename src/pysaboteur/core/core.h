@@ -24,6 +24,14 @@ static inline uint64_t below(uint64_t *s, uint64_t n) {
     return (uint64_t)(((unsigned __int128)z * n) >> 64);
 }
 
+/* Rng.shuffle: Fisher-Yates, j = below(i + 1) for i from the last index down */
+static inline void shuffle_ids(uint64_t *rs, int *a, int n) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)below(rs, (uint64_t)(i + 1));
+        int x = a[i]; a[i] = a[j]; a[j] = x;
+    }
+}
+
 /* ------------------------------------------------------------------ attributes */
 /* attribute names as interned str objects, made once (PyObject_GetAttrString would make and
    hash a new str at every call): by the address of the C literal; one cache per file */

@@ -54,6 +54,10 @@ typedef struct {
     unsigned char fits[256][16];
     PyObject *place, *orient_obj[2], *end_turn, *bribe_type, *discard_type, *tuple_new,
              *passes, *ids, *put_maze;
+    /* a round's set-up (DuelState._setup_round): goals a round, hand size, keys, cards solo
+       sets aside, the round's cards (sorted ids), which cards are the pile's path cards */
+    int goals_per_round, hand_size, key_tokens, solo_aside, nround, round_cards[DMAXDECK],
+        deck_path[DMAXC];
 } DT;
 
 static void dt_free(PyObject *capsule) {
@@ -156,6 +160,20 @@ static PyObject *duel_tables(PyObject *self, PyObject *spec) {
           && tuple_long(o, 1) == 2 && tuple_long(o, 2) == MAIN && tuple_long(o, 3) == AFTER
           && tuple_long(o, 4) == ORIENT && tuple_long(o, 5) == RESUME_MAIN
           && tuple_long(o, 6) == RESUME_AFTER, "rules (passes and discards of 2 cards)");
+    o = PyDict_GetItemString(spec, "setup");
+    CHECK(o && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 6, "setup");
+    t->goals_per_round = (int)tuple_long(o, 0);
+    t->hand_size = (int)tuple_long(o, 1);
+    t->key_tokens = (int)tuple_long(o, 2);
+    t->solo_aside = (int)tuple_long(o, 3);
+    {
+        PyObject *rc = PyTuple_GET_ITEM(o, 4), *dp = PyTuple_GET_ITEM(o, 5);
+        t->nround = (int)PyTuple_GET_SIZE(rc);
+        CHECK(t->nround <= DMAXDECK && PyTuple_GET_SIZE(dp) == t->ncards
+              && t->goals_per_round <= DMAXHID, "setup sizes");
+        for (int i = 0; i < t->nround; i++) t->round_cards[i] = (int)tuple_long(rc, i);
+        for (int i = 0; i < t->ncards; i++) t->deck_path[i] = PyObject_IsTrue(PyTuple_GET_ITEM(dp, i));
+    }
     o = PyDict_GetItemString(spec, "orient");
     CHECK(o && PyTuple_Check(o), "orient");
     t->orient_obj[0] = PyTuple_GET_ITEM(o, 0); Py_INCREF(t->orient_obj[0]);
@@ -188,6 +206,8 @@ typedef struct { int n, cell[DMAXLIST], val[DMAXLIST]; } CellList;  /* a dict, i
 typedef struct {
     DT *t;
     int seats, nctx, solo, colour[2], pool_of[2], npools, nnear, near[DMAXNEAR];
+    int start_cell[NCTX], start_tile[NCTX], goal_cell[DMAXHID], ngoal, pools0[2];
+    int deck_full;  /* the pile dealt by the core: written back whole */
     int hand[2][DMAXHAND], hn[2];
     int deck[DMAXDECK], ndeck, ndeck0;
     int front[2][DMAXFRONT], nfront[2];
@@ -733,7 +753,11 @@ static int sync_out(W *w) {
         if (write_rows(w, "in_front", &w->front[0][0], DMAXFRONT, w->nfront) < 0) return -1;
         w->front_dirty = 0;
     }
-    if (w->ndeck != w->ndeck0) {
+    if (w->deck_full) {
+        if (set_obj(st, "deck", codes_list(w->t, w->deck, w->ndeck)) < 0) return -1;
+        w->deck_full = 0;
+        w->ndeck0 = w->ndeck;
+    } else if (w->ndeck != w->ndeck0) {
         PyObject *deck = get_attr(st, "deck");
         if (deck == NULL) return -1;
         int r = PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
@@ -1388,11 +1412,139 @@ fail:
     return -1;
 }
 
+/* ------------------------------------------------------------------ a round's set-up */
+/* DuelState._setup_round's marker: the state's _end_round calls it (an instance attribute
+   for the call's length) where Python would set the next round up; the core does that */
+static int setup_called;
+static PyObject *setup_marker(PyObject *self, PyObject *noargs) {
+    (void)self; (void)noargs;
+    setup_called = 1;
+    Py_RETURN_NONE;
+}
+static PyMethodDef marker_def = {"_setup_round", setup_marker, METH_NOARGS, NULL};
+static PyObject *marker;
+
+static PyObject *empty_rows(int n, PyObject *(*make)(void)) {  /* [make() for each seat] */
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l != NULL && i < n; i++) {
+        PyObject *x = make();
+        if (x == NULL) { Py_DECREF(l); return NULL; }
+        PyList_SET_ITEM(l, i, x);
+    }
+    return l;
+}
+static PyObject *new_list(void) { return PyList_New(0); }
+
+static int read_piles(W *w);
+
+/* DuelState._setup_round for a round without a fixed deal (the state's generator ``rs``):
+   the same numbers drawn, the same cards, the same maze */
+static int setup_round(W *w, uint64_t *rs) {
+    DT *t = w->t;
+    PyObject *st = w->state;
+    int round_no;
+    if (attr_int(st, "_round", &round_no) < 0 || set_int(st, "_round", round_no + 1) < 0) return -1;
+    grid_reset();
+    w->maze_dirty = 1; w->front_dirty = 1; w->lists_dirty = 1; w->pools_dirty = 1; w->made_dirty = 1;
+    w->bail = 0; w->fr_version[0] = w->fr_version[1] = -1;
+    w->norder = 0; w->nh = 0; w->version = 0;
+    for (int k = 0; k < w->nctx; k++) {
+        w->ns[k] = 0;
+        place(w, w->start_cell[k], w->start_tile[k], NULL, 1 << k);
+    }
+    /* the next goals: goals_left = goals_left.copy(); round_goals = the last ones popped */
+    PyObject *left = get_attr(st, "goals_left");
+    if (left == NULL) return -1;
+    Py_ssize_t nl = PyList_GET_SIZE(left);
+    if (nl < w->ngoal) { Py_DECREF(left); PyErr_SetString(PyExc_ValueError, "duel core: goals"); return -1; }
+    PyObject *rest = PyList_GetSlice(left, 0, nl - w->ngoal), *goals = PyList_New(w->ngoal);
+    if (rest == NULL || goals == NULL) { Py_DECREF(left); Py_XDECREF(rest); Py_XDECREF(goals); return -1; }
+    for (int i = 0; i < w->ngoal; i++) {
+        PyObject *code = PyList_GET_ITEM(left, nl - 1 - i);
+        Py_INCREF(code);
+        PyList_SET_ITEM(goals, i, code);
+        int id = card_id(w, code), c = w->goal_cell[i];
+        if (id < 0) { Py_DECREF(left); Py_DECREF(rest); Py_DECREF(goals); return -1; }
+        w->version++;  /* put_hidden */
+        hid[c] = (int16_t)id;
+        touch(c);
+        w->hcell[w->nh] = c; w->hcard[w->nh] = id; w->nh++;
+    }
+    Py_DECREF(left);
+    if (set_obj(st, "goals_left", rest) < 0 || set_obj(st, "round_goals", goals) < 0) return -1;
+    /* the round's cards, less the gold taken out of the game (the players', the paid) */
+    int n = t->nround;
+    memcpy(w->deck, t->round_cards, sizeof(int) * (size_t)n);
+    PyObject *gold = get_attr(st, "gold"), *paid = get_attr(st, "paid");
+    if (gold == NULL || paid == NULL) { Py_XDECREF(gold); Py_XDECREF(paid); return -1; }
+    for (Py_ssize_t p = 0; p <= PyList_GET_SIZE(gold); p++) {
+        PyObject *pile = p < PyList_GET_SIZE(gold) ? PyList_GET_ITEM(gold, p) : paid;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(pile); i++) {
+            int id = card_id(w, PyList_GET_ITEM(pile, i));
+            if (id < 0) { Py_DECREF(gold); Py_DECREF(paid); return -1; }
+            if (!t->deck_path[id]) continue;
+            for (int j = 0; j < n; j++)
+                if (w->deck[j] == id) {
+                    memmove(w->deck + j, w->deck + j + 1, sizeof(int) * (size_t)(n - j - 1));
+                    n--;
+                    break;
+                }
+        }
+    }
+    Py_DECREF(gold); Py_DECREF(paid);
+    shuffle_ids(rs, w->deck, n);
+    w->ndeck = n;
+    w->deck_full = 1;
+    /* the round's fresh fields */
+    for (int s = 0; s < w->seats; s++) { w->hn[s] = 0; w->nfront[s] = 0; w->bribes_made[s] = 0; }
+    w->markers.n = w->bribes.n = w->keys.n = w->forced.n = w->gold.n = w->trolls.n = 0;
+    w->keys_left = t->key_tokens;
+    for (int i = 0; i < w->npools; i++) w->pools[i] = w->pools0[i];
+    w->phase = MAIN; w->pend_n = 0; w->resume = RESUME_AFTER; w->pending_draw = 0;
+    if (set_obj(st, "hands", empty_rows(w->seats, new_list)) < 0
+        || set_obj(st, "discards", PyList_New(0)) < 0
+        || set_obj(st, "passed", empty_rows(w->seats, new_list)) < 0
+        || set_obj(st, "in_front", empty_rows(w->seats, new_list)) < 0
+        || set_obj(st, "seen", empty_rows(w->seats, PyDict_New)) < 0
+        || read_piles(w) < 0)
+        return -1;
+    PyObject *aside = PyList_New(0);
+    if (aside == NULL) return -1;
+    if (w->solo) {  /* cards set aside from the top; the hand drawn by solo's rules */
+        for (int i = 0; i < t->solo_aside && w->ndeck > 0; i++)
+            if (PyList_Append(aside, t->codes[w->deck[--w->ndeck]]) < 0) { Py_DECREF(aside); return -1; }
+        for (int i = 0; i < t->hand_size; i++)
+            if (solo_draw(w, w->turn, 1) < 0) { Py_DECREF(aside); return -1; }
+    } else {  /* deal_round: the j-th card from the top to seat turn + j % seats */
+        int k = t->hand_size * w->seats < w->ndeck ? t->hand_size * w->seats : w->ndeck;
+        for (int j = 0; j < k; j++) {
+            int seat = (w->turn + j % w->seats) % w->seats;
+            w->hand[seat][w->hn[seat]++] = w->deck[w->ndeck - 1 - j];
+        }
+        w->ndeck -= k;
+    }
+    if (set_obj(st, "aside", aside) < 0) return -1;
+    w->current = w->turn;
+    return 0;
+}
+
+/* the state's generator through a set-up: the chooser's when it is the state's own */
+static int setup_with(W *w, int shared) {
+    if (shared) return setup_round(w, &w->rng);
+    uint64_t s;
+    PyObject *srng = get_attr(w->state, "rng");
+    if (srng == NULL) return -1;
+    int bad = get_rng(srng, &s) < 0 || setup_round(w, &s) < 0 || put_rng(srng, s) < 0;
+    Py_DECREF(srng);
+    return bad ? -1 : 0;
+}
+
 /* ------------------------------------------------------------------ the play-out */
 static int busy;  /* the grid and the working state are in use */
 
 static int read_game(W *w, PyObject *game) {
-    /* (solo, each seat's colour, each seat's pool, the cells next to a goal) */
+    /* (solo, each seat's colour, each seat's pool, the cells next to a goal, each context's
+       start (cell, tile), the goals' cells, the pools of a new round) */
     PyObject *colours = PyTuple_GET_ITEM(game, 1), *pools = PyTuple_GET_ITEM(game, 2),
              *near = PyTuple_GET_ITEM(game, 3);
     w->solo = PyObject_IsTrue(PyTuple_GET_ITEM(game, 0));
@@ -1410,6 +1562,17 @@ static int read_game(W *w, PyObject *game) {
         if (!gi_ok(pc)) return 1;
         w->near[i] = gi_of(pc);
     }
+    PyObject *starts = PyTuple_GET_ITEM(game, 4), *goals = PyTuple_GET_ITEM(game, 5),
+             *pools0 = PyTuple_GET_ITEM(game, 6);
+    for (int k = 0; k < w->nctx; k++) {
+        PyObject *st = PyTuple_GET_ITEM(starts, k);
+        w->start_cell[k] = gi_of(tuple_long(st, 0));
+        w->start_tile[k] = (int)tuple_long(st, 1);
+    }
+    w->ngoal = (int)PyTuple_GET_SIZE(goals);
+    if (w->ngoal != w->t->goals_per_round) return 1;
+    for (int i = 0; i < w->ngoal; i++) w->goal_cell[i] = gi_of(tuple_long(goals, i));
+    for (int i = 0; i < w->npools; i++) w->pools0[i] = (int)tuple_long(pools0, i);
     return PyErr_Occurred() ? -1 : 0;
 }
 
@@ -1422,8 +1585,16 @@ static int read_piles(W *w) {
 
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t, PyObject *game) {
     static W w;
-    w.t = t; w.state = state;
+    w.t = t; w.state = state; w.deck_full = 0;
     w.discards = w.passed = w.history = w.actors = NULL;
+    int shared, fixed;
+    {
+        PyObject *own = get_attr(state, "rng"), *deal = get_attr(state, "deal");
+        shared = own == rng;
+        fixed = deal != Py_None;
+        Py_XDECREF(own); Py_XDECREF(deal);
+        if (own == NULL || deal == NULL) return NULL;
+    }
     long played = 0;
     int finished = 1, terminal, round0, round_no, rc;
     if (state_flags(state, &terminal, &round0) < 0) return NULL;
@@ -1447,12 +1618,22 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t
         if (res == ROUND_END) {
             /* the state as Python's has it when _end_round is called; then the action logged */
             if (sync_out(&w) < 0 || put_rng(rng, w.rng) < 0) { Py_DECREF(action); goto error; }
-            PyObject *r = PyObject_CallMethod(state, "_end_round", NULL);
-            int bad = r == NULL || PyList_Append(w.history, action) < 0;
+            /* where the match has no fixed deal, the next round is set up here: the
+               state's call of _setup_round is answered by the marker */
+            setup_called = 0;
+            int bad = !fixed && set_attr(state, "_setup_round", marker) < 0;
+            PyObject *r = bad ? NULL : PyObject_CallMethod(state, "_end_round", NULL);
+            bad = r == NULL || (!fixed && del_attr(state, "_setup_round") < 0)
+                  || PyList_Append(w.history, action) < 0;
             Py_XDECREF(r);
             Py_DECREF(action);
             if (bad || get_rng(rng, &w.rng) < 0 || state_flags(state, &terminal, &round_no) < 0)
                 goto error;
+            if (setup_called) {  /* (_end_round chose who begins it) */
+                if (attr_int(state, "turn", &w.turn) < 0 || setup_with(&w, shared) < 0) goto error;
+                if (until) { finished = 1; break; }  /* written back below */
+                continue;
+            }
             if (terminal || (until && round_no != round0)) goto done;  /* Python's state is whole */
             if (read_piles(&w) < 0) goto error;
             rc = sync_in(&w);
@@ -1496,7 +1677,36 @@ static PyObject *duel_play_out(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* duel_first_round(state, tables, game) -> bool: a new match's first round set up by the
+ * core (DuelState._setup_round for a match without a fixed deal: the same numbers drawn
+ * from the state's generator, the same cards), the state and its maze written; False: the
+ * core is busy (the caller sets the round up in Python). */
+static PyObject *duel_first_round(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *caps, *game;
+    if (!PyArg_ParseTuple(args, "OOO!", &state, &caps, &PyTuple_Type, &game)) return NULL;
+    DT *t = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelTables");
+    if (t == NULL) return NULL;
+    if (busy) Py_RETURN_FALSE;
+    busy = 1;
+    static W w;
+    PyObject *result = NULL;
+    w.t = t; w.state = state; w.deck_full = 0;
+    w.discards = w.passed = w.history = w.actors = NULL;
+    int rc = read_game(&w, game);
+    if (rc > 0) result = Py_False;
+    else if (rc == 0 && attr_int(state, "turn", &w.turn) == 0 && setup_with(&w, 0) == 0
+             && sync_out(&w) == 0)
+        result = Py_True;
+    Py_XINCREF(result);
+    Py_XDECREF(w.discards); Py_XDECREF(w.passed);
+    busy = 0;
+    return result;
+}
+
 PyMethodDef duel_methods[] = {
+    {"duel_first_round", duel_first_round, METH_VARARGS,
+     "A new match's first round set up by the core: (state, tables, game) -> bool."},
     {"duel_tables", duel_tables, METH_O, "Compile the Duel's tables (a spec dict)."},
     {"duel_play_out", duel_play_out, METH_VARARGS,
      "The Duel's (or solo's) State.play_out: (state, rng, until_round_end, even, tables, "
@@ -1504,4 +1714,7 @@ PyMethodDef duel_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-int duel_init(void) { return 0; }
+int duel_init(void) {
+    marker = PyCFunction_New(&marker_def, NULL);
+    return marker == NULL ? -1 : 0;
+}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.actions import Bribe, Discard, EndTurn, Orient
-from ..engine.maze import FITS, Maze, Memo, cell_actions_of
+from ..engine.maze import FITS, Maze, Memo, cell, cell_actions_of
 from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
 from ..games.duel import cards as C
@@ -98,6 +98,9 @@ def _spec() -> dict[str, Any]:
             "place": S._PLACES, "orient": (Orient(False), Orient(True)), "end": EndTurn(),
             "Bribe": Bribe, "Discard": Discard, "new": tuple.__new__, "passes": _PASSES,
             "put_maze": _put_maze,
+            "setup": (C.GOALS_PER_ROUND, C.HAND_SIZE, C.KEY_TOKENS, C.SOLO_SET_ASIDE,
+                      tuple(ids[code] for code in S._ROUND_CARDS),
+                      tuple(code in S._DECK_PATH_SET for code in sorted(ids))),
             "rules": (C.PASS_MAX, C.DISCARD_TO_REPAIR, S.MAIN, S.AFTER, S.ORIENT,
                       S._RESUME_MAIN, S._RESUME_AFTER)}
 
@@ -122,14 +125,18 @@ _MOST_GAMES = 1024
 
 
 def _game_of(game: DuelGame) -> tuple[Any, ...]:
-    """(solo, each seat's colour, each seat's pool of markers, the cells next to a goal)."""
+    """(solo, each seat's colour, each seat's pool of markers, the cells next to a goal,
+    each colour's start (cell, tile), the goals' cells, the pools of markers of a round)."""
     known = _GAMES.get(id(game))
     if known is not None and known[0] is game:
         return known[1]
     if len(_GAMES) >= _MOST_GAMES:
         _GAMES.clear()
+    starts = tuple((cell(*game.starts[colour]), S.CAT.otile[f"start-{colour}", False])
+                   for colour in game.colours)
     rules = (game.solo, tuple(map(_colour, game.colours)), tuple(game.pool_of_seat),
-             tuple(sorted(game.near_goals)))
+             tuple(sorted(game.near_goals)), starts, tuple(game.goal_cell_ids),
+             tuple(game.pools))
     _GAMES[id(game)] = (game, rules)
     return rules
 
@@ -140,8 +147,20 @@ def play_out_for(cls: type) -> Any:
 
 
 def setup_for(cls: type) -> Any:
-    """No compiled set-up (a round is set up by the state's own ``_setup_round``)."""
-    return None
+    """The compiled first-round set-up for states of exactly ``cls`` (the Duel's), else
+    None."""
+    return _duel_first_round if cls is DuelState else None
+
+
+def _duel_first_round(state: DuelState) -> None:
+    """``state._setup_round()`` of a new match without a fixed deal, on the core (in Python
+    where the core is busy)."""
+    from . import _ext
+
+    if (_ext is None or state.deal is not None or state._round != 0
+            or state.game.catalogue is not S.CAT
+            or not _ext.duel_first_round(state, core_tables(), _game_of(state.game))):
+        state._setup_round()
 
 
 def _duel_play_out(state: DuelState, rng: Rng, until_round_end: bool, policy: str) -> int:

@@ -57,7 +57,7 @@ from ...engine.maze import (
     placements_of,
     xy,
 )
-from ...engine.menu import LISTED, Entry, MenuState
+from ...engine.menu import LISTED, Entry, MenuState, compiled_setup
 from ...engine.moves import add_template_passes, hand_template, nth_template_pass
 from ...engine.position import StartLayout
 from ...engine.rng import Rng
@@ -351,7 +351,11 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         self._round = 0
         self.terminal = False
         self.turn = _first_seat(game.colours)
-        self._setup_round()
+        fast = compiled_setup(type(self)) if deal is None else None
+        if fast is None:
+            self._setup_round()
+        else:  # the compiled core (issue 24): the same round, the same numbers drawn
+            fast(self)
 
     # ------------------------------------------------------------------ set-up
     def _setup_round(self) -> None:
