@@ -58,6 +58,11 @@ typedef struct {
        sets aside, the round's cards (sorted ids), which cards are the pile's path cards */
     int goals_per_round, hand_size, key_tokens, solo_aside, nround, round_cards[DMAXDECK],
         deck_path[DMAXC];
+    /* a round's end (DuelState._end_round): rounds a match, each card's gold, the colour
+       that begins a round after a tie, the pay-out's helpers (choose_payment, RoundResult,
+       core/duel.py's _round_end) */
+    int rounds, value[DMAXC], tie_colour;
+    PyObject *choose_payment, *round_result, *round_end;
 } DT;
 
 static void dt_free(PyObject *capsule) {
@@ -174,11 +179,20 @@ static PyObject *duel_tables(PyObject *self, PyObject *spec) {
         for (int i = 0; i < t->nround; i++) t->round_cards[i] = (int)tuple_long(rc, i);
         for (int i = 0; i < t->ncards; i++) t->deck_path[i] = PyObject_IsTrue(PyTuple_GET_ITEM(dp, i));
     }
+    o = PyDict_GetItemString(spec, "round_end");
+    CHECK(o && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 6
+          && PyTuple_GET_SIZE(PyTuple_GET_ITEM(o, 1)) == t->ncards, "round_end");
+    t->rounds = (int)tuple_long(o, 0);
+    for (int i = 0; i < t->ncards; i++) t->value[i] = (int)tuple_long(PyTuple_GET_ITEM(o, 1), i);
+    t->tie_colour = (int)tuple_long(o, 2);
+    t->choose_payment = PyTuple_GET_ITEM(o, 3); Py_INCREF(t->choose_payment);
+    t->round_result = PyTuple_GET_ITEM(o, 4); Py_INCREF(t->round_result);
+    t->round_end = PyTuple_GET_ITEM(o, 5); Py_INCREF(t->round_end);
     o = PyDict_GetItemString(spec, "orient");
     CHECK(o && PyTuple_Check(o), "orient");
     t->orient_obj[0] = PyTuple_GET_ITEM(o, 0); Py_INCREF(t->orient_obj[0]);
     t->orient_obj[1] = PyTuple_GET_ITEM(o, 1); Py_INCREF(t->orient_obj[1]);
-    if (!(t->place = kept(spec, "place")) || !(t->end_turn = kept(spec, "end"))
+    if (!(t->place = kept(spec, "place")) || !(t->end_turn = kept(spec, "end_turn"))
         || !(t->bribe_type = kept(spec, "Bribe")) || !(t->discard_type = kept(spec, "Discard"))
         || !(t->tuple_new = kept(spec, "new")) || !(t->passes = kept(spec, "passes"))
         || !(t->ids = kept(spec, "ids")) || !(t->put_maze = kept(spec, "put_maze")))
@@ -1528,6 +1542,143 @@ static int setup_round(W *w, uint64_t *rs) {
     return 0;
 }
 
+/* a list's first ``code`` out (list.remove) */
+static int list_remove(PyObject *list, PyObject *code) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
+        int eq = PyObject_RichCompareBool(PyList_GET_ITEM(list, i), code, Py_EQ);
+        if (eq < 0) return -1;
+        if (eq) return PyList_SetSlice(list, i, i + 1, NULL);
+    }
+    PyErr_SetString(PyExc_ValueError, "duel core: a payment not in hand");
+    return -1;
+}
+
+static int card_value(W *w, PyObject *code) {
+    int id = card_id(w, code);
+    return id < 0 ? -1 : w->t->value[id];
+}
+
+/* DuelState._round_end's RoundEnd, by core/duel.py's _round_end from the round's pieces */
+static PyObject *round_end_record(W *w, int round_no) {
+    DT *t = w->t;
+    PyObject *cells = PyDict_New(), *order = PyList_New(w->norder), *hidden = PyDict_New(),
+             *fronts = PyList_New(w->seats), *r = NULL;
+    int ok = cells && order && hidden && fronts;
+    for (int i = 0; ok && i < w->norder; i++) {
+        int c = w->order[i];
+        PyObject *pc = PyLong_FromLong(py_of(c)), *ot = PyLong_FromLong(tile[c]);
+        if (pc == NULL || ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
+        Py_XDECREF(ot);
+        if (pc != NULL) PyList_SET_ITEM(order, i, pc);
+        else ok = 0;
+    }
+    for (int i = 0; ok && i < w->nh; i++) {
+        PyObject *pc = PyLong_FromLong(py_of(w->hcell[i]));
+        if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) ok = 0;
+        Py_XDECREF(pc);
+    }
+    for (int s = 0; ok && s < w->seats; s++) {
+        PyObject *f = codes_list(t, w->front[s], w->nfront[s]);
+        if (f == NULL) ok = 0;
+        else PyList_SET_ITEM(fronts, s, f);
+    }
+    if (ok)
+        r = PyObject_CallFunction(t->round_end, "iNOOONNNO", round_no, int_list(w->pools, w->npools),
+                                  cells, order, hidden, cell_dict(&w->markers),
+                                  cell_dict(&w->bribes), cell_dict(&w->keys), fronts);
+    Py_XDECREF(cells); Py_XDECREF(order); Py_XDECREF(hidden); Py_XDECREF(fronts);
+    return r;
+}
+
+/* DuelState._end_round of a round after which the match goes on (the gold claimed, the
+   trolls paid, the goals left out, the round's record; who begins the next round), written
+   into the state; the next round is the caller's */
+static int end_round(W *w) {
+    DT *t = w->t;
+    PyObject *st = w->state, *gold = NULL, *paid = NULL, *out = NULL, *results = NULL,
+             *goals = NULL, *earned = NULL, *fees = NULL, *totals = NULL, *x;
+    int round_no, rc = -1, earn[2] = {0, 0}, fee[2] = {0, 0}, total[2] = {0, 0};
+    if (attr_int(st, "_round", &round_no) < 0) return -1;
+    if (!(x = get_attr(st, "gold"))) return -1;
+    gold = PyList_New(w->seats);
+    for (int s = 0; gold != NULL && s < w->seats; s++)
+        PyList_SET_ITEM(gold, s, PyList_GetSlice(PyList_GET_ITEM(x, s), 0, PY_SSIZE_T_MAX));
+    Py_DECREF(x);
+    if (gold == NULL) return -1;
+    for (int s = 0; s < w->seats; s++) if (PyList_GET_ITEM(gold, s) == NULL) goto done;
+    if (!(x = get_attr(st, "paid"))) goto done;
+    paid = PyList_GetSlice(x, 0, PY_SSIZE_T_MAX);
+    Py_DECREF(x);
+    if (paid == NULL) goto done;
+    for (int i = 0; i < w->markers.n; i++) {  /* the claimed gold, in the markers' order */
+        int seat = w->markers.val[i], card = t->otile_card[tile[w->markers.cell[i]]];
+        if (PyList_Append(PyList_GET_ITEM(gold, seat), t->codes[card]) < 0) goto done;
+        earn[seat] += t->value[card];
+    }
+    for (int s = 0; s < w->seats; s++) {  /* the bribes paid: choose_payment */
+        PyObject *mine = PyList_GET_ITEM(gold, s);
+        if (w->bribes_made[s] > 0) {
+            PyObject *pay = PyObject_CallFunction(t->choose_payment, "Oi", mine, w->bribes_made[s]);
+            if (pay == NULL) goto done;
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(pay); i++) {
+                PyObject *code = PyList_GET_ITEM(pay, i);
+                int v = card_value(w, code);
+                if (v < 0 || list_remove(mine, code) < 0 || PyList_Append(paid, code) < 0) {
+                    Py_DECREF(pay); goto done;
+                }
+                fee[s] += v;
+            }
+            Py_DECREF(pay);
+        }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(mine); i++) {
+            int v = card_value(w, PyList_GET_ITEM(mine, i));
+            if (v < 0) goto done;
+            total[s] += v;
+        }
+    }
+    /* the round's goals not claimed leave the game (the match goes on: not the last round) */
+    if (!(x = get_attr(st, "out"))) goto done;
+    out = PyList_GetSlice(x, 0, PY_SSIZE_T_MAX);
+    Py_DECREF(x);
+    if (out == NULL || !(goals = get_attr(st, "round_goals"))) goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(goals); i++) {
+        PyObject *code = PyList_GET_ITEM(goals, i);
+        int claimed = 0;
+        for (int k = 0; k < w->markers.n && !claimed; k++)
+            claimed = t->codes[t->otile_card[tile[w->markers.cell[k]]]] == code
+                      || PyObject_RichCompareBool(t->codes[t->otile_card[tile[w->markers.cell[k]]]], code, Py_EQ) == 1;
+        if (!claimed && PyList_Append(out, code) < 0) goto done;
+    }
+    /* the round's record: RoundResult(round, earned, {bribes, paid, totals}) */
+    if (!(x = get_attr(st, "results"))) goto done;
+    results = PyList_GetSlice(x, 0, PY_SSIZE_T_MAX);
+    Py_DECREF(x);
+    if (results == NULL || !(earned = int_list(earn, w->seats)) || !(fees = int_list(fee, w->seats))
+        || !(totals = int_list(total, w->seats)))
+        goto done;
+    PyObject *rr = PyObject_CallFunction(t->round_result, "iO{sNsOsO}", round_no, earned, "bribes",
+                                         int_list(w->bribes_made, w->seats), "paid", fees,
+                                         "totals", totals);
+    if (rr == NULL || PyList_Append(results, rr) < 0) { Py_XDECREF(rr); goto done; }
+    Py_DECREF(rr);
+    if (set_attr(st, "gold", gold) < 0 || set_attr(st, "paid", paid) < 0
+        || set_attr(st, "out", out) < 0 || set_attr(st, "results", results) < 0
+        || set_obj(st, "last_round", round_end_record(w, round_no)) < 0)
+        goto done;
+    if (!w->solo) {  /* the poorer seat begins the next round; on a tie, the tie colour's */
+        int lo = total[0] < total[1] ? total[0] : total[1], n = 0, who = 0;
+        for (int s = 0; s < w->seats; s++) if (total[s] == lo) { n++; who = s; }
+        if (n != 1)
+            for (int s = 0; s < w->seats; s++) if (w->colour[s] == t->tie_colour) who = s;
+        w->turn = who;
+    }
+    rc = 0;
+done:
+    Py_XDECREF(gold); Py_XDECREF(paid); Py_XDECREF(out); Py_XDECREF(results); Py_XDECREF(goals);
+    Py_XDECREF(earned); Py_XDECREF(fees); Py_XDECREF(totals);
+    return rc;
+}
+
 /* the state's generator through a set-up: the chooser's when it is the state's own */
 static int setup_with(W *w, int shared) {
     if (shared) return setup_round(w, &w->rng);
@@ -1615,6 +1766,16 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t
         int res = decide(&w, even, &action);
         if (res < 0) goto error;
         played++;
+        if (res == ROUND_END && !fixed && round_no < t->rounds) {
+            /* the match goes on: the round ended and the next set up here (the state's
+               maze, hands and the round's fields are written when the core stops) */
+            int bad = end_round(&w) < 0 || PyList_Append(w.history, action) < 0;
+            Py_DECREF(action);
+            if (bad || setup_with(&w, shared) < 0) goto error;
+            round_no++;
+            if (until) break;  /* written back below */
+            continue;
+        }
         if (res == ROUND_END) {
             /* the state as Python's has it when _end_round is called; then the action logged */
             if (sync_out(&w) < 0 || put_rng(rng, w.rng) < 0) { Py_DECREF(action); goto error; }

@@ -15,9 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.actions import Bribe, Discard, EndTurn, Orient
+from ..engine.game import RoundResult
 from ..engine.maze import FITS, Maze, Memo, cell, cell_actions_of
 from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
+from ..engine.views import RoundEnd
 from ..games.duel import cards as C
 from ..games.duel import state as S
 from ..games.duel.state import DuelGame, DuelState
@@ -51,6 +53,26 @@ def _put_maze(state: DuelState, cells: dict[int, int], hidden: dict[int, str],
     state.maze = maze
     state._mt = Memo()
     state._forget_kept()
+
+
+class _Ended:
+    """What ``DuelState._round_end`` reads of a state, for the core's round ends."""
+
+    __slots__ = ("_round", "bribes", "in_front", "keys", "markers", "maze", "pools")
+
+
+def _round_end(round_no: int, pools: list[int], cells: dict[int, int], order: list[int],
+               hidden: dict[int, str], markers: dict[int, int], bribes: dict[int, int],
+               keys: dict[int, int], in_front: list[list[str]]) -> RoundEnd:
+    """The ``last_round`` of a round the core ended: the state's own ``_round_end`` of its
+    pieces (the maze's face-up and face-down cards, the markers, bribes, keys, cards in
+    front)."""
+    maze = Maze.__new__(Maze)
+    maze.cat, maze.cells, maze.order, maze.hidden = S.CAT, cells, order, hidden
+    ended = _Ended()
+    ended._round, ended.pools, ended.maze = round_no, pools, maze
+    ended.markers, ended.bribes, ended.keys, ended.in_front = markers, bribes, keys, in_front
+    return DuelState._round_end(ended)  # type: ignore[arg-type]
 
 
 def _ids() -> dict[str, int]:
@@ -95,9 +117,11 @@ def _spec() -> dict[str, Any]:
     return {"cards": cards, "otiles": otiles, "ids": ids,
             "fitset": [m & ((1 << _BITS) - 1) for m in S._FITSET],
             "fits": bytes(int(FITS[k][m]) for k in range(256) for m in range(16)),
-            "place": S._PLACES, "orient": (Orient(False), Orient(True)), "end": EndTurn(),
+            "place": S._PLACES, "orient": (Orient(False), Orient(True)), "end_turn": EndTurn(),
             "Bribe": Bribe, "Discard": Discard, "new": tuple.__new__, "passes": _PASSES,
             "put_maze": _put_maze,
+            "round_end": (C.ROUNDS, tuple(S._value(code) for code in sorted(ids)),
+                    _colour(C.BLUE), S.choose_payment, RoundResult, _round_end),
             "setup": (C.GOALS_PER_ROUND, C.HAND_SIZE, C.KEY_TOKENS, C.SOLO_SET_ASIDE,
                       tuple(ids[code] for code in S._ROUND_CARDS),
                       tuple(code in S._DECK_PATH_SET for code in sorted(ids))),
