@@ -60,6 +60,14 @@ class _Ended:
 
     __slots__ = ("_round", "bribes", "in_front", "keys", "markers", "maze", "pools")
 
+    _round: int
+    bribes: dict[int, int]
+    in_front: list[list[str]]
+    keys: dict[int, int]
+    markers: dict[int, int]
+    maze: Maze
+    pools: list[int]
+
 
 def _round_end(round_no: int, pools: list[int], cells: dict[int, int], order: list[int],
                hidden: dict[int, str], markers: dict[int, int], bribes: dict[int, int],
