@@ -244,24 +244,35 @@ def test_use_pure_switches_the_duel_off_inside_a_block() -> None:
     assert state.play_out(Rng(2), until_round_end=False) == played
 
 
+def _while_a_round_ends(monkeypatch: pytest.MonkeyPatch, call: Any) -> None:
+    """``call()`` once, the first time a round's record is made (in a compiled play-out: the
+    core waiting on Python)."""
+    record = DuelState._round_end
+    done: list[bool] = []
+
+    def round_end(state: Any) -> Any:
+        if not done:
+            done.append(True)
+            call()
+        return record(state)
+
+    monkeypatch.setattr(DuelState, "_round_end", round_end)
+
+
 @compiled
-def test_a_play_out_started_while_the_core_is_busy_is_played_in_python() -> None:
-    """A Duel play-out asked for while the core waits on a round's end in Python is played
-    pure, and both come out as the pure path has them."""
+def test_a_play_out_started_while_the_core_is_busy_is_played_in_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Duel play-out asked for while the core waits on Python (here for a round's record;
+    in a server, another thread) is played pure, and both come out as the pure path has
+    them."""
     outer, inner = opening("duel", 8, 30), opening("solo", 9, 10)
     outer_ref, inner_ref = outer.clone(), inner.clone()
     inner_ref._pure_play_out(Rng(2), False, "random")
     outer_ref._pure_play_out(Rng(1), False, "random")
     nested: list[int] = []
-
-    def end_round() -> None:
-        if not nested:
-            nested.append(inner.play_out(Rng(2), until_round_end=False))
-        DuelState._end_round(outer)
-
-    outer._end_round = end_round  # type: ignore[method-assign]
+    _while_a_round_ends(monkeypatch,
+                        lambda: nested.append(inner.play_out(Rng(2), until_round_end=False)))
     outer.play_out(Rng(1), until_round_end=False)
-    del outer._end_round
     assert nested and difference(inner_ref, inner) is None
     assert difference(outer_ref, outer) is None
 
@@ -319,20 +330,14 @@ def test_matches_with_a_fixed_deal_are_the_same_on_both_paths(name: str, players
 
 
 @compiled
-def test_a_new_match_asked_for_while_the_core_is_busy_is_set_up_in_python() -> None:
+def test_a_new_match_asked_for_while_the_core_is_busy_is_set_up_in_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     outer = opening("duel", 8, 30)
     ref = outer.clone()
     ref._pure_play_out(Rng(1), False, "random")
-    made: list[DuelState] = []
-
-    def end_round() -> None:
-        if not made:
-            made.append(make_game("solo").new_state(5))  # type: ignore[arg-type]
-        DuelState._end_round(outer)
-
-    outer._end_round = end_round  # type: ignore[method-assign]
+    made: list[Any] = []
+    _while_a_round_ends(monkeypatch, lambda: made.append(make_game("solo").new_state(5)))
     outer.play_out(Rng(1), until_round_end=False)
-    del outer._end_round
     with core.use_pure():
         pure = make_game("solo").new_state(5)
     assert made and difference(pure, made[0]) is None and difference(ref, outer) is None

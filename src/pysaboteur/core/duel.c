@@ -59,10 +59,10 @@ typedef struct {
     int goals_per_round, hand_size, key_tokens, solo_aside, nround, round_cards[DMAXDECK],
         deck_path[DMAXC];
     /* a round's end (DuelState._end_round): rounds a match, each card's gold, the colour
-       that begins a round after a tie, the pay-out's helpers (choose_payment, RoundResult,
-       core/duel.py's _round_end) */
+       that begins a round after a tie, the round's records (RoundResult, core/duel.py's
+       _round_end) */
     int rounds, value[DMAXC], tie_colour;
-    PyObject *choose_payment, *round_result, *round_end;
+    PyObject *round_result, *round_end;
 } DT;
 
 static void dt_free(PyObject *capsule) {
@@ -180,14 +180,13 @@ static PyObject *duel_tables(PyObject *self, PyObject *spec) {
         for (int i = 0; i < t->ncards; i++) t->deck_path[i] = PyObject_IsTrue(PyTuple_GET_ITEM(dp, i));
     }
     o = PyDict_GetItemString(spec, "round_end");
-    CHECK(o && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 6
+    CHECK(o && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 5
           && PyTuple_GET_SIZE(PyTuple_GET_ITEM(o, 1)) == t->ncards, "round_end");
     t->rounds = (int)tuple_long(o, 0);
     for (int i = 0; i < t->ncards; i++) t->value[i] = (int)tuple_long(PyTuple_GET_ITEM(o, 1), i);
     t->tie_colour = (int)tuple_long(o, 2);
-    t->choose_payment = PyTuple_GET_ITEM(o, 3); Py_INCREF(t->choose_payment);
-    t->round_result = PyTuple_GET_ITEM(o, 4); Py_INCREF(t->round_result);
-    t->round_end = PyTuple_GET_ITEM(o, 5); Py_INCREF(t->round_end);
+    t->round_result = PyTuple_GET_ITEM(o, 3); Py_INCREF(t->round_result);
+    t->round_end = PyTuple_GET_ITEM(o, 4); Py_INCREF(t->round_end);
     o = PyDict_GetItemString(spec, "orient");
     CHECK(o && PyTuple_Check(o), "orient");
     t->orient_obj[0] = PyTuple_GET_ITEM(o, 0); Py_INCREF(t->orient_obj[0]);
@@ -1558,6 +1557,48 @@ static int card_value(W *w, PyObject *code) {
     return id < 0 ? -1 : w->t->value[id];
 }
 
+/* games/duel/state.py's choose_payment: the gold cards (``mine``, their values ``v``) paying
+   ``debt`` with no change, least excess, then fewest cards, the first such in the order
+   itertools.product tries the counts of each value (values ascending, the last fastest);
+   among equal cards the oldest go.  A new list (NULL: error). */
+static PyObject *choose_payment(PyObject *mine, const int *v, int n, int debt) {
+    int sum = 0;
+    for (int i = 0; i < n; i++) sum += v[i];
+    if (sum <= debt) return PyList_GetSlice(mine, 0, PY_SSIZE_T_MAX);
+    int vals[8], size[8], nv = 0;  /* the distinct values, ascending, with their counts */
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (j < nv && vals[j] < v[i]) j++;
+        if (j < nv && vals[j] == v[i]) { size[j]++; continue; }
+        if (nv == 8) { PyErr_SetString(PyExc_ValueError, "duel core: gold values"); return NULL; }
+        memmove(vals + j + 1, vals + j, sizeof(int) * (size_t)(nv - j));
+        memmove(size + j + 1, size + j, sizeof(int) * (size_t)(nv - j));
+        vals[j] = v[i]; size[j] = 1; nv++;
+    }
+    int counts[8] = {0}, best[8] = {0}, best_excess = -1, best_cards = 0;
+    for (;;) {
+        int total = 0, cards = 0;
+        for (int j = 0; j < nv; j++) { total += vals[j] * counts[j]; cards += counts[j]; }
+        if (total >= debt && (best_excess < 0 || total - debt < best_excess
+                              || (total - debt == best_excess && cards < best_cards))) {
+            best_excess = total - debt; best_cards = cards;
+            memcpy(best, counts, sizeof counts);
+        }
+        int j = nv - 1;  /* the next counts, the last value fastest */
+        while (j >= 0 && counts[j] == size[j]) counts[j--] = 0;
+        if (j < 0) break;
+        counts[j]++;
+    }
+    PyObject *pay = PyList_New(0);
+    for (int j = 0; pay != NULL && j < nv; j++)
+        for (int i = 0, taken = 0; i < n && taken < best[j]; i++)
+            if (v[i] == vals[j]) {
+                if (PyList_Append(pay, PyList_GET_ITEM(mine, i)) < 0) { Py_DECREF(pay); return NULL; }
+                taken++;
+            }
+    return pay;
+}
+
 /* DuelState._round_end's RoundEnd, by core/duel.py's _round_end from the round's pieces */
 static PyObject *round_end_record(W *w, int round_no) {
     DT *t = w->t;
@@ -1590,9 +1631,9 @@ static PyObject *round_end_record(W *w, int round_no) {
     return r;
 }
 
-/* DuelState._end_round of a round after which the match goes on (the gold claimed, the
-   trolls paid, the goals left out, the round's record; who begins the next round), written
-   into the state; the next round is the caller's */
+/* DuelState._end_round (the gold claimed, the trolls paid, the goals left out, the round's
+   record; who begins the next round, or the match over), written into the state; the next
+   round is the caller's */
 static int end_round(W *w) {
     DT *t = w->t;
     PyObject *st = w->state, *gold = NULL, *paid = NULL, *out = NULL, *results = NULL,
@@ -1618,7 +1659,10 @@ static int end_round(W *w) {
     for (int s = 0; s < w->seats; s++) {  /* the bribes paid: choose_payment */
         PyObject *mine = PyList_GET_ITEM(gold, s);
         if (w->bribes_made[s] > 0) {
-            PyObject *pay = PyObject_CallFunction(t->choose_payment, "Oi", mine, w->bribes_made[s]);
+            int v[DMAXDECK], n = (int)PyList_GET_SIZE(mine);
+            if (n > DMAXDECK) { PyErr_SetString(PyExc_ValueError, "duel core: gold"); goto done; }
+            for (int i = 0; i < n; i++) if ((v[i] = card_value(w, PyList_GET_ITEM(mine, i))) < 0) goto done;
+            PyObject *pay = choose_payment(mine, v, n, w->bribes_made[s]);
             if (pay == NULL) goto done;
             for (Py_ssize_t i = 0; i < PyList_GET_SIZE(pay); i++) {
                 PyObject *code = PyList_GET_ITEM(pay, i);
@@ -1636,12 +1680,13 @@ static int end_round(W *w) {
             total[s] += v;
         }
     }
-    /* the round's goals not claimed leave the game (the match goes on: not the last round) */
+    /* the round's goals not claimed leave the game (the last board stays on show) */
+    int last = round_no >= t->rounds;
     if (!(x = get_attr(st, "out"))) goto done;
     out = PyList_GetSlice(x, 0, PY_SSIZE_T_MAX);
     Py_DECREF(x);
     if (out == NULL || !(goals = get_attr(st, "round_goals"))) goto done;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(goals); i++) {
+    for (Py_ssize_t i = 0; !last && i < PyList_GET_SIZE(goals); i++) {
         PyObject *code = PyList_GET_ITEM(goals, i);
         int claimed = 0;
         for (int k = 0; k < w->markers.n && !claimed; k++)
@@ -1665,7 +1710,11 @@ static int end_round(W *w) {
         || set_attr(st, "out", out) < 0 || set_attr(st, "results", results) < 0
         || set_obj(st, "last_round", round_end_record(w, round_no)) < 0)
         goto done;
-    if (!w->solo) {  /* the poorer seat begins the next round; on a tie, the tie colour's */
+    if (last) {  /* the match is over */
+        w->phase = MAIN;
+        w->pend_n = 0;
+        if (set_attr(st, "terminal", Py_True) < 0) goto done;
+    } else if (!w->solo) {  /* the poorer seat begins the next round; on a tie, the tie colour's */
         int lo = total[0] < total[1] ? total[0] : total[1], n = 0, who = 0;
         for (int s = 0; s < w->seats; s++) if (total[s] == lo) { n++; who = s; }
         if (n != 1)
@@ -1766,12 +1815,14 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t
         int res = decide(&w, even, &action);
         if (res < 0) goto error;
         played++;
-        if (res == ROUND_END && !fixed && round_no < t->rounds) {
-            /* the match goes on: the round ended and the next set up here (the state's
-               maze, hands and the round's fields are written when the core stops) */
+        if (res == ROUND_END && (!fixed || round_no == t->rounds)) {
+            /* the round ended here and, where the match goes on, the next set up (the
+               state's maze, hands and the round's fields are written when the core stops) */
             int bad = end_round(&w) < 0 || PyList_Append(w.history, action) < 0;
             Py_DECREF(action);
-            if (bad || setup_with(&w, shared) < 0) goto error;
+            if (bad) goto error;
+            if (round_no == t->rounds) break;  /* the match is over: written back below */
+            if (setup_with(&w, shared) < 0) goto error;
             round_no++;
             if (until) break;  /* written back below */
             continue;

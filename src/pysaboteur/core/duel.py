@@ -129,7 +129,7 @@ def _spec() -> dict[str, Any]:
             "Bribe": Bribe, "Discard": Discard, "new": tuple.__new__, "passes": _PASSES,
             "put_maze": _put_maze,
             "round_end": (C.ROUNDS, tuple(S._value(code) for code in sorted(ids)),
-                    _colour(C.BLUE), S.choose_payment, RoundResult, _round_end),
+                    _colour(C.BLUE), RoundResult, _round_end),
             "setup": (C.GOALS_PER_ROUND, C.HAND_SIZE, C.KEY_TOKENS, C.SOLO_SET_ASIDE,
                       tuple(ids[code] for code in S._ROUND_CARDS),
                       tuple(code in S._DECK_PATH_SET for code in sorted(ids))),
