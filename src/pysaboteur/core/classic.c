@@ -373,13 +373,7 @@ static int remove_tile(W *w, int c) {
 }
 
 static inline int constraint_of(W *w, int c) {
-    Tables *t = w->t;
-    int v = 0;
-    for (int e = 0; e < 4; e++) {
-        int tn = tile[c + DELTA[e]];
-        if (tn >= 0) v |= (t->open_mask[tn] & OPP[e]) ? EDGES[e] : EDGES[e] << 4;
-    }
-    return v;
+    return constraint_at(tile, w->t->open_mask, c);
 }
 
 static void frontier(W *w) {
@@ -401,12 +395,7 @@ static void frontier(W *w) {
 /* ------------------------------------------------------------------ Python state in and out */
 
 static int card_id(W *w, PyObject *code) {
-    PyObject *v = PyDict_GetItemWithError(w->t->ids, code);
-    if (v == NULL) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "core: unknown card");
-        return -1;
-    }
-    return (int)PyLong_AsLong(v);
+    return code_id(w->t->ids, code);
 }
 
 /* the cards in front of each seat, from the state's in_front (0; 1: more than the core
@@ -610,27 +599,9 @@ static int sync_out(W *w) {
         PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
                  *order = PyList_New(w->norder), *rd = PyDict_New(), *rid = PyDict_New();
         int ok = cells && hidden && cons && order && rd && rid;
-        if (++mgen == 0) { memset(mark, 0, sizeof mark); mgen = 1; }
-        for (int i = 0; ok && i < w->norder; i++) {
-            int c = w->order[i];
-            PyObject *pc = PyLong_FromLong(py_of(c));
-            if (pc == NULL) { ok = 0; break; }
-            PyList_SET_ITEM(order, i, pc);
-            PyObject *ot = PyLong_FromLong(tile[c]);
-            if (ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
-            Py_XDECREF(ot);
-            for (int e = 0; ok && e < 4; e++) {
-                int n = c + DELTA[e];
-                if (tile[n] >= 0 || hid[n] >= 0 || mark[n] == mgen) continue;
-                mark[n] = mgen;
-                if (dict_set_ll(cons, py_of(n), constraint_of(w, n)) < 0) ok = 0;
-            }
-        }
-        for (int i = 0; ok && i < w->nh; i++) {
-            PyObject *pc = PyLong_FromLong(py_of(w->hcell[i]));
-            if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) ok = 0;
-            Py_XDECREF(pc);
-        }
+        Board b = {tile, hid, w->order, w->hcell, w->hcard, w->norder, w->nh, t->codes,
+                   t->open_mask, mark, &mgen};
+        if (ok && board_dicts(&b, cells, order, hidden, cons) < 0) ok = 0;
         for (int i = 0; ok && i < ntouched; i++) {
             int c = touched[i];
             if (reach[c] && dict_set_ll(rd, py_of(c), reach[c]) < 0) ok = 0;
@@ -779,15 +750,7 @@ static int setup_round(W *w, uint64_t *rs) {
 typedef struct { int count, tag, card; } Entry;
 
 static int hand_remove(W *w, int seat, int card) {
-    int *h = w->hand[seat], n = w->hn[seat];
-    for (int i = 0; i < n; i++)
-        if (h[i] == card) {
-            memmove(h + i, h + i + 1, sizeof(int) * (size_t)(n - i - 1));
-            w->hn[seat] = n - 1;
-            return 0;
-        }
-    PyErr_SetString(PyExc_AssertionError, "core: card not in hand");
-    return -1;
+    return remove_card(w->hand[seat], &w->hn[seat], card);
 }
 
 static void draw(W *w, int seat, int n) {
@@ -923,15 +886,7 @@ static int targets[MAXORDER];
 /* ------------------------------------------------------------------ the menu's parts */
 /* the hand's distinct cards, sorted (ids are in code order), each with its count */
 static int hand_kinds(W *w, int seat, int *hd, int *mult) {
-    int n = 0;
-    for (int i = 0; i < w->hn[seat]; i++) {
-        int id = w->hand[seat][i], j = n, dup = 0;
-        for (int k = 0; k < n; k++) if (hd[k] == id) { mult[k]++; dup = 1; break; }
-        if (dup) continue;
-        while (j > 0 && hd[j - 1] > id) { hd[j] = hd[j - 1]; mult[j] = mult[j - 1]; j--; }
-        hd[j] = id; mult[j] = 1; n++;
-    }
-    return n;
+    return kinds_of(w->hand[seat], w->hn[seat], hd, mult);
 }
 
 /* may the seat lay path cards?  Nothing in front, or only cards in build_ok (can_build) */

@@ -187,6 +187,94 @@ static inline int see_card(PyObject *state, int seat, long pycell, PyObject *cod
     return r;
 }
 
+/* ------------------------------------------------------------------ cards and the board */
+/* a card's id by its code (the ids dict of a family's tables); -1: error */
+static inline int code_id(PyObject *ids, PyObject *code) {
+    PyObject *v = PyDict_GetItemWithError(ids, code);
+    if (v == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "core: unknown card");
+        return -1;
+    }
+    return (int)PyLong_AsLong(v);
+}
+
+/* list.remove on a hand of card ids (n of them); -1: not there */
+static inline int remove_card(int *h, int *n, int card) {
+    for (int i = 0; i < *n; i++)
+        if (h[i] == card) {
+            memmove(h + i, h + i + 1, sizeof(int) * (size_t)(*n - i - 1));
+            (*n)--;
+            return 0;
+        }
+    PyErr_SetString(PyExc_AssertionError, "core: card not in hand");
+    return -1;
+}
+
+/* a hand's distinct cards, sorted (ids are in code order), each with its count: how many */
+static inline int kinds_of(const int *cards, int n, int *hd, int *mult) {
+    int nk = 0;
+    for (int i = 0; i < n; i++) {
+        int id = cards[i], j = nk, dup = 0;
+        for (int k = 0; k < nk; k++) if (hd[k] == id) { mult[k]++; dup = 1; break; }
+        if (dup) continue;
+        while (j > 0 && hd[j - 1] > id) { hd[j] = hd[j - 1]; mult[j] = mult[j - 1]; j--; }
+        hd[j] = id; mult[j] = 1; nk++;
+    }
+    return nk;
+}
+
+/* the fit constraint the face-up neighbours put on c (Maze.constraint_of): open edges low,
+   closed edges high; tile: the grid's oriented tiles (-1: none) */
+static inline int constraint_at(const int16_t *tile, const int *open_mask, int c) {
+    int v = 0;
+    for (int e = 0; e < 4; e++) {
+        int tn = tile[c + DELTA[e]];
+        if (tn >= 0) v |= (open_mask[tn] & OPP[e]) ? EDGES[e] : EDGES[e] << 4;
+    }
+    return v;
+}
+
+/* a family's grid as engine/maze.py's dictionaries see it */
+typedef struct {
+    const int16_t *tile, *hid;            /* oriented tile, face-down card (-1: none) */
+    const int *order, *hcell, *hcard;     /* face-up cells as laid; face-down cells, cards */
+    int norder, nh;
+    PyObject *const *codes;               /* card codes by id */
+    const int *open_mask;                 /* by oriented tile */
+    uint32_t *mark, *mgen;                /* a scratch mark per cell, and its generation */
+} Board;
+
+/* fills cells {cell: oriented tile} (in the order laid), order [cell] (a list of norder
+   items, set here), hidden {cell: code} and, when cons is not NULL, the fit constraints
+   {cell: constraint} of the empty cells beside a face-up card; 0, -1: error */
+static inline int board_dicts(const Board *b, PyObject *cells, PyObject *order, PyObject *hidden,
+                              PyObject *cons) {
+    if (cons != NULL && ++*b->mgen == 0) { memset(b->mark, 0, sizeof(uint32_t) * NCELLS); *b->mgen = 1; }
+    for (int i = 0; i < b->norder; i++) {
+        int c = b->order[i];
+        PyObject *pc = PyLong_FromLong(py_of(c));
+        if (pc == NULL) return -1;
+        PyList_SET_ITEM(order, i, pc);
+        PyObject *ot = PyLong_FromLong(b->tile[c]);
+        int r = ot == NULL ? -1 : PyDict_SetItem(cells, pc, ot);
+        Py_XDECREF(ot);
+        if (r < 0) return -1;
+        for (int e = 0; cons != NULL && e < 4; e++) {
+            int n = c + DELTA[e];
+            if (b->tile[n] >= 0 || b->hid[n] >= 0 || b->mark[n] == *b->mgen) continue;
+            b->mark[n] = *b->mgen;
+            if (dict_set_ll(cons, py_of(n), constraint_at(b->tile, b->open_mask, n)) < 0) return -1;
+        }
+    }
+    for (int i = 0; i < b->nh; i++) {
+        PyObject *pc = PyLong_FromLong(py_of(b->hcell[i]));
+        int r = pc == NULL ? -1 : PyDict_SetItem(hidden, pc, b->codes[b->hcard[i]]);
+        Py_XDECREF(pc);
+        if (r < 0) return -1;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ the game families */
 /* classic.c: Saboteur and Saboteur 2 */
 extern PyMethodDef classic_methods[];

@@ -445,13 +445,7 @@ static void change_block(W *w, int ctx, int c, int flags) {
 }
 
 static inline int constraint_of(W *w, int c) {
-    DT *t = w->t;
-    int v = 0;
-    for (int e = 0; e < 4; e++) {
-        int tn = tile[c + DELTA[e]];
-        if (tn >= 0) v |= (t->open_mask[tn] & OPP[e]) ? EDGES[e] : EDGES[e] << 4;
-    }
-    return v;
+    return constraint_at(tile, w->t->open_mask, c);
 }
 
 /* DuelState._frontier: the empty cells the seat's reach points into, sorted, with their
@@ -474,12 +468,7 @@ static void frontier(W *w, int seat) {
 
 /* ------------------------------------------------------------------ Python state in and out */
 static int card_id(W *w, PyObject *code) {
-    PyObject *v = PyDict_GetItemWithError(w->t->ids, code);
-    if (v == NULL) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "duel core: unknown card");
-        return -1;
-    }
-    return (int)PyLong_AsLong(v);
+    return code_id(w->t->ids, code);
 }
 
 /* a list of codes into ids (0; 1: more than max; -1: error) */
@@ -703,6 +692,12 @@ static PyObject *int_list(const int *v, int n) {
     return l;
 }
 
+static Board board_of(W *w) {
+    Board b = {tile, hid, w->order, w->hcell, w->hcard, w->norder, w->nh, w->t->codes,
+               w->t->open_mask, mark, &mgen};
+    return b;
+}
+
 static int write_maze(W *w) {
     DT *t = w->t;
     PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
@@ -717,27 +712,8 @@ static int write_maze(W *w) {
         for (int i = 0; ok && i < w->ns[k]; i++)
             if (dict_set_ll(a, py_of(w->scell[k][i]), w->smask[k][i]) < 0) ok = 0;
     }
-    next_mark();
-    for (int i = 0; ok && i < w->norder; i++) {
-        int c = w->order[i];
-        PyObject *pc = PyLong_FromLong(py_of(c));
-        if (pc == NULL) { ok = 0; break; }
-        PyList_SET_ITEM(order, i, pc);
-        PyObject *ot = PyLong_FromLong(tile[c]);
-        if (ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
-        Py_XDECREF(ot);
-        for (int e = 0; ok && e < 4; e++) {
-            int n = c + DELTA[e];
-            if (tile[n] >= 0 || hid[n] >= 0 || mark[n] == mgen) continue;
-            mark[n] = mgen;
-            if (dict_set_ll(cons, py_of(n), constraint_of(w, n)) < 0) ok = 0;
-        }
-    }
-    for (int i = 0; ok && i < w->nh; i++) {
-        PyObject *pc = PyLong_FromLong(py_of(w->hcell[i]));
-        if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) ok = 0;
-        Py_XDECREF(pc);
-    }
+    Board b = board_of(w);
+    if (ok && board_dicts(&b, cells, order, hidden, cons) < 0) ok = 0;
     for (int i = 0; ok && i < ntouched; i++) {
         int c = touched[i];
         for (int k = 0; ok && k < w->nctx; k++) {
@@ -816,15 +792,7 @@ static int sync_out(W *w) {
 
 /* ------------------------------------------------------------------ the rules (DuelState) */
 static int hand_remove(W *w, int seat, int card) {
-    int *h = w->hand[seat], n = w->hn[seat];
-    for (int i = 0; i < n; i++)
-        if (h[i] == card) {
-            memmove(h + i, h + i + 1, sizeof(int) * (size_t)(n - i - 1));
-            w->hn[seat] = n - 1;
-            return 0;
-        }
-    PyErr_SetString(PyExc_AssertionError, "duel core: card not in hand");
-    return -1;
+    return remove_card(w->hand[seat], &w->hn[seat], card);
 }
 
 static int front_remove(W *w, int seat, int k) {
@@ -1201,18 +1169,6 @@ static void action_menu(W *w, int seat, int card, Menu *m) {
     if (n) { m->nbuf += n; add(m, n, T_CELL, card, off); }
 }
 
-/* the hand's distinct cards, sorted (ids are in code order), each with its count */
-static void hand_kinds(W *w, int seat, Menu *m) {
-    int n = 0;
-    for (int i = 0; i < w->hn[seat]; i++) {
-        int id = w->hand[seat][i], j = n, dup = 0;
-        for (int k = 0; k < n; k++) if (m->hd[k] == id) { m->mult[k]++; dup = 1; break; }
-        if (dup) continue;
-        while (j > 0 && m->hd[j - 1] > id) { m->hd[j] = m->hd[j - 1]; m->mult[j] = m->mult[j - 1]; j--; }
-        m->hd[j] = id; m->mult[j] = 1; n++;
-    }
-    m->nk = n;
-}
 
 /* DuelState._menu */
 static int build_menu(W *w, Menu *m) {
@@ -1225,7 +1181,7 @@ static int build_menu(W *w, Menu *m) {
         if (n) { m->nbuf = n; add(m, n, T_BRIBE, 0, 0); }
     }
     if (w->phase == AFTER) { add(m, 1, T_END, 0, 0); return 0; }
-    hand_kinds(w, seat, m);
+    m->nk = kinds_of(w->hand[seat], w->hn[seat], m->hd, m->mult);
     if (!w->nfront[seat] && placement_menu(w, seat, m) < 0) return -1;
     for (int i = 0; i < m->nk; i++)
         if (t->category[m->hd[i]] == C_ACTION) action_menu(w, seat, m->hd[i], m);
@@ -1605,19 +1561,8 @@ static PyObject *round_end_record(W *w, int round_no) {
     PyObject *cells = PyDict_New(), *order = PyList_New(w->norder), *hidden = PyDict_New(),
              *fronts = PyList_New(w->seats), *r = NULL;
     int ok = cells && order && hidden && fronts;
-    for (int i = 0; ok && i < w->norder; i++) {
-        int c = w->order[i];
-        PyObject *pc = PyLong_FromLong(py_of(c)), *ot = PyLong_FromLong(tile[c]);
-        if (pc == NULL || ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
-        Py_XDECREF(ot);
-        if (pc != NULL) PyList_SET_ITEM(order, i, pc);
-        else ok = 0;
-    }
-    for (int i = 0; ok && i < w->nh; i++) {
-        PyObject *pc = PyLong_FromLong(py_of(w->hcell[i]));
-        if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) ok = 0;
-        Py_XDECREF(pc);
-    }
+    Board b = board_of(w);
+    if (ok && board_dicts(&b, cells, order, hidden, NULL) < 0) ok = 0;
     for (int s = 0; ok && s < w->seats; s++) {
         PyObject *f = codes_list(t, w->front[s], w->nfront[s]);
         if (f == NULL) ok = 0;
