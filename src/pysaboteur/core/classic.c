@@ -572,29 +572,14 @@ static int sync_out(W *w) {
         w->deck_full = 0;
         w->ndeck0 = w->ndeck;
     } else if (w->ndeck != w->ndeck0) {
-        PyObject *deck = get_attr(st, "deck");
-        if (deck == NULL) return -1;
-        int r = PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
-        Py_DECREF(deck);
-        if (r < 0) return -1;
+        if (trim_list(st, "deck", w->ndeck) < 0) return -1;
         w->ndeck0 = w->ndeck;
     }
     if (set_int(st, "phase", w->phase) || set_int(st, "pending_draw", w->pending_draw)
         || set_int(st, "last", w->last) || set_int(st, "finder", w->finder)
         || set_int(st, "turn", w->turn) || set_int(st, "current", w->current))
         return -1;
-    if (w->phase == ORIENT) {
-        PyObject *opts = PyTuple_New(w->pend_n);
-        if (opts == NULL) return -1;
-        for (int i = 0; i < w->pend_n; i++) {
-            PyObject *b = w->pend_opt[i] ? Py_True : Py_False;
-            Py_INCREF(b);
-            PyTuple_SET_ITEM(opts, i, b);
-        }
-        PyObject *p = Py_BuildValue("(lN)", py_of(w->pend_g), opts);
-        if (p == NULL || set_attr(st, "pending", p) < 0) { Py_XDECREF(p); return -1; }
-        Py_DECREF(p);
-    } else if (set_attr(st, "pending", Py_None) < 0) return -1;
+    if (write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0) return -1;
     if (w->maze_dirty) {
         PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
                  *order = PyList_New(w->norder), *rd = PyDict_New(), *rid = PyDict_New();
@@ -779,20 +764,8 @@ static int end_turn(W *w) {
 static int goal_ways(W *w, int g, int *opts) {
     Tables *t = w->t;
     int card = hid[g];
-    int nv = t->norient[card];
-    if (nv == 1) { opts[0] = t->orot[card][0]; return 1; }
-    int k = constraint_of(w, g), n = 0;
-    for (int v = 0; v < nv; v++)
-        if (t->fits[k][t->open_mask[t->ootile[card][v]]]) opts[n++] = t->orot[card][v];
-    if (n) return n;
-    int facing = rin[g], best = -1;
-    int score[2];
-    for (int v = 0; v < nv; v++) {
-        score[v] = __builtin_popcount(t->open_mask[t->ootile[card][v]] & facing);
-        if (score[v] > best) best = score[v];
-    }
-    for (int v = 0; v < nv; v++) if (score[v] == best) opts[n++] = t->orot[card][v];
-    return n;
+    return goal_ways_of(t->norient[card], t->orot[card], t->ootile[card], t->open_mask, t->fits,
+                        constraint_of(w, g), rin[g], opts);
 }
 
 static void reveal(W *w, int g, int rotated) {

@@ -275,6 +275,46 @@ static inline int board_dicts(const Board *b, PyObject *cells, PyObject *order, 
     return 0;
 }
 
+/* goal_orientations: the rotated flags a face-down goal may lie, of its nv ways (rotated
+   flags rot[], oriented tiles ot[]): those that fit the constraint k; if none, those with
+   the most open edges toward the reached segments facing it (facing); how many */
+static inline int goal_ways_of(int nv, const int *rot, const int *ot, const int *open_mask,
+                               const unsigned char (*fits)[16], int k, int facing, int *opts) {
+    if (nv == 1) { opts[0] = rot[0]; return 1; }
+    int n = 0, best = -1, score[2];
+    for (int v = 0; v < nv; v++) if (fits[k][open_mask[ot[v]]]) opts[n++] = rot[v];
+    if (n) return n;
+    for (int v = 0; v < nv; v++) {
+        score[v] = __builtin_popcount(open_mask[ot[v]] & facing);
+        if (score[v] > best) best = score[v];
+    }
+    for (int v = 0; v < nv; v++) if (score[v] == best) opts[n++] = rot[v];
+    return n;
+}
+
+/* the state's pending goal: (cell, (rotated flags...)) while a goal's orientation waits
+   (orienting), else None */
+static inline int write_pending(PyObject *st, int orienting, int g, int n, const int *opts) {
+    if (!orienting) return set_attr(st, "pending", Py_None);
+    PyObject *ways = PyTuple_New(n);
+    if (ways == NULL) return -1;
+    for (int i = 0; i < n; i++) {
+        PyObject *b = opts[i] ? Py_True : Py_False;
+        Py_INCREF(b);
+        PyTuple_SET_ITEM(ways, i, b);
+    }
+    return set_obj(st, "pending", Py_BuildValue("(lN)", py_of(g), ways));
+}
+
+/* the state's list ``name`` cut to its first n items (the pile after the core's draws) */
+static inline int trim_list(PyObject *st, const char *name, Py_ssize_t n) {
+    PyObject *l = get_attr(st, name);
+    if (l == NULL) return -1;
+    int r = PyList_SetSlice(l, n, PY_SSIZE_T_MAX, NULL);
+    Py_DECREF(l);
+    return r;
+}
+
 /* ------------------------------------------------------------------ the game families */
 /* classic.c: Saboteur and Saboteur 2 */
 extern PyMethodDef classic_methods[];

@@ -747,27 +747,14 @@ static int sync_out(W *w) {
         w->deck_full = 0;
         w->ndeck0 = w->ndeck;
     } else if (w->ndeck != w->ndeck0) {
-        PyObject *deck = get_attr(st, "deck");
-        if (deck == NULL) return -1;
-        int r = PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
-        Py_DECREF(deck);
-        if (r < 0) return -1;
+        if (trim_list(st, "deck", w->ndeck) < 0) return -1;
         w->ndeck0 = w->ndeck;
     }
     if (set_int(st, "phase", w->phase) || set_int(st, "resume", w->resume)
         || set_int(st, "pending_draw", w->pending_draw) || set_int(st, "current", w->current)
         || set_int(st, "turn", w->turn) || set_int(st, "keys_left", w->keys_left))
         return -1;
-    if (w->phase == ORIENT) {
-        PyObject *opts = PyTuple_New(w->pend_n);
-        if (opts == NULL) return -1;
-        for (int i = 0; i < w->pend_n; i++) {
-            PyObject *b = w->pend_opt[i] ? Py_True : Py_False;
-            Py_INCREF(b);
-            PyTuple_SET_ITEM(opts, i, b);
-        }
-        if (set_obj(st, "pending", Py_BuildValue("(lN)", py_of(w->pend_g), opts)) < 0) return -1;
-    } else if (set_attr(st, "pending", Py_None) < 0) return -1;
+    if (write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0) return -1;
     if (w->pools_dirty) {
         if (set_obj(st, "pools", int_list(w->pools, w->npools)) < 0) return -1;
         w->pools_dirty = 0;
@@ -907,20 +894,10 @@ static void claim(W *w, int actor) {
 /* goal_orientations: the rotated flags the face-down goal on g may lie */
 static int goal_ways(W *w, int g, int *opts) {
     DT *t = w->t;
-    int card = hid[g], nv = t->norient[card];
-    if (nv == 1) { opts[0] = t->orot[card][0]; return 1; }
-    int k = constraint_of(w, g), n = 0;
-    for (int v = 0; v < nv; v++)
-        if (t->fits[k][t->open_mask[t->ootile[card][v]]]) opts[n++] = t->orot[card][v];
-    if (n) return n;
-    int facing = 0, best = -1, score[2];
-    for (int x = 0; x < w->nctx; x++) facing |= rin[x][g];
-    for (int v = 0; v < nv; v++) {
-        score[v] = __builtin_popcount(t->open_mask[t->ootile[card][v]] & facing);
-        if (score[v] > best) best = score[v];
-    }
-    for (int v = 0; v < nv; v++) if (score[v] == best) opts[n++] = t->orot[card][v];
-    return n;
+    int card = hid[g], facing = 0;
+    for (int x = 0; x < w->nctx; x++) facing |= rin[x][g];  /* every context's */
+    return goal_ways_of(t->norient[card], t->orot[card], t->ootile[card], t->open_mask, t->fits,
+                        constraint_of(w, g), facing, opts);
 }
 
 static int reveal(W *w, int g, int rotated) {
