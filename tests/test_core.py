@@ -140,10 +140,15 @@ def test_pysaboteur_pure_forces_the_pure_path() -> None:
     assert out.split()[0] == str(n) and "PYSABOTEUR_PURE" in out
 
 
-def test_games_not_on_the_core_yet_play_in_python() -> None:
-    for name, players in (("duel", 2), ("lost-mines", 5)):
-        state = make_game(name, players).new_state(0)
-        assert core.compiled_play_out(type(state)) is None
+@compiled
+def test_every_game_plays_out_on_the_core_and_none_when_pure() -> None:
+    from pysaboteur.registry import GAMES
+
+    for name in GAMES:
+        state_class = type(make_game(name).new_state(0))
+        assert core.compiled_play_out(state_class) is not None, name
+        with core.use_pure():
+            assert core.compiled_play_out(state_class) is None, name
 
 
 @compiled

@@ -45,7 +45,7 @@ def opening(name: str, players: int, seed: int, moves: int) -> State:
 #: the game: issue 24), and again on the pure path where that is another one
 PATHS = [(name, players, False) for name, players in CONFIGS]
 PATHS += [(name, players, True) for name, players in CONFIGS
-          if name in ("classic", "expansion", "lost-mines")]
+          if name in ("classic", "expansion", "lost-mines", "duel", "solo")]
 
 
 @pytest.mark.parametrize(("name", "players", "pure"), PATHS)

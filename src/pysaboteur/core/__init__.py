@@ -47,7 +47,7 @@ _warned = False
 
 #: the game families on the core, each a module of this package (the Python half of one C
 #: file): asked in turn for a state class's compiled play-out and set-up
-FAMILIES = ("classic", "lost_mines")
+FAMILIES = ("classic", "duel", "lost_mines")
 
 
 def _families() -> list[ModuleType]:

@@ -14,9 +14,6 @@
  */
 #include "core.h"
 
-#define G 256            /* the working grid: G x G cells around the start */
-#define OFF 128
-#define NCELLS (G * G)
 #define MAXSEATS 16
 #define MAXCARDS 160
 #define MAXOT 256
@@ -36,25 +33,6 @@ enum { E_NONE = 0, E_BREAK, E_REPAIR, E_MAP, E_ROCKFALL,
 enum { T_PATH = 0, T_LADDER, T_SEATS, T_CELL, T_DISCARD, T_PASS, T_ORIENT };
 enum { MAIN = 0, ORIENT = 1, STEAL = 2 };
 enum { GO_ON = 0, PAUSE = 1, ROUND_END = 2 };
-static const int EDGES[4] = {1, 2, 4, 8};                  /* N E S W */
-static const int DELTA[4] = {-1, G, 1, -G};                /* by edge index */
-static const int OPP[4] = {4, 8, 1, 2};
-
-/* cells: Python's (x + 512) << 10 | (y + 512), the grid's (x + OFF) << 8 | (y + OFF) */
-static inline int in_grid(long x, long y) {
-    return x > -OFF + 2 && x < OFF - 3 && y > -OFF + 2 && y < OFF - 3;
-}
-static inline int gi_of(long pycell) {
-    long x = (pycell >> 10) - 512, y = (pycell & 1023) - 512;
-    return (int)(((x + OFF) << 8) | (y + OFF));
-}
-static inline int gi_ok(long pycell) {
-    return in_grid((pycell >> 10) - 512, (pycell & 1023) - 512);
-}
-static inline long py_of(int gi) {
-    long x = (gi >> 8) - OFF, y = (gi & 255) - OFF;
-    return ((x + 512) << 10) | (y + 512);
-}
 /* ------------------------------------------------------------------ tables */
 typedef struct {
     int ncards, notiles, tool_mask;
@@ -88,13 +66,6 @@ static void tables_free(PyObject *capsule) {
     PyMem_RawFree(t);
 }
 
-static long item_long(PyObject *seq, Py_ssize_t i) {
-    PyObject *o = PySequence_GetItem(seq, i);
-    if (o == NULL) return -1;
-    long v = PyLong_AsLong(o);
-    Py_DECREF(o);
-    return v;
-}
 
 static PyObject *get(PyObject *spec, const char *key) {
     PyObject *o = PyDict_GetItemString(spec, key);  /* borrowed */
@@ -402,13 +373,7 @@ static int remove_tile(W *w, int c) {
 }
 
 static inline int constraint_of(W *w, int c) {
-    Tables *t = w->t;
-    int v = 0;
-    for (int e = 0; e < 4; e++) {
-        int tn = tile[c + DELTA[e]];
-        if (tn >= 0) v |= (t->open_mask[tn] & OPP[e]) ? EDGES[e] : EDGES[e] << 4;
-    }
-    return v;
+    return constraint_at(tile, w->t->open_mask, c);
 }
 
 static void frontier(W *w) {
@@ -428,23 +393,9 @@ static void frontier(W *w) {
 }
 
 /* ------------------------------------------------------------------ Python state in and out */
-static int attr_int(PyObject *o, const char *name, int *out) {
-    PyObject *v = get_attr(o, name);
-    if (v == NULL) return -1;
-    long x = PyLong_AsLong(v);
-    Py_DECREF(v);
-    if (x == -1 && PyErr_Occurred()) return -1;
-    *out = (int)x;
-    return 0;
-}
 
 static int card_id(W *w, PyObject *code) {
-    PyObject *v = PyDict_GetItemWithError(w->t->ids, code);
-    if (v == NULL) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "core: unknown card");
-        return -1;
-    }
-    return (int)PyLong_AsLong(v);
+    return code_id(w->t->ids, code);
 }
 
 /* the cards in front of each seat, from the state's in_front (0; 1: more than the core
@@ -587,20 +538,7 @@ done:
     return rc;
 }
 
-static int set_int(PyObject *o, const char *name, long v) {
-    PyObject *x = PyLong_FromLong(v);
-    if (x == NULL) return -1;
-    int r = set_attr(o, name, x);
-    Py_DECREF(x);
-    return r;
-}
 
-static int dict_set_ll(PyObject *d, long k, long v) {
-    PyObject *a = PyLong_FromLong(k), *b = PyLong_FromLong(v);
-    int r = (a && b) ? PyDict_SetItem(d, a, b) : -1;
-    Py_XDECREF(a); Py_XDECREF(b);
-    return r;
-}
 
 static int sync_out(W *w) {
     Tables *t = w->t;
@@ -634,54 +572,21 @@ static int sync_out(W *w) {
         w->deck_full = 0;
         w->ndeck0 = w->ndeck;
     } else if (w->ndeck != w->ndeck0) {
-        PyObject *deck = get_attr(st, "deck");
-        if (deck == NULL) return -1;
-        int r = PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
-        Py_DECREF(deck);
-        if (r < 0) return -1;
+        if (trim_list(st, "deck", w->ndeck) < 0) return -1;
         w->ndeck0 = w->ndeck;
     }
     if (set_int(st, "phase", w->phase) || set_int(st, "pending_draw", w->pending_draw)
         || set_int(st, "last", w->last) || set_int(st, "finder", w->finder)
         || set_int(st, "turn", w->turn) || set_int(st, "current", w->current))
         return -1;
-    if (w->phase == ORIENT) {
-        PyObject *opts = PyTuple_New(w->pend_n);
-        if (opts == NULL) return -1;
-        for (int i = 0; i < w->pend_n; i++) {
-            PyObject *b = w->pend_opt[i] ? Py_True : Py_False;
-            Py_INCREF(b);
-            PyTuple_SET_ITEM(opts, i, b);
-        }
-        PyObject *p = Py_BuildValue("(lN)", py_of(w->pend_g), opts);
-        if (p == NULL || set_attr(st, "pending", p) < 0) { Py_XDECREF(p); return -1; }
-        Py_DECREF(p);
-    } else if (set_attr(st, "pending", Py_None) < 0) return -1;
+    if (write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0) return -1;
     if (w->maze_dirty) {
         PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
                  *order = PyList_New(w->norder), *rd = PyDict_New(), *rid = PyDict_New();
         int ok = cells && hidden && cons && order && rd && rid;
-        if (++mgen == 0) { memset(mark, 0, sizeof mark); mgen = 1; }
-        for (int i = 0; ok && i < w->norder; i++) {
-            int c = w->order[i];
-            PyObject *pc = PyLong_FromLong(py_of(c));
-            if (pc == NULL) { ok = 0; break; }
-            PyList_SET_ITEM(order, i, pc);
-            PyObject *ot = PyLong_FromLong(tile[c]);
-            if (ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
-            Py_XDECREF(ot);
-            for (int e = 0; ok && e < 4; e++) {
-                int n = c + DELTA[e];
-                if (tile[n] >= 0 || hid[n] >= 0 || mark[n] == mgen) continue;
-                mark[n] = mgen;
-                if (dict_set_ll(cons, py_of(n), constraint_of(w, n)) < 0) ok = 0;
-            }
-        }
-        for (int i = 0; ok && i < w->nh; i++) {
-            PyObject *pc = PyLong_FromLong(py_of(w->hcell[i]));
-            if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) ok = 0;
-            Py_XDECREF(pc);
-        }
+        Board b = {tile, hid, w->order, w->hcell, w->hcard, w->norder, w->nh, t->codes,
+                   t->open_mask, mark, &mgen};
+        if (ok && board_dicts(&b, cells, order, hidden, cons) < 0) ok = 0;
         for (int i = 0; ok && i < ntouched; i++) {
             int c = touched[i];
             if (reach[c] && dict_set_ll(rd, py_of(c), reach[c]) < 0) ok = 0;
@@ -713,19 +618,7 @@ static PyObject *next_round_marker(PyObject *self, PyObject *noargs) {
 static PyMethodDef marker_def = {"_next_round", next_round_marker, METH_NOARGS, NULL};
 static PyObject *marker;
 
-static inline void shuffle_ids(uint64_t *rs, int *a, int n) {  /* Rng.shuffle */
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)below(rs, (uint64_t)(i + 1));
-        int x = a[i]; a[i] = a[j]; a[j] = x;
-    }
-}
 
-static int set_obj(PyObject *o, const char *name, PyObject *v) {  /* steals v */
-    if (v == NULL) return -1;
-    int r = set_attr(o, name, v);
-    Py_DECREF(v);
-    return r;
-}
 
 /* ClassicState._setup_round for a round without a fixed deal, from w->setup: (start cell,
    start tile, goal cells, goal cards, deck cards, hand size, cards set aside, role_deck,
@@ -842,15 +735,7 @@ static int setup_round(W *w, uint64_t *rs) {
 typedef struct { int count, tag, card; } Entry;
 
 static int hand_remove(W *w, int seat, int card) {
-    int *h = w->hand[seat], n = w->hn[seat];
-    for (int i = 0; i < n; i++)
-        if (h[i] == card) {
-            memmove(h + i, h + i + 1, sizeof(int) * (size_t)(n - i - 1));
-            w->hn[seat] = n - 1;
-            return 0;
-        }
-    PyErr_SetString(PyExc_AssertionError, "core: card not in hand");
-    return -1;
+    return remove_card(w->hand[seat], &w->hn[seat], card);
 }
 
 static void draw(W *w, int seat, int n) {
@@ -879,20 +764,8 @@ static int end_turn(W *w) {
 static int goal_ways(W *w, int g, int *opts) {
     Tables *t = w->t;
     int card = hid[g];
-    int nv = t->norient[card];
-    if (nv == 1) { opts[0] = t->orot[card][0]; return 1; }
-    int k = constraint_of(w, g), n = 0;
-    for (int v = 0; v < nv; v++)
-        if (t->fits[k][t->open_mask[t->ootile[card][v]]]) opts[n++] = t->orot[card][v];
-    if (n) return n;
-    int facing = rin[g], best = -1;
-    int score[2];
-    for (int v = 0; v < nv; v++) {
-        score[v] = __builtin_popcount(t->open_mask[t->ootile[card][v]] & facing);
-        if (score[v] > best) best = score[v];
-    }
-    for (int v = 0; v < nv; v++) if (score[v] == best) opts[n++] = t->orot[card][v];
-    return n;
+    return goal_ways_of(t->norient[card], t->orot[card], t->ootile[card], t->open_mask, t->fits,
+                        constraint_of(w, g), rin[g], opts);
 }
 
 static void reveal(W *w, int g, int rotated) {
@@ -955,25 +828,9 @@ static int set_front(W *w, int seat) {
 }
 
 static int see(W *w, int seat, int c) {
-    /* seen = self.seen = self.seen.copy(); seen[seat] = {**seen[seat], c: hidden[c]} */
-    PyObject *seen = get_attr(w->state, "seen");
-    if (seen == NULL) return -1;
-    PyObject *ns = PyList_GetSlice(seen, 0, PY_SSIZE_T_MAX);
-    Py_DECREF(seen);
-    if (ns == NULL) return -1;
-    PyObject *d = PyDict_Copy(PyList_GET_ITEM(ns, seat));
-    PyObject *pc = PyLong_FromLong(py_of(c));
-    int r = -1;
-    if (d && pc && PyDict_SetItem(d, pc, w->t->codes[hid[c]]) == 0) {
-        PyList_SetItem(ns, seat, d);  /* steals d */
-        d = NULL;
-        r = set_attr(w->state, "seen", ns);
-    }
-    Py_XDECREF(d); Py_XDECREF(pc); Py_DECREF(ns);
-    return r;
+    return see_card(w->state, seat, py_of(c), w->t->codes[hid[c]]);
 }
 
-static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
 /* the targets of a map (face-down goals) or a rockfall (path cards), sorted */
 static int cell_targets(W *w, int card, int *out) {
@@ -1002,15 +859,7 @@ static int targets[MAXORDER];
 /* ------------------------------------------------------------------ the menu's parts */
 /* the hand's distinct cards, sorted (ids are in code order), each with its count */
 static int hand_kinds(W *w, int seat, int *hd, int *mult) {
-    int n = 0;
-    for (int i = 0; i < w->hn[seat]; i++) {
-        int id = w->hand[seat][i], j = n, dup = 0;
-        for (int k = 0; k < n; k++) if (hd[k] == id) { mult[k]++; dup = 1; break; }
-        if (dup) continue;
-        while (j > 0 && hd[j - 1] > id) { hd[j] = hd[j - 1]; mult[j] = mult[j - 1]; j--; }
-        hd[j] = id; mult[j] = 1; n++;
-    }
-    return n;
+    return kinds_of(w->hand[seat], w->hn[seat], hd, mult);
 }
 
 /* may the seat lay path cards?  Nothing in front, or only cards in build_ok (can_build) */
@@ -1106,18 +955,6 @@ static int seat_targets(W *w, int seat, int card, int *out, int *tool) {
 
 /* the distinct pairs and triples of a sorted hand (kinds hd, counts mult), in the order of
    engine.moves' templates: lexicographic by card */
-static int pair_count(const int *mult, int nk) {
-    int n = nk * (nk - 1) / 2;
-    for (int i = 0; i < nk; i++) n += mult[i] > 1;
-    return n;
-}
-static void nth_pair(const int *hd, const int *mult, int nk, int i, int *out) {
-    for (int a = 0; a < nk; a++)
-        for (int b = a; b < nk; b++) {
-            if (b == a && mult[a] < 2) continue;
-            if (i-- == 0) { out[0] = hd[a]; out[1] = hd[b]; return; }
-        }
-}
 static inline int triple_ok(const int *mult, int a, int b, int c) {
     int need_a = 1 + (b == a) + (c == a), need_b = 1 + (c == b);
     return mult[a] >= need_a && mult[b] >= need_b;
@@ -1395,29 +1232,8 @@ static int decide(W *w, int even, PyObject **action_out) {
     return res;
 }
 
-static int put_rng(PyObject *rng, uint64_t s) {
-    PyObject *v = PyLong_FromUnsignedLongLong(s);
-    if (v == NULL) return -1;
-    int r = set_attr(rng, "state", v);
-    Py_DECREF(v);
-    return r;
-}
 
-static int get_rng(PyObject *rng, uint64_t *s) {
-    PyObject *v = get_attr(rng, "state");
-    if (v == NULL) return -1;
-    *s = PyLong_AsUnsignedLongLong(v);
-    Py_DECREF(v);
-    return PyErr_Occurred() ? -1 : 0;
-}
 
-static int state_flags(PyObject *st, int *terminal, int *round_no) {
-    PyObject *v = get_attr(st, "terminal");
-    if (v == NULL) return -1;
-    *terminal = PyObject_IsTrue(v);
-    Py_DECREF(v);
-    return attr_int(st, "_round", round_no);
-}
 
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
                       PyObject *setup);

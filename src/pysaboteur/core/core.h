@@ -45,6 +45,14 @@ static inline int core_pick(uint64_t *rng, const void *entries, size_t size, int
 #undef CORE_COUNT
 }
 
+/* Rng.shuffle: Fisher-Yates, j = below(i + 1) for i from the last index down */
+static inline void shuffle_ids(uint64_t *rs, int *a, int n) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)below(rs, (uint64_t)(i + 1));
+        int x = a[i]; a[i] = a[j]; a[j] = x;
+    }
+}
+
 /* ------------------------------------------------------------------ attributes */
 /* attribute names as interned str objects, made once (PyObject_GetAttrString would make and
    hash a new str at every call): by the address of the C literal; one cache per file */
@@ -70,9 +78,43 @@ static inline int del_attr(PyObject *o, const char *name) {
     return k == NULL ? -1 : PyObject_DelAttr(o, k);
 }
 
-/* ------------------------------------------------------------------ a state's fields */
-/* an int attribute (0; -1: error) */
-static inline int core_attr_int(PyObject *o, const char *name, int *out) {
+/* ------------------------------------------------------------------ the grid */
+/* every family works on a G x G grid of cells around the start: a cell is one int */
+#define G 256            /* the working grid: G x G cells around the start */
+#define OFF 128
+#define NCELLS (G * G)
+
+static const int EDGES[4] = {1, 2, 4, 8};                  /* N E S W */
+static const int DELTA[4] = {-1, G, 1, -G};                /* by edge index */
+static const int OPP[4] = {4, 8, 1, 2};
+
+/* cells: Python's (x + 512) << 10 | (y + 512), the grid's (x + OFF) << 8 | (y + OFF) */
+static inline int in_grid(long x, long y) {
+    return x > -OFF + 2 && x < OFF - 3 && y > -OFF + 2 && y < OFF - 3;
+}
+static inline int gi_of(long pycell) {
+    long x = (pycell >> 10) - 512, y = (pycell & 1023) - 512;
+    return (int)(((x + OFF) << 8) | (y + OFF));
+}
+static inline int gi_ok(long pycell) {
+    return in_grid((pycell >> 10) - 512, (pycell & 1023) - 512);
+}
+static inline long py_of(int gi) {
+    long x = (gi >> 8) - OFF, y = (gi & 255) - OFF;
+    return ((x + 512) << 10) | (y + 512);
+}
+
+
+/* ------------------------------------------------------------------ Python objects */
+static inline long item_long(PyObject *seq, Py_ssize_t i) {
+    PyObject *o = PySequence_GetItem(seq, i);
+    if (o == NULL) return -1;
+    long v = PyLong_AsLong(o);
+    Py_DECREF(o);
+    return v;
+}
+
+static inline int attr_int(PyObject *o, const char *name, int *out) {
     PyObject *v = get_attr(o, name);
     if (v == NULL) return -1;
     long x = PyLong_AsLong(v);
@@ -81,34 +123,226 @@ static inline int core_attr_int(PyObject *o, const char *name, int *out) {
     *out = (int)x;
     return 0;
 }
-/* an engine.rng.Rng's state, read and written (0; -1: error) */
-static inline int core_get_rng(PyObject *rng, uint64_t *s) {
-    PyObject *v = get_attr(rng, "state");
-    if (v == NULL) return -1;
-    *s = PyLong_AsUnsignedLongLong(v);
-    Py_DECREF(v);
-    return PyErr_Occurred() ? -1 : 0;
+
+static inline int set_int(PyObject *o, const char *name, long v) {
+    PyObject *x = PyLong_FromLong(v);
+    if (x == NULL) return -1;
+    int r = set_attr(o, name, x);
+    Py_DECREF(x);
+    return r;
 }
-static inline int core_put_rng(PyObject *rng, uint64_t s) {
+
+static inline int dict_set_ll(PyObject *d, long k, long v) {
+    PyObject *a = PyLong_FromLong(k), *b = PyLong_FromLong(v);
+    int r = (a && b) ? PyDict_SetItem(d, a, b) : -1;
+    Py_XDECREF(a); Py_XDECREF(b);
+    return r;
+}
+
+static inline int set_obj(PyObject *o, const char *name, PyObject *v) {  /* steals v */
+    if (v == NULL) return -1;
+    int r = set_attr(o, name, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static inline int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+/* the distinct pairs of a sorted hand (its kinds hd, their counts mult), in the order of
+   engine.moves' templates: lexicographic by card */
+static inline int pair_count(const int *mult, int nk) {
+    int n = nk * (nk - 1) / 2;
+    for (int i = 0; i < nk; i++) n += mult[i] > 1;
+    return n;
+}
+
+static inline void nth_pair(const int *hd, const int *mult, int nk, int i, int *out) {
+    for (int a = 0; a < nk; a++)
+        for (int b = a; b < nk; b++) {
+            if (b == a && mult[a] < 2) continue;
+            if (i-- == 0) { out[0] = hd[a]; out[1] = hd[b]; return; }
+        }
+}
+
+static inline int put_rng(PyObject *rng, uint64_t s) {
     PyObject *v = PyLong_FromUnsignedLongLong(s);
     if (v == NULL) return -1;
     int r = set_attr(rng, "state", v);
     Py_DECREF(v);
     return r;
 }
-/* a state's ``terminal`` and ``_round`` (0; -1: error) */
-static inline int core_state_flags(PyObject *st, int *terminal, int *round_no) {
+
+static inline int get_rng(PyObject *rng, uint64_t *s) {
+    PyObject *v = get_attr(rng, "state");
+    if (v == NULL) return -1;
+    *s = PyLong_AsUnsignedLongLong(v);
+    Py_DECREF(v);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static inline int state_flags(PyObject *st, int *terminal, int *round_no) {
     PyObject *v = get_attr(st, "terminal");
     if (v == NULL) return -1;
     *terminal = PyObject_IsTrue(v);
     Py_DECREF(v);
-    return core_attr_int(st, "_round", round_no);
+    return attr_int(st, "_round", round_no);
+}
+
+/* a map's look: seen = self.seen = self.seen.copy(); seen[seat] = {**seen[seat], c: code}
+   (copy-on-write: clones share the old lists and dicts) */
+static inline int see_card(PyObject *state, int seat, long pycell, PyObject *code) {
+    PyObject *seen = get_attr(state, "seen");
+    if (seen == NULL) return -1;
+    PyObject *ns = PyList_GetSlice(seen, 0, PY_SSIZE_T_MAX);
+    Py_DECREF(seen);
+    if (ns == NULL) return -1;
+    PyObject *d = PyDict_Copy(PyList_GET_ITEM(ns, seat));
+    PyObject *pc = PyLong_FromLong(pycell);
+    int r = -1;
+    if (d && pc && PyDict_SetItem(d, pc, code) == 0) {
+        PyList_SetItem(ns, seat, d);  /* steals d */
+        d = NULL;
+        r = set_attr(state, "seen", ns);
+    }
+    Py_XDECREF(d); Py_XDECREF(pc); Py_DECREF(ns);
+    return r;
+}
+
+/* ------------------------------------------------------------------ cards and the board */
+/* a card's id by its code (the ids dict of a family's tables); -1: error */
+static inline int code_id(PyObject *ids, PyObject *code) {
+    PyObject *v = PyDict_GetItemWithError(ids, code);
+    if (v == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "core: unknown card");
+        return -1;
+    }
+    return (int)PyLong_AsLong(v);
+}
+
+/* list.remove on a hand of card ids (n of them); -1: not there */
+static inline int remove_card(int *h, int *n, int card) {
+    for (int i = 0; i < *n; i++)
+        if (h[i] == card) {
+            memmove(h + i, h + i + 1, sizeof(int) * (size_t)(*n - i - 1));
+            (*n)--;
+            return 0;
+        }
+    PyErr_SetString(PyExc_AssertionError, "core: card not in hand");
+    return -1;
+}
+
+/* a hand's distinct cards, sorted (ids are in code order), each with its count: how many */
+static inline int kinds_of(const int *cards, int n, int *hd, int *mult) {
+    int nk = 0;
+    for (int i = 0; i < n; i++) {
+        int id = cards[i], j = nk, dup = 0;
+        for (int k = 0; k < nk; k++) if (hd[k] == id) { mult[k]++; dup = 1; break; }
+        if (dup) continue;
+        while (j > 0 && hd[j - 1] > id) { hd[j] = hd[j - 1]; mult[j] = mult[j - 1]; j--; }
+        hd[j] = id; mult[j] = 1; nk++;
+    }
+    return nk;
+}
+
+/* the fit constraint the face-up neighbours put on c (Maze.constraint_of): open edges low,
+   closed edges high; tile: the grid's oriented tiles (-1: none) */
+static inline int constraint_at(const int16_t *tile, const int *open_mask, int c) {
+    int v = 0;
+    for (int e = 0; e < 4; e++) {
+        int tn = tile[c + DELTA[e]];
+        if (tn >= 0) v |= (open_mask[tn] & OPP[e]) ? EDGES[e] : EDGES[e] << 4;
+    }
+    return v;
+}
+
+/* a family's grid as engine/maze.py's dictionaries see it */
+typedef struct {
+    const int16_t *tile, *hid;            /* oriented tile, face-down card (-1: none) */
+    const int *order, *hcell, *hcard;     /* face-up cells as laid; face-down cells, cards */
+    int norder, nh;
+    PyObject *const *codes;               /* card codes by id */
+    const int *open_mask;                 /* by oriented tile */
+    uint32_t *mark, *mgen;                /* a scratch mark per cell, and its generation */
+} Board;
+
+/* fills cells {cell: oriented tile} (in the order laid), order [cell] (a list of norder
+   items, set here), hidden {cell: code} and, when cons is not NULL, the fit constraints
+   {cell: constraint} of the empty cells beside a face-up card; 0, -1: error */
+static inline int board_dicts(const Board *b, PyObject *cells, PyObject *order, PyObject *hidden,
+                              PyObject *cons) {
+    if (cons != NULL && ++*b->mgen == 0) { memset(b->mark, 0, sizeof(uint32_t) * NCELLS); *b->mgen = 1; }
+    for (int i = 0; i < b->norder; i++) {
+        int c = b->order[i];
+        PyObject *pc = PyLong_FromLong(py_of(c));
+        if (pc == NULL) return -1;
+        PyList_SET_ITEM(order, i, pc);
+        PyObject *ot = PyLong_FromLong(b->tile[c]);
+        int r = ot == NULL ? -1 : PyDict_SetItem(cells, pc, ot);
+        Py_XDECREF(ot);
+        if (r < 0) return -1;
+        for (int e = 0; cons != NULL && e < 4; e++) {
+            int n = c + DELTA[e];
+            if (b->tile[n] >= 0 || b->hid[n] >= 0 || b->mark[n] == *b->mgen) continue;
+            b->mark[n] = *b->mgen;
+            if (dict_set_ll(cons, py_of(n), constraint_at(b->tile, b->open_mask, n)) < 0) return -1;
+        }
+    }
+    for (int i = 0; i < b->nh; i++) {
+        PyObject *pc = PyLong_FromLong(py_of(b->hcell[i]));
+        int r = pc == NULL ? -1 : PyDict_SetItem(hidden, pc, b->codes[b->hcard[i]]);
+        Py_XDECREF(pc);
+        if (r < 0) return -1;
+    }
+    return 0;
+}
+
+/* goal_orientations: the rotated flags a face-down goal may lie, of its nv ways (rotated
+   flags rot[], oriented tiles ot[]): those that fit the constraint k; if none, those with
+   the most open edges toward the reached segments facing it (facing); how many */
+static inline int goal_ways_of(int nv, const int *rot, const int *ot, const int *open_mask,
+                               const unsigned char (*fits)[16], int k, int facing, int *opts) {
+    if (nv == 1) { opts[0] = rot[0]; return 1; }
+    int n = 0, best = -1, score[2];
+    for (int v = 0; v < nv; v++) if (fits[k][open_mask[ot[v]]]) opts[n++] = rot[v];
+    if (n) return n;
+    for (int v = 0; v < nv; v++) {
+        score[v] = __builtin_popcount(open_mask[ot[v]] & facing);
+        if (score[v] > best) best = score[v];
+    }
+    for (int v = 0; v < nv; v++) if (score[v] == best) opts[n++] = rot[v];
+    return n;
+}
+
+/* the state's pending goal: (cell, (rotated flags...)) while a goal's orientation waits
+   (orienting), else None */
+static inline int write_pending(PyObject *st, int orienting, int g, int n, const int *opts) {
+    if (!orienting) return set_attr(st, "pending", Py_None);
+    PyObject *ways = PyTuple_New(n);
+    if (ways == NULL) return -1;
+    for (int i = 0; i < n; i++) {
+        PyObject *b = opts[i] ? Py_True : Py_False;
+        Py_INCREF(b);
+        PyTuple_SET_ITEM(ways, i, b);
+    }
+    return set_obj(st, "pending", Py_BuildValue("(lN)", py_of(g), ways));
+}
+
+/* the state's list ``name`` cut to its first n items (the pile after the core's draws) */
+static inline int trim_list(PyObject *st, const char *name, Py_ssize_t n) {
+    PyObject *l = get_attr(st, name);
+    if (l == NULL) return -1;
+    int r = PyList_SetSlice(l, n, PY_SSIZE_T_MAX, NULL);
+    Py_DECREF(l);
+    return r;
 }
 
 /* ------------------------------------------------------------------ the game families */
 /* classic.c: Saboteur and Saboteur 2 */
 extern PyMethodDef classic_methods[];
 int classic_init(void);
+/* duel.c: the Duel and its solo mode */
+extern PyMethodDef duel_methods[];
+int duel_init(void);
 /* lost_mines.c: The Lost Mines */
 extern PyMethodDef lost_mines_methods[];
 int lost_mines_init(void);

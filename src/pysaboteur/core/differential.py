@@ -30,7 +30,8 @@ from . import active, compiled_play_out, describe, use_pure
 #: what the differential plays, per game: the player counts (matches spread over them)
 PLAYERS: dict[str, tuple[int, ...]] = {"classic": (3, 4, 5, 6, 7, 8, 9, 10),
                                        "expansion": tuple(range(2, 13)),
-                                       "lost-mines": (3, 4, 5, 6, 7, 8, 9)}
+                                       "lost-mines": (3, 4, 5, 6, 7, 8, 9),
+                                       "duel": (2,), "solo": (1,)}
 _SKIP = ("game", "maze", "rng", "deal")
 
 

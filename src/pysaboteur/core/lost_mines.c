@@ -37,9 +37,7 @@ enum { T_PLACE, T_CELL, T_JOINT, T_TREASURE, T_PLAYER, T_PASS, T_PROPOSE, T_ROUT
        T_ORIENT, T_TAKE, T_VOTE };
 enum { L_STORM = 8, L_MINES = 9 };  /* T_CELL's target lists besides obstacles 0..7 */
 enum { GO_ON = 0, ROUND_END = 1, VOTED_END = 2 };
-static const int EDGES[4] = {1, 2, 4, 8};                  /* N E S W */
-static const int DELTA[4] = {-1, LG, 1, -LG};
-static const int OPP[4] = {4, 8, 1, 2};
+static const int LDELTA[4] = {-1, LG, 1, -LG};
 
 /* ------------------------------------------------------------------ tables */
 typedef struct {
@@ -255,14 +253,14 @@ static inline int on_board(W *w, int g) {
 static inline int cons_of(W *w, int c) {  /* Maze.constraint_of */
     int v = 0;
     for (int e = 0; e < 4; e++) {
-        int t = w->tile[c + DELTA[e]];
+        int t = w->tile[c + LDELTA[e]];
         if (t >= 0) v |= (w->t->open_mask[t] & OPP[e]) ? EDGES[e] : EDGES[e] << 4;
     }
     return v;
 }
 static void refresh_cons(W *w, int c) {
     w->cons[c] = (uint8_t)cons_of(w, c);
-    for (int e = 0; e < 4; e++) w->cons[c + DELTA[e]] = (uint8_t)cons_of(w, c + DELTA[e]);
+    for (int e = 0; e < 4; e++) w->cons[c + LDELTA[e]] = (uint8_t)cons_of(w, c + LDELTA[e]);
 }
 
 /* ------------------------------------------------------------------ Python state in */
@@ -476,8 +474,8 @@ static int sync_in(W *w, int shared) {
     w->dragon = o == Py_None ? -1 : (int)PyLong_AsLong(o);
     Py_DECREF(o);
     /* whose turn, what is pending */
-    if (core_attr_int(st, "phase", &w->phase) || core_attr_int(st, "current", &w->current)
-        || core_attr_int(st, "turn", &w->turn) || core_attr_int(st, "pending_draw", &w->pending_draw))
+    if (attr_int(st, "phase", &w->phase) || attr_int(st, "current", &w->current)
+        || attr_int(st, "turn", &w->turn) || attr_int(st, "pending_draw", &w->pending_draw))
         return -1;
     if (w->phase < CARD || w->phase > VOTE || w->current < 0 || w->current >= w->n
         || w->turn < 0 || w->turn >= w->n)
@@ -513,7 +511,7 @@ static int sync_in(W *w, int shared) {
     if (rc) return rc;
     if (!shared) {  /* the state's own generator (the traps) besides the chooser */
         PyObject *r = get_attr(st, "rng");
-        rc = r == NULL ? -1 : core_get_rng(r, &w->own_rng);
+        rc = r == NULL ? -1 : get_rng(r, &w->own_rng);
         Py_XDECREF(r);
         if (rc < 0) return -1;
         w->srng = &w->own_rng;
@@ -717,7 +715,7 @@ static int sync_out(W *w, int shared) {
     if (!shared) {
         PyObject *r = get_attr(st, "rng");
         if (r == NULL) return -1;
-        int bad = core_put_rng(r, w->own_rng);
+        int bad = put_rng(r, w->own_rng);
         Py_DECREF(r);
         if (bad) return -1;
     }
@@ -789,7 +787,7 @@ static int storm(W *w, int c) {
     if (discard(w, t->otile_card[otile]) < 0) return -1;
     if (w->over[c]) { w->over[c] = 0; w->d_over = 1; }
     for (int e = 0; e < 4; e++) {
-        int n = c + DELTA[e];
+        int n = c + LDELTA[e];
         if (w->tile[n] >= 0 || w->hid[n] >= 0) continue;
         int j = jt(c, e);
         if (w->trap[j]) { w->trap[j] = 0; w->d_traps = 1; }
@@ -900,7 +898,7 @@ static uint8_t onpath[LNC];
    LostMinesState._steps; the neighbour's segment in *s2 (-1: face down) */
 static inline int step_ok(W *w, int c, int e, int *s2) {
     Tables *t = w->t;
-    int n = c + DELTA[e];
+    int n = c + LDELTA[e];
     if (w->ntj && w->troll[jt(c, e)] >= 0) return 0;
     int tn = w->tile[n];
     if (tn < 0) { *s2 = -1; return w->hid[n] >= 0; }
@@ -924,7 +922,7 @@ static void walk(W *w, int c, int s) {  /* LostMinesState._route_list: depth fir
     int seg = w->t->segs[w->tile[c]][s];
     for (int e = 0; e < 4; e++) {
         if (!(seg & EDGES[e])) continue;
-        int n = c + DELTA[e], s2;
+        int n = c + LDELTA[e], s2;
         if (onpath[n] || !step_ok(w, c, e, &s2)) continue;
         trail[ntrail++] = n;
         add_route();
@@ -966,7 +964,7 @@ static int move(W *w, int seat, int r) {
     int c = w->pawn[seat], s = w->pseg[seat];
     for (int k = 0; k < rlen[r]; k++) {
         int n = rcell[r][k], seg = t->segs[w->tile[c]][s], e = 0;
-        while (e < 4 && !((seg & EDGES[e]) && c + DELTA[e] == n)) e++;
+        while (e < 4 && !((seg & EDGES[e]) && c + LDELTA[e] == n)) e++;
         if (e == 4) { PyErr_SetString(PyExc_AssertionError, "lost mines core: route"); return -1; }
         if (w->trap[jt(c, e)] && w->hn[seat]) {  /* the left neighbour discards one, unseen */
             int *h = w->hand[seat], i = (int)below(w->srng, (uint64_t)w->hn[seat]);
@@ -1097,7 +1095,7 @@ static void free_joints(W *w, Found *f) {
     for (int i = 0; i < w->norder; i++) {
         int c = w->order[i], om = t->open_mask[w->tile[c]];
         for (int e = 0; e < 4; e++)
-            if ((om & EDGES[e]) && on_board(w, c + DELTA[e])) mark[jt(c, e)] = stamp;
+            if ((om & EDGES[e]) && on_board(w, c + LDELTA[e])) mark[jt(c, e)] = stamp;
     }
     f->njoints = 0;
     for (int x = 0; x < t->width; x++)
@@ -1436,13 +1434,6 @@ static int load_setup(PyObject *o) {
     return 0;
 }
 
-static inline void shuffle_ids(uint64_t *rs, int *a, int n) {  /* Rng.shuffle */
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)below(rs, (uint64_t)(i + 1));
-        int x = a[i]; a[i] = a[j]; a[j] = x;
-    }
-}
-
 /* a new list of n new empty containers made by ``make`` (list, dict or set) */
 static PyObject *empties(int n, PyObject *(*make)(PyObject *), PyObject *arg) {
     PyObject *l = PyList_New(n);
@@ -1561,11 +1552,11 @@ static int end_round(W *w, PyObject *setup, PyObject *reason, PyObject *rng) {
     if (take && del_attr(w->state, "_setup_round") < 0) { Py_XDECREF(r); return -1; }
     if (r == NULL) return -1;
     Py_DECREF(r);
-    if (core_get_rng(rng, &w->rng) < 0) return -1;
+    if (get_rng(rng, &w->rng) < 0) return -1;
     if (!setup_called) return 0;
     int round_no;
-    if (load_setup(setup) < 0 || core_attr_int(w->state, "turn", &w->turn) < 0
-        || core_attr_int(w->state, "_round", &round_no) < 0)
+    if (load_setup(setup) < 0 || attr_int(w->state, "turn", &w->turn) < 0
+        || attr_int(w->state, "_round", &round_no) < 0)
         return -1;
     return setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history));
 }
@@ -1583,11 +1574,11 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     }
     w->t = t; w->state = state;
     w->history = w->actors = w->discards = NULL;
-    if (core_state_flags(state, &terminal, &round0) < 0) return NULL;
+    if (state_flags(state, &terminal, &round0) < 0) return NULL;
     round_no = round0;
     if (terminal) return Py_BuildValue("(lO)", 0L, Py_True);
     if (!(w->history = get_attr(state, "history")) || !(w->actors = get_attr(state, "actors"))
-        || core_get_rng(rng, &w->rng) < 0)
+        || get_rng(rng, &w->rng) < 0)
         goto error;
     rc = sync_in(w, shared);
     if (rc < 0) goto error;
@@ -1606,11 +1597,11 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
         /* the round is over: the state as Python's has it when _end_round is called (the
            action logged after), the generators written back; the next round set up by the
            core, or read in */
-        if (sync_out(w, shared) < 0 || core_put_rng(rng, w->rng) < 0) { Py_DECREF(action); goto error; }
+        if (sync_out(w, shared) < 0 || put_rng(rng, w->rng) < 0) { Py_DECREF(action); goto error; }
         int bad = end_round(w, setup, res == VOTED_END ? t->vote_reason : NULL, rng) < 0
                   || PyList_Append(w->history, action) < 0;
         Py_DECREF(action);
-        if (bad || core_state_flags(state, &terminal, &round_no) < 0) goto error;
+        if (bad || state_flags(state, &terminal, &round_no) < 0) goto error;
         if (setup_called) continue;  /* the core's own round (written back below) */
         if (terminal || (until && round_no != round0)) goto whole;  /* Python's state is whole */
         rc = sync_in(w, shared);
@@ -1619,7 +1610,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     }
     if (sync_out(w, shared) < 0) goto error;
 done:
-    if (core_put_rng(rng, w->rng) < 0) goto error;
+    if (put_rng(rng, w->rng) < 0) goto error;
 whole:
     Py_XDECREF(w->history); Py_XDECREF(w->actors); Py_CLEAR(w->discards);
     return Py_BuildValue("(lO)", played, finished ? Py_True : Py_False);
@@ -1665,13 +1656,13 @@ static PyObject *lost_mines_first_round(PyObject *self, PyObject *args) {
     w->t = t; w->state = state;
     w->history = w->actors = w->discards = NULL;
     int round_no;
-    if (!(game = get_attr(state, "game")) || core_attr_int(game, "players", &w->n) < 0
-        || core_attr_int(state, "turn", &w->turn) < 0 || core_attr_int(state, "_round", &round_no) < 0
+    if (!(game = get_attr(state, "game")) || attr_int(game, "players", &w->n) < 0
+        || attr_int(state, "turn", &w->turn) < 0 || attr_int(state, "_round", &round_no) < 0
         || !(w->history = get_attr(state, "history")))
         goto out;
     if (w->n < 2 || w->n > t->seats) { PyErr_SetString(PyExc_ValueError, "lost mines core: players"); goto out; }
     w->srng = &w->own_rng;
-    if (!(srng = get_attr(state, "rng")) || core_get_rng(srng, &w->own_rng) < 0 || load_setup(setup) < 0
+    if (!(srng = get_attr(state, "rng")) || get_rng(srng, &w->own_rng) < 0 || load_setup(setup) < 0
         || setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history)) < 0
         || sync_out(w, 0) < 0)
         goto out;

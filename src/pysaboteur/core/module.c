@@ -14,7 +14,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (classic_init() < 0 || PyModule_AddFunctions(m, classic_methods) < 0
-        || lost_mines_init() < 0 || PyModule_AddFunctions(m, lost_mines_methods) < 0) {
+        || lost_mines_init() < 0 || PyModule_AddFunctions(m, lost_mines_methods) < 0
+        || duel_init() < 0 || PyModule_AddFunctions(m, duel_methods) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -83,10 +83,7 @@ class Determinizer:
         maze.recompute()
         t.unclaimed_gold = {c for c, o in maze.cells.items()
                             if CAT.features[o].gold and c not in t.markers}
-        t._forbidden = None
-        t._front = (None,) * view.players
-        t._doors = (None,) * view.players
-        t._ladders = None
+        t._forget_kept()
         t.trolls = {c for c, o in maze.cells.items()
                     if CAT.features[o].troll and c not in t.bribes}
         t.round_goals = []

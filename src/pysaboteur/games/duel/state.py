@@ -57,7 +57,7 @@ from ...engine.maze import (
     placements_of,
     xy,
 )
-from ...engine.menu import LISTED, Entry, MenuState
+from ...engine.menu import LISTED, Entry, MenuState, compiled_setup
 from ...engine.moves import add_template_passes, hand_template, nth_template_pass
 from ...engine.position import StartLayout
 from ...engine.rng import Rng
@@ -121,6 +121,24 @@ def _on_player(code: str, seat: int, tool: str | None = None) -> PlayOnPlayer:
         action = _ON_PLAYER[code, seat, tool] = PlayOnPlayer(code, seat, tool)
     return action
 
+
+class _Kept(tuple[Any, ...]):
+    """A value kept beside the position, derived from it (a cache: see ``_frontier``): like
+    ``maze.Memo``, not part of the position, so kept values compare equal whatever they
+    hold (a state played on the compiled core, which forgets them, equals its pure twin).
+    Replaced, never changed in place: clones share them (copy-on-write)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Kept)
+
+    def __ne__(self, other: object) -> bool:
+        return not isinstance(other, _Kept)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+#: nothing kept yet
+_UNKEPT = _Kept()
 
 _MAX_BIT_SETS = 1 << 16  # bit sets kept (about 10 MB): forgotten, all at once, past it
 
@@ -333,7 +351,11 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         self._round = 0
         self.terminal = False
         self.turn = _first_seat(game.colours)
-        self._setup_round()
+        fast = compiled_setup(type(self)) if deal is None else None
+        if fast is None:
+            self._setup_round()
+        else:  # the compiled core (issue 24): the same round, the same numbers drawn
+            fast(self)
 
     # ------------------------------------------------------------------ set-up
     def _setup_round(self) -> None:
@@ -372,10 +394,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         self.forced: dict[int, int] = {}  # revealed goal -> contexts whose start revealed it
         self.unclaimed_gold: set[int] = set()
         self.trolls: set[int] = set()  # troll cards not yet bribed
-        self._forbidden: frozenset[int] | None = None  # see _ladder_forbidden
-        self._front: tuple[Any, ...] = (None,) * seats  # see _frontier
-        self._doors: tuple[Any, ...] = (None,) * seats  # see _locked_doors
-        self._ladders: tuple[int, frozenset[int], list[int]] | None = None  # see _ladder_cells
+        self._forget_kept()
         self.seen: list[dict[int, str]] = [{} for _ in range(seats)]
         self.bribes_made = [0] * seats
         self.phase = MAIN
@@ -391,6 +410,15 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         else:
             deal_round(self.deck, self.hands, self.turn, C.HAND_SIZE)
         self.current = self.turn
+
+    def _forget_kept(self) -> None:
+        """Drop the values kept beside the position (recomputed when next needed): a new
+        round, a determinized copy, the compiled core's play-out after changing the maze."""
+        seats = self.game.players
+        self._forbidden = _UNKEPT  # (forbidden cells,): see _ladder_forbidden
+        self._front = _Kept((None,) * seats)  # see _frontier
+        self._doors = _Kept((None,) * seats)  # see _locked_doors
+        self._ladders = _UNKEPT  # (version, forbidden cells, cells): see _ladder_cells
 
     # ------------------------------------------------------------------ basics
     def colour(self, seat: int) -> str:
@@ -564,7 +592,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             entry = (version, targets, [(c, fitset[constraint(c, 0)]) for c in targets])
             front = list(self._front)  # copy-on-write (see clone)
             front[seat] = entry
-            self._front = tuple(front)
+            self._front = _Kept(front)
         return entry[1], entry[2]
 
     def _action_menu(self, seat: int, code: str, menu: list[Entry]) -> None:
@@ -610,11 +638,11 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
 
         Kept until a card showing gold appears (``lay``, ``_reveal``, a new round).
         """
-        if self._forbidden is None:
+        if not self._forbidden:
             gold = (*self.unclaimed_gold, *self.markers)
             near = self.game.near_goals
-            self._forbidden = near | around(gold) if gold else near
-        return self._forbidden
+            self._forbidden = _Kept((near | around(gold) if gold else near,))
+        return self._forbidden[0]  # type: ignore[no-any-return]
 
     def _ladder_cells(self) -> list[int]:
         """Empty cells next to a path card, not next to a goal or a card showing gold.
@@ -624,10 +652,10 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         forbidden = self._ladder_forbidden()
         version = self.maze.version
         entry = self._ladders
-        if entry is None or entry[0] != version or entry[1] is not forbidden:
+        if not entry or entry[0] != version or entry[1] is not forbidden:
             cells = sorted(c for c in self.maze.constraint if c not in forbidden)
-            entry = self._ladders = (version, forbidden, cells)
-        return entry[2]
+            entry = self._ladders = _Kept((version, forbidden, cells))
+        return entry[2]  # type: ignore[no-any-return]
 
     def _locked_doors(self, seat: int) -> list[int]:
         """The doors of the other colour without a key, in the maze's order.
@@ -642,7 +670,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             entry = (maze.version, keys, cells)
             doors = list(self._doors)  # copy-on-write (see clone)
             doors[seat] = entry
-            self._doors = tuple(doors)
+            self._doors = _Kept(doors)
         return entry[2]  # type: ignore[no-any-return]
 
     def _removable(self, c: int) -> bool:
@@ -829,7 +857,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         self._wmaze().place(c, otile, blocks, source)
         if f.gold:
             self.unclaimed_gold = self.unclaimed_gold | {c}
-            self._forbidden = None
+            self._forbidden = _UNKEPT
         elif f.troll and c not in self.bribes:
             self.trolls = self.trolls | {c}
 
@@ -976,7 +1004,7 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         self.forced = {**self.forced, g: reached_by}
         if CAT.features[otile].gold:
             self.unclaimed_gold = self.unclaimed_gold | {g}
-            self._forbidden = None
+            self._forbidden = _UNKEPT
 
     def _reaches(self, ctx: int, c: int) -> bool:
         maze = self.maze

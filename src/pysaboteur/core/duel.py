@@ -1,0 +1,210 @@
+"""The Duel's and its solo mode's play-outs on the compiled core (``core/duel.c``): the
+tables it reads, made from the Duel's catalogue and its state module's own tables (nothing of
+the rules is written twice), and the glue that hands a state to the core and back.
+
+The core plays a round in C on its own copy of the position (the maze with one reach
+context per colour, its doors, trolls and keys; hands, pile, cards in front, markers,
+bribes) and writes it back into the Python state: the log, the seats that acted, the
+discards and the passes are changed in place as it plays, the rest when it stops.  At a
+round's end it calls the state's own ``_end_round`` (the pay-out, the round's record and the
+next round's set-up stay in Python) and, when the play-out goes on, reads the new round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.actions import Bribe, Discard, EndTurn, Orient
+from ..engine.game import RoundResult
+from ..engine.maze import FITS, Maze, Memo, cell, cell_actions_of
+from ..engine.moves import _PASSES, SINGLES
+from ..engine.rng import Rng
+from ..engine.views import RoundEnd
+from ..games.duel import cards as C
+from ..games.duel import state as S
+from ..games.duel.state import DuelGame, DuelState
+
+#: what this family puts on the core, as ``core.describe()`` says it
+COVERS = "the Duel's and its solo mode's play-outs"
+
+#: the effects of the Duel's action cards, as the core numbers them (its D_...)
+_EFFECTS = {None: 0, "break": 1, "repair": 2, "key": 3, "rockfall": 4, "map": 5}
+#: card categories, as the core numbers them
+_CATEGORIES = {"path": 0, "action": 1}
+#: the oriented tiles the core keeps in one 64-bit set (the deck's path cards)
+_BITS = 64
+
+
+def _colour(colour: str | None) -> int:
+    return -1 if colour is None else C.COLOURS.index(colour)
+
+
+def _put_maze(state: DuelState, cells: dict[int, int], hidden: dict[int, str],
+              constraint: dict[int, int], order: list[int], sources: list[dict[int, int]],
+              blocks: list[dict[int, int]], reach: list[dict[int, int]],
+              reach_in: list[dict[int, int]], version: int) -> None:
+    """A new maze for ``state`` from the core's (its clones keep theirs: copy-on-write); the
+    values kept beside the old one are forgotten."""
+    maze = Maze.__new__(Maze)
+    maze.cat = S.CAT
+    maze.cells, maze.hidden, maze.constraint, maze.order = cells, hidden, constraint, order
+    maze.sources, maze.blocks, maze.reach, maze.reach_in = sources, blocks, reach, reach_in
+    maze.version = version
+    state.maze = maze
+    state._mt = Memo()
+    state._forget_kept()
+
+
+class _Ended:
+    """What ``DuelState._round_end`` reads of a state, for the core's round ends."""
+
+    __slots__ = ("_round", "bribes", "in_front", "keys", "markers", "maze", "pools")
+
+    _round: int
+    bribes: dict[int, int]
+    in_front: list[list[str]]
+    keys: dict[int, int]
+    markers: dict[int, int]
+    maze: Maze
+    pools: list[int]
+
+
+def _round_end(round_no: int, pools: list[int], cells: dict[int, int], order: list[int],
+               hidden: dict[int, str], markers: dict[int, int], bribes: dict[int, int],
+               keys: dict[int, int], in_front: list[list[str]]) -> RoundEnd:
+    """The ``last_round`` of a round the core ended: the state's own ``_round_end`` of its
+    pieces (the maze's face-up and face-down cards, the markers, bribes, keys, cards in
+    front)."""
+    maze = Maze.__new__(Maze)
+    maze.cat, maze.cells, maze.order, maze.hidden = S.CAT, cells, order, hidden
+    ended = _Ended()
+    ended._round, ended.pools, ended.maze = round_no, pools, maze
+    ended.markers, ended.bribes, ended.keys, ended.in_front = markers, bribes, keys, in_front
+    return DuelState._round_end(ended)  # type: ignore[arg-type]
+
+
+def _ids() -> dict[str, int]:
+    """Card ids in code order: a hand's sorted distinct cards are its sorted ids."""
+    return {code: i for i, code in enumerate(sorted(k.code for k in S.CAT.kinds))}
+
+
+def _spec() -> dict[str, Any]:
+    """What the core reads of the Duel's catalogue and of ``games/duel/state.py``'s tables."""
+    cat = S.CAT
+    ids = _ids()
+    tiles_of = [S._TILES_FOR[colour] for colour in C.COLOURS]
+    ladders_of = [S._LADDERS_FOR[colour] for colour in C.COLOURS]
+    for tiles in tiles_of:
+        assert all(mask < 1 << _BITS for mask in tiles.values()), "the deck's tiles in 64 bits"
+    cards = []
+    for code in sorted(ids):
+        kind = cat[code]
+        effect = S._EFFECT[code]
+        tools = S._TOOLS[code] or ()
+        if effect == "break":  # aimed at the other seat, no tool named
+            on_player: Any = tuple((S._on_player(code, seat),) for seat in range(2))
+        elif effect == "repair":
+            two = len(tools) > 1
+            on_player = tuple(tuple(S._on_player(code, seat, t if two else None) for t in tools)
+                              for seat in range(2))
+        else:
+            on_player = None
+        cards.append((
+            code, _CATEGORIES.get(S._CATEGORY[code], 2), _EFFECTS[effect],
+            tuple(C.TOOLS.index(t) for t in tools), _colour(S._LADDER[code]),
+            tuple(cat.orientations.get(code, ())),
+            (cat.otile.get((code, False), -1), cat.otile.get((code, True), -1)),
+            tuple(tiles.get(code, 0) for tiles in tiles_of),
+            tuple(code in ladders for ladders in ladders_of),
+            on_player, SINGLES[code] if kind.category in ("path", "action") else None,
+            cell_actions_of(code) if effect in ("key", "rockfall", "map") else None))
+    otiles = [(cat.open_mask[t], cat.segments[t], cat.seg_of_edge[t], ids[cat.codes[t]],
+               int(bool(f.gold)), int(bool(f.troll)), _colour(f.door), _colour(f.ladder),
+               int(S._REMOVABLE[t]))
+              for t, f in enumerate(cat.features)]
+    return {"cards": cards, "otiles": otiles, "ids": ids,
+            "fitset": [m & ((1 << _BITS) - 1) for m in S._FITSET],
+            "fits": bytes(int(FITS[k][m]) for k in range(256) for m in range(16)),
+            "place": S._PLACES, "orient": (Orient(False), Orient(True)), "end_turn": EndTurn(),
+            "Bribe": Bribe, "Discard": Discard, "new": tuple.__new__, "passes": _PASSES,
+            "put_maze": _put_maze,
+            "round_end": (C.ROUNDS, tuple(S._value(code) for code in sorted(ids)),
+                    _colour(C.BLUE), RoundResult, _round_end),
+            "setup": (C.GOALS_PER_ROUND, C.HAND_SIZE, C.KEY_TOKENS, C.SOLO_SET_ASIDE,
+                      tuple(ids[code] for code in S._ROUND_CARDS),
+                      tuple(code in S._DECK_PATH_SET for code in sorted(ids))),
+            "rules": (C.PASS_MAX, C.DISCARD_TO_REPAIR, S.MAIN, S.AFTER, S.ORIENT,
+                      S._RESUME_MAIN, S._RESUME_AFTER)}
+
+
+_TABLES: list[Any] = []
+
+
+def core_tables() -> Any:
+    """The core's tables of the Duel (made once)."""
+    if not _TABLES:
+        from . import _ext
+
+        assert _ext is not None
+        _TABLES.append(_ext.duel_tables(_spec()))
+    return _TABLES[0]
+
+
+#: per game (by id, with the game: a game lives as long as its states), what the core reads
+#: of it; forgotten, all at once, past _MOST_GAMES games
+_GAMES: dict[int, tuple[DuelGame, tuple[Any, ...]]] = {}
+_MOST_GAMES = 1024
+
+
+def _game_of(game: DuelGame) -> tuple[Any, ...]:
+    """(solo, each seat's colour, each seat's pool of markers, the cells next to a goal,
+    each colour's start (cell, tile), the goals' cells, the pools of markers of a round)."""
+    known = _GAMES.get(id(game))
+    if known is not None and known[0] is game:
+        return known[1]
+    if len(_GAMES) >= _MOST_GAMES:
+        _GAMES.clear()
+    starts = tuple((cell(*game.starts[colour]), S.CAT.otile[f"start-{colour}", False])
+                   for colour in game.colours)
+    rules = (game.solo, tuple(map(_colour, game.colours)), tuple(game.pool_of_seat),
+             tuple(sorted(game.near_goals)), starts, tuple(game.goal_cell_ids),
+             tuple(game.pools))
+    _GAMES[id(game)] = (game, rules)
+    return rules
+
+
+def play_out_for(cls: type) -> Any:
+    """The compiled play-out for states of exactly ``cls`` (the Duel's, 1 or 2 players)."""
+    return _duel_play_out if cls is DuelState else None
+
+
+def setup_for(cls: type) -> Any:
+    """The compiled first-round set-up for states of exactly ``cls`` (the Duel's), else
+    None."""
+    return _duel_first_round if cls is DuelState else None
+
+
+def _duel_first_round(state: DuelState) -> None:
+    """``state._setup_round()`` of a new match without a fixed deal, on the core (in Python
+    where the core is busy)."""
+    from . import _ext
+
+    if (_ext is None or state.deal is not None or state._round != 0
+            or state.game.catalogue is not S.CAT
+            or not _ext.duel_first_round(state, core_tables(), _game_of(state.game))):
+        state._setup_round()
+
+
+def _duel_play_out(state: DuelState, rng: Rng, until_round_end: bool, policy: str) -> int:
+    from . import _ext
+
+    if type(rng) is not Rng or _ext is None or state.game.catalogue is not S.CAT:
+        return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
+    round_no = state._round
+    played, finished = _ext.duel_play_out(state, rng, until_round_end, policy == "playout",
+                                          core_tables(), _game_of(state.game))
+    if not finished:  # a position the core does not take: the rest in Python
+        if until_round_end and state._round != round_no:
+            return int(played)
+        return int(played) + state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
+    return int(played)
