@@ -136,6 +136,46 @@ def round_end(round_no: int, reason: str, maze: Maze, extra: dict[str, Any]) -> 
                     tuple(sorted(map(xy, maze.hidden))), extra)
 
 
+class LaterRoundEnd:
+    """A round's :class:`RoundEnd` made when it is first read, not when the round ends.
+
+    Play-outs (bots, benchmarks, the compiled core) end thousands of rounds a second and
+    read none of their ends; building each board (a ``PlacedCard`` per face-up card) was
+    most of a round end's cost.  The state keeps one of these instead (``last_round`` reads
+    it through :meth:`get`): the same ``RoundEnd`` as :func:`round_end` makes at the round's
+    end, because the maze it holds is no longer changed (the next round gets a new maze, and
+    the state marks this one shared, so a change would copy it first).  Clones share the
+    holder, so they share the one ``RoundEnd`` it makes, as they shared the eager one; two
+    holders compare equal when their round ends do (the differential and tests compare
+    states field by field).
+    """
+
+    __slots__ = ("args", "made")
+
+    def __init__(self, round_no: int, reason: str, maze: Maze, extra: dict[str, Any]) -> None:
+        self.args: tuple[int, str, Maze, dict[str, Any]] | None = (round_no, reason, maze, extra)
+        self.made: RoundEnd | None = None
+
+    def get(self) -> RoundEnd:
+        """The round's end (made at the first call, then the same object)."""
+        made = self.made
+        if made is None:
+            assert self.args is not None
+            made = self.made = round_end(*self.args)
+            self.args = None  # the maze is not needed any more
+        return made
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LaterRoundEnd):
+            other = other.get()
+        return self.get() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.get())
+
+
 #: per catalogue (by id: the games' catalogues live as long as the process), PlacedCard by
 #: (cell << 8 | oriented tile), shared by every round end (immutable)
 _MADE: dict[int, dict[int, PlacedCard]] = {}
