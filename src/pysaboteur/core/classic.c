@@ -252,6 +252,7 @@ typedef struct {
     int pending_draw, last, finder, turn, current;
     int maze_dirty, tools_seen, bail, deck_full;
     PyObject *setup;  /* the game's round set-up (classic.py _setup_of), or None */
+    PyObject *pay;    /* the base game's pay-out on the core (classic.py _pay_spec), or None */
     int rounds;
     int fr[4 * MAXORDER], frk[4 * MAXORDER], nfr, fr_valid;
     uint64_t rng;
@@ -1461,6 +1462,187 @@ static int call_round(W *w, const char *name, PyObject *arg) {
     return 0;
 }
 
+/* ClassicState._end_round of the base game on the core, for a round the core will set up
+   next: _pay_round (the finder's nuggets drawn from the state's generator and dealt to the
+   paid diggers from the finder counter-clockwise, or the saboteurs paid largest nugget
+   first), the round's RoundResult, last_round's holder (views.LaterRoundEnd: the board is
+   made when first read), then what _end_round sets; its call of _next_round is the core's
+   (next_round_called).  ``pay`` is classic.py's _pay_spec: (DIGGER, SABOTEUR, nuggets the
+   finder's side draws, the saboteurs' pay by their number, the nuggets' values,
+   RoundResult, LaterRoundEnd). */
+static PyObject *s_winners, *s_side, *s_finder, *s_roles, *s_spare, *s_in_front,
+    *s_diggers_side, *s_saboteurs_side, *s_nobody, *s_gold, *s_exhausted;
+
+static long nugget_value(PyObject *value, PyObject *code) {
+    PyObject *v = PyDict_GetItemWithError(value, code);
+    if (v == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "core: a nugget's value");
+        return -1;
+    }
+    return PyLong_AsLong(v);
+}
+
+static int pay_round(W *w, PyObject *pay, PyObject *nuggets, PyObject *gold, PyObject *roles,
+                     long *earned, PyObject **winners, PyObject **side) {
+    PyObject *digger = PyTuple_GET_ITEM(pay, 0), *saboteur = PyTuple_GET_ITEM(pay, 1);
+    PyObject *value = PyTuple_GET_ITEM(pay, 4);
+    int n = w->seats, is[MAXSEATS];
+    for (int s = 0; s < n; s++) {
+        PyObject *role = PyList_GET_ITEM(roles, s);
+        int d = PyObject_RichCompareBool(role, digger, Py_EQ);
+        int b = d ? 0 : PyObject_RichCompareBool(role, saboteur, Py_EQ);
+        if (d < 0 || b < 0) return -1;
+        is[s] = d ? 1 : b ? 2 : 0;
+    }
+    if (!(*winners = PyList_New(0))) return -1;
+    int want = w->finder >= 0 ? 1 : 2;
+    for (int s = 0; s < n; s++) {
+        if (is[s] != want) continue;
+        PyObject *seat = PyLong_FromLong(s);
+        int r = seat == NULL ? -1 : PyList_Append(*winners, seat);
+        Py_XDECREF(seat);
+        if (r < 0) return -1;
+    }
+    if (w->finder >= 0) {
+        int takers[MAXSEATS], nt = 0;
+        for (int i = 0; i < n; i++) {  /* the finder, then counter-clockwise */
+            int s = ((w->finder - i) % n + n) % n;
+            if (is[s] == 1) takers[nt++] = s;
+        }
+        Py_ssize_t k = PyLong_AsSsize_t(PyTuple_GET_ITEM(pay, 2)), left = PyList_GET_SIZE(nuggets);
+        if (k > left) k = left;
+        PyObject *drawn[64];
+        long dv[64];
+        if (k > 64) { PyErr_SetString(PyExc_ValueError, "core: nuggets drawn"); return -1; }
+        PyObject *srng = get_attr(w->state, "rng");
+        uint64_t rs;
+        if (srng == NULL || get_rng(srng, &rs) < 0) { Py_XDECREF(srng); return -1; }
+        for (Py_ssize_t i = 0; i < k; i++) {  /* _draw_nugget: nuggets.pop(rng.below(len)) */
+            Py_ssize_t at = (Py_ssize_t)below(&rs, (uint64_t)PyList_GET_SIZE(nuggets));
+            PyObject *code = PyList_GET_ITEM(nuggets, at);
+            Py_INCREF(code);
+            if (PySequence_DelItem(nuggets, at) < 0) { Py_DECREF(code); Py_DECREF(srng); return -1; }
+            long v = nugget_value(value, code);
+            Py_ssize_t j = i;  /* drawn.sort(key=-value): stable, largest first */
+            while (j > 0 && dv[j - 1] < v) { drawn[j] = drawn[j - 1]; dv[j] = dv[j - 1]; j--; }
+            drawn[j] = code; dv[j] = v;
+        }
+        int r = put_rng(srng, rs);
+        Py_DECREF(srng);
+        for (Py_ssize_t i = 0; i < k && r == 0; i++) {
+            if (nt == 0) r = PyList_Append(nuggets, drawn[i]);  /* nobody may take them */
+            else {
+                int seat = takers[i % nt];
+                r = PyList_Append(PyList_GET_ITEM(gold, seat), drawn[i]);
+                earned[seat] += dv[i];
+            }
+        }
+        for (Py_ssize_t i = 0; i < k; i++) Py_DECREF(drawn[i]);
+        if (r < 0 || (nt == 0 && PyList_Sort(nuggets) < 0)) return -1;
+        *side = s_diggers_side;
+    } else {
+        Py_ssize_t ns = PyList_GET_SIZE(*winners);
+        PyObject *table = PyTuple_GET_ITEM(pay, 3);
+        long owed = ns < PyTuple_GET_SIZE(table) ? PyLong_AsLong(PyTuple_GET_ITEM(table, ns)) : 0;
+        for (int s = 0; s < n; s++) {
+            if (is[s] != 2) continue;
+            long o = owed;
+            while (o > 0) {  /* _pay_from_nuggets: the largest nugget not above what is owed */
+                Py_ssize_t best = -1;
+                long bv = 0;
+                for (Py_ssize_t i = 0; i < PyList_GET_SIZE(nuggets); i++) {
+                    long v = nugget_value(value, PyList_GET_ITEM(nuggets, i));
+                    if (v < 0) return -1;
+                    if (v <= o && (best < 0 || v > bv)) { best = i; bv = v; }
+                }
+                if (best < 0) break;
+                if (PyList_Append(PyList_GET_ITEM(gold, s), PyList_GET_ITEM(nuggets, best)) < 0
+                    || PySequence_DelItem(nuggets, best) < 0)
+                    return -1;
+                earned[s] += bv;
+                o -= bv;
+            }
+        }
+        *side = ns ? s_saboteurs_side : s_nobody;
+    }
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int end_round_classic(W *w, PyObject *pay) {
+    PyObject *st = w->state;
+    int n = w->seats, round_no, rc = -1;
+    long earned[MAXSEATS] = {0};
+    PyObject *nuggets = NULL, *gold = NULL, *roles = NULL, *spare = NULL, *winners = NULL,
+             *side = NULL, *details = NULL, *earned_l = NULL, *result = NULL, *results = NULL,
+             *front = NULL, *extra = NULL, *maze = NULL, *later = NULL, *mt = NULL, *o;
+    if (attr_int(st, "_round", &round_no) < 0) return -1;
+    /* the nuggets and every seat's gold are shared with clones: copied before a change */
+    if (!(o = get_attr(st, "nuggets"))) goto out;
+    nuggets = PyList_GetSlice(o, 0, PY_SSIZE_T_MAX);
+    Py_DECREF(o);
+    if (nuggets == NULL || !(o = get_attr(st, "gold"))) goto out;
+    gold = PyList_New(n);
+    for (int s = 0; gold && s < n; s++) {
+        PyObject *g = PyList_GetSlice(PyList_GET_ITEM(o, s), 0, PY_SSIZE_T_MAX);
+        if (g == NULL) { Py_CLEAR(gold); break; }
+        PyList_SET_ITEM(gold, s, g);
+    }
+    Py_DECREF(o);
+    if (gold == NULL || set_attr(st, "nuggets", nuggets) < 0 || set_attr(st, "gold", gold) < 0
+        || !(roles = get_attr(st, "roles")) || !PyList_Check(roles)
+        || PyList_GET_SIZE(roles) != n)
+        goto out;
+    if (pay_round(w, pay, nuggets, gold, roles, earned, &winners, &side) < 0) goto out;
+    /* the details as _end_round orders them: winners, side, finder, roles, spare roles */
+    if (!(o = get_attr(st, "spare_roles"))) goto out;
+    spare = PySequence_List(o);
+    Py_DECREF(o);
+    if (spare == NULL || PyList_Sort(spare) < 0 || !(details = PyDict_New())
+        || PyDict_SetItem(details, s_winners, winners) < 0
+        || PyDict_SetItem(details, s_side, side) < 0
+        || !(o = PyLong_FromLong(w->finder)))
+        goto out;
+    int bad = PyDict_SetItem(details, s_finder, o) < 0;
+    Py_DECREF(o);
+    if (bad || !(o = PyList_GetSlice(roles, 0, PY_SSIZE_T_MAX))) goto out;
+    bad = PyDict_SetItem(details, s_roles, o) < 0;
+    Py_DECREF(o);
+    if (bad || PyDict_SetItem(details, s_spare, spare) < 0 || !(earned_l = PyList_New(n)))
+        goto out;
+    for (int s = 0; s < n; s++) {
+        if (!(o = PyLong_FromLong(earned[s]))) goto out;
+        PyList_SET_ITEM(earned_l, s, o);
+    }
+    result = PyObject_CallFunction(PyTuple_GET_ITEM(pay, 5), "iOO", round_no, earned_l, details);
+    if (result == NULL || !(o = get_attr(st, "results"))) goto out;
+    results = PySequence_List(o);  /* a new list: [*results, the round's] */
+    Py_DECREF(o);
+    if (results == NULL || PyList_Append(results, result) < 0
+        || set_attr(st, "results", results) < 0)
+        goto out;
+    /* last_round: the round's end, its board made when first read; the maze marked shared */
+    if (!(front = get_attr(st, "in_front")) || !(extra = PyDict_New())
+        || PyDict_SetItem(extra, s_in_front, front) < 0 || !(maze = get_attr(st, "maze")))
+        goto out;
+    later = PyObject_CallFunction(PyTuple_GET_ITEM(pay, 6), "iOOO", round_no,
+                                  w->finder >= 0 ? s_gold : s_exhausted, maze, extra);
+    if (later == NULL || set_attr(st, "_last_round", later) < 0 || !(mt = get_attr(st, "_mt"))
+        || set_attr(mt, "shared", Py_True) < 0)
+        goto out;
+    /* phase MAIN, nothing pending, the next round's first seat; no thefts: _next_round */
+    if (set_int(st, "phase", MAIN) < 0 || set_attr(st, "pending", Py_None) < 0
+        || set_int(st, "next_turn", (w->last + 1) % n) < 0)
+        goto out;
+    next_round_called = 1;
+    rc = 0;
+out:
+    Py_XDECREF(nuggets); Py_XDECREF(gold); Py_XDECREF(roles); Py_XDECREF(spare);
+    Py_XDECREF(winners); Py_XDECREF(details); Py_XDECREF(earned_l); Py_XDECREF(result);
+    Py_XDECREF(results); Py_XDECREF(front); Py_XDECREF(extra); Py_XDECREF(maze);
+    Py_XDECREF(later); Py_XDECREF(mt);
+    return rc;
+}
+
 /* Saboteur 2's thefts after a round's end: while a thief's Steal is pending (phase STEAL),
    one decision each, its victims from the state's own menu, applied by its own _apply;
    the numbers drawn from the chooser ``rng`` as the pure loop draws them */
@@ -1503,6 +1685,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     }
     w.setup = setup;
     w.rounds = setup == Py_None ? 0 : (int)PyLong_AsLong(PyTuple_GET_ITEM(setup, 9));
+    w.pay = setup == Py_None ? Py_None : PyTuple_GET_ITEM(setup, 11);
     w.deck_full = 0;
     w.t = t;
     w.seats = 0; w.tools_seen = 0; w.bail = 0;
@@ -1540,7 +1723,9 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
         if (res == ROUND_END) {
             /* the state as Python's has it when _end_round is called; then the action logged */
             if (sync_out(&w) < 0 || put_rng(rng, w.rng) < 0) { Py_DECREF(action); goto error; }
-            int bad = call_round(&w, "_end_round", NULL) < 0 || PyList_Append(w.history, action) < 0;
+            int bad = (w.pay != Py_None ? end_round_classic(&w, w.pay)
+                                        : call_round(&w, "_end_round", NULL)) < 0
+                      || PyList_Append(w.history, action) < 0;
             Py_DECREF(action);
             if (bad || steals(&w, rng, even, &played) < 0) goto error;
         round_over:
@@ -1644,5 +1829,12 @@ PyMethodDef classic_methods[] = {
 /* what the module needs made once, before any call */
 int classic_init(void) {
     marker = PyCFunction_New(&marker_def, NULL);
+    /* the keys and words of a round's record as ClassicState._end_round writes them */
+    PyObject **names[] = {&s_winners, &s_side, &s_finder, &s_roles, &s_spare, &s_in_front,
+                          &s_diggers_side, &s_saboteurs_side, &s_nobody, &s_gold, &s_exhausted};
+    const char *texts[] = {"winners", "side", "finder", "roles", "spare_roles", "in_front",
+                           "gold-diggers", "saboteurs", "nobody", "gold", "exhausted"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if ((*names[i] = PyUnicode_InternFromString(texts[i])) == NULL) return -1;
     return marker == NULL ? -1 : 0;
 }
