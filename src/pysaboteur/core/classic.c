@@ -79,7 +79,13 @@ typedef struct {
        in front that still let a seat build (their bits); the cells no ladder may take */
     int pass_max, discard_n, build_ok, nnear, near[MAXNEAR];
     PyObject *pass_type, *discard_type, *tuple_new, *passes;
+    /* the interned actions looked up so far (placements, map and rockfall targets), by key:
+       open addressing, kept for the process's life as the Python tables keep them */
+    uint64_t akey[1 << 16];
+    PyObject *aval[1 << 16];
+    int afill;
 } Tables;
+#define ACACHE (1 << 16)
 
 static void tables_free(PyObject *capsule) {
     Tables *t = PyCapsule_GetPointer(capsule, "pysaboteur._core.Tables");
@@ -986,12 +992,27 @@ static int cell_targets(W *w, int card, int *out) {
     return n;
 }
 
-static PyObject *cell_action(W *w, int card, int c) {
-    PyObject *k = PyLong_FromLong(py_of(c));
-    if (k == NULL) return NULL;
-    PyObject *a = PyObject_GetItem(w->t->cell_acts[card], k);
-    Py_DECREF(k);
+/* table[key] of a Python table of interned actions (a new reference), through the Tables'
+   cache: ``tag`` keeps apart the keys of different tables (0: placements, 1 + card: that
+   card's cell actions) */
+static PyObject *cached_action(Tables *t, PyObject *table, uint64_t tag, long key) {
+    uint64_t k = (tag << 40) | (uint64_t)key, slot = (k * GAMMA) >> 48;
+    while (t->aval[slot] != NULL) {
+        if (t->akey[slot] == k) { Py_INCREF(t->aval[slot]); return t->aval[slot]; }
+        slot = (slot + 1) & (ACACHE - 1);
+    }
+    PyObject *pk = PyLong_FromLong(key);
+    if (pk == NULL) return NULL;
+    PyObject *a = PyObject_GetItem(table, pk);
+    Py_DECREF(pk);
+    if (a != NULL && t->afill < ACACHE / 2) {  /* (half full at most: short probes) */
+        t->akey[slot] = k; t->aval[slot] = a; Py_INCREF(a); t->afill++;
+    }
     return a;
+}
+
+static PyObject *cell_action(W *w, int card, int c) {
+    return cached_action(w->t, w->t->cell_acts[card], 1 + (uint64_t)card, py_of(c));
 }
 
 static int append_discard(W *w, int card) {
@@ -1003,14 +1024,21 @@ static int targets[MAXORDER];
 /* ------------------------------------------------------------------ the menu's parts */
 /* the hand's distinct cards, sorted (ids are in code order), each with its count */
 static int hand_kinds(W *w, int seat, int *hd, int *mult) {
-    int n = 0;
+    /* counted by id, the distinct ids read off a bit set in order (ids < MAXCARDS) */
+    static int count[MAXCARDS];
+    uint64_t bits[(MAXCARDS + 63) / 64] = {0};
+    const int *h = w->hand[seat];
     for (int i = 0; i < w->hn[seat]; i++) {
-        int id = w->hand[seat][i], j = n, dup = 0;
-        for (int k = 0; k < n; k++) if (hd[k] == id) { mult[k]++; dup = 1; break; }
-        if (dup) continue;
-        while (j > 0 && hd[j - 1] > id) { hd[j] = hd[j - 1]; mult[j] = mult[j - 1]; j--; }
-        hd[j] = id; mult[j] = 1; n++;
+        int id = h[i];
+        count[id]++;
+        bits[id >> 6] |= 1ULL << (id & 63);
     }
+    int n = 0;
+    for (int b = 0; b < (MAXCARDS + 63) / 64; b++)
+        for (uint64_t x = bits[b]; x; x &= x - 1) {
+            int id = (b << 6) | __builtin_ctzll(x);
+            hd[n] = id; mult[n] = count[id]; count[id] = 0; n++;
+        }
     return n;
 }
 
@@ -1316,10 +1344,7 @@ static int decide(W *w, int even, PyObject **action_out) {
             at = nth_fit(t, card, cells, ks, nc, i, &otile);
         }
         if (at < 0) { PyErr_SetString(PyExc_AssertionError, "core: placement"); return -1; }
-        PyObject *key = PyLong_FromLong((py_of(at) << 8) | otile);
-        if (key == NULL) return -1;
-        action = PyObject_GetItem(t->place, key);
-        Py_DECREF(key);
+        action = cached_action(t, t->place, 0, (py_of(at) << 8) | otile);
         if (action == NULL) return -1;
         w->last = seat; w->pending_draw = 1;
         if (hand_remove(w, seat, card) < 0) { Py_DECREF(action); return -1; }
