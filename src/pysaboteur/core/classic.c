@@ -1593,7 +1593,36 @@ static int pay_round(W *w, PyObject *pay, PyObject *nuggets, PyObject *gold, PyO
     return PyErr_Occurred() ? -1 : 0;
 }
 
-static int end_round_classic(W *w, PyObject *pay) {
+/* views.EndedBoard of the core's maze: what the round's end reads of it (the face-up cards
+   in the order laid, the goals still face down), for a round whose maze is not written */
+static PyObject *ended_board(W *w, PyObject *pay) {
+    Tables *t = w->t;
+    PyObject *cells = PyDict_New(), *order = PyList_New(w->norder), *hidden = PyDict_New();
+    int ok = cells && order && hidden;
+    for (int i = 0; ok && i < w->norder; i++) {
+        int c = w->order[i];
+        PyObject *pc = PyLong_FromLong(py_of(c)), *ot = PyLong_FromLong(tile[c]);
+        if (pc == NULL || ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
+        Py_XDECREF(ot);
+        if (pc == NULL) break;
+        PyList_SET_ITEM(order, i, pc);
+    }
+    for (int i = 0; ok && i < w->nh; i++) {
+        PyObject *pc = PyLong_FromLong(py_of(w->hcell[i]));
+        if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) ok = 0;
+        Py_XDECREF(pc);
+    }
+    PyObject *board = NULL;
+    if (ok) board = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(pay, 7), PyTuple_GET_ITEM(pay, 8),
+                                                 cells, order, hidden, NULL);
+    Py_XDECREF(cells); Py_XDECREF(order); Py_XDECREF(hidden);
+    return board;
+}
+
+/* ``written``: the state was written (sync_out) before, its maze is the round's; else the
+   round's end gets an EndedBoard of the core's maze (the state is written when the
+   play-out stops, after the next round's set-up) */
+static int end_round_classic(W *w, PyObject *pay, int written) {
     PyObject *st = w->state;
     int n = w->seats, round_no, rc = -1;
     long earned[MAXSEATS] = {0};
@@ -1647,12 +1676,13 @@ static int end_round_classic(W *w, PyObject *pay) {
         goto out;
     /* last_round: the round's end, its board made when first read; the maze marked shared */
     if (!(front = get_attr(st, "in_front")) || !(extra = PyDict_New())
-        || PyDict_SetItem(extra, s_in_front, front) < 0 || !(maze = get_attr(st, "maze")))
+        || PyDict_SetItem(extra, s_in_front, front) < 0
+        || !(maze = written ? get_attr(st, "maze") : ended_board(w, pay)))
         goto out;
     later = PyObject_CallFunction(PyTuple_GET_ITEM(pay, 6), "iOOO", round_no,
                                   w->finder >= 0 ? s_gold : s_exhausted, maze, extra);
-    if (later == NULL || set_attr(st, "_last_round", later) < 0 || !(mt = get_attr(st, "_mt"))
-        || set_attr(mt, "shared", Py_True) < 0)
+    if (later == NULL || set_attr(st, "_last_round", later) < 0
+        || (written && (!(mt = get_attr(st, "_mt")) || set_attr(mt, "shared", Py_True) < 0)))
         goto out;
     /* phase MAIN, nothing pending, the next round's first seat; no thefts: _next_round */
     if (set_int(st, "phase", MAIN) < 0 || set_attr(st, "pending", Py_None) < 0
@@ -1746,9 +1776,14 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
         if (res < 0) goto error;
         played++;
         if (res == ROUND_END) {
-            /* the state as Python's has it when _end_round is called; then the action logged */
-            if (sync_out(&w) < 0 || put_rng(rng, w.rng) < 0) { Py_DECREF(action); goto error; }
-            int bad = (w.pay != Py_None ? end_round_classic(&w, w.pay)
+            /* the state as Python's has it when _end_round is called; then the action logged.
+               Where the core pays and sets the next round up, the state is written when the
+               play-out stops (after that set-up), the last round's end excepted */
+            int write = w.pay == Py_None || round_no >= w.rounds;
+            if ((write && sync_out(&w) < 0) || put_rng(rng, w.rng) < 0) {
+                Py_DECREF(action); goto error;
+            }
+            int bad = (w.pay != Py_None ? end_round_classic(&w, w.pay, write)
                                         : call_round(&w, "_end_round", NULL)) < 0
                       || PyList_Append(w.history, action) < 0;
             Py_DECREF(action);

@@ -20,7 +20,7 @@ from ..engine.game import RoundResult
 from ..engine.maze import FITS, Maze, Memo, cell, cell_actions_of
 from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
-from ..engine.views import LaterRoundEnd
+from ..engine.views import EndedBoard, LaterRoundEnd
 from ..games.classic import cards as CC
 from ..games.classic.menu import K_PATH, MAX_SEATS, REMOVES, tables
 from ..games.classic.state import ClassicGame, ClassicState
@@ -128,15 +128,16 @@ def _pay_spec(game: ClassicGame) -> tuple[Any, ...] | None:
     """What the core's pay-out of a base-game round reads (``ClassicState._pay_round``'s
     tables, from ``games/classic/cards.py``): (DIGGER, SABOTEUR, the nuggets the finder's
     side draws at this player count, the saboteurs' pay by their number, the nuggets'
-    values, ``RoundResult``, ``LaterRoundEnd``); None where ``_end_round`` stays Python: Saboteur
-    2 (its own pay-out) and the option that pays sabotaged diggers nothing."""
+    values, ``RoundResult``, ``LaterRoundEnd``, ``EndedBoard``, the catalogue); None where
+    ``_end_round`` stays Python: Saboteur 2 (its own pay-out) and the option that pays
+    sabotaged diggers nothing."""
     if type(game) is not ClassicGame or getattr(game.options, "sabotaged_diggers_get_nothing",
                                                 False):
         return None
     n = game.players
     return (CC.DIGGER, CC.SABOTEUR, CC.DIGGER_DRAW[n],
             tuple(CC.SABOTEUR_PAY.get(k, 0) for k in range(n + 1)), game.tables.value,
-            RoundResult, LaterRoundEnd)
+            RoundResult, LaterRoundEnd, EndedBoard, game.catalogue)
 
 
 def _setup_of(game: ClassicGame, fresh: Callable[[Any], None] | None = None) -> tuple[Any, ...]:
