@@ -261,6 +261,7 @@ typedef struct {
     PyObject *pay;    /* the base game's pay-out on the core (classic.py _pay_spec), or None */
     int rounds;
     int fr[4 * MAXORDER], frk[4 * MAXORDER], nfr, fr_valid;
+    int lc[4 * MAXORDER], lck[4 * MAXORDER], nlc, lc_valid;  /* ladder cells, as fr */
     uint64_t rng;
     PyObject *state, *discards, *passed, *history, *actors;
 } W;
@@ -320,7 +321,7 @@ static void place(W *w, int c, int otile) {
     Tables *t = w->t;
     w->version++;
     w->maze_dirty = 1;
-    w->fr_valid = 0;
+    w->fr_valid = w->lc_valid = 0;
     if (hid[c] >= 0) {
         hid[c] = -1;
         int k = 0;
@@ -366,7 +367,7 @@ static int remove_tile(W *w, int c) {
     Tables *t = w->t;
     w->version++;
     w->maze_dirty = 1;
-    w->fr_valid = 0;
+    w->fr_valid = w->lc_valid = 0;
     int otile = tile[c];
     tile[c] = -1;
     for (int i = 0; i < w->norder; i++)  /* order.remove(c) */
@@ -481,7 +482,7 @@ static int sync_in(W *w) {
     PyObject *st = w->state, *o = NULL, *maze = NULL;
     int rc = -1;
     grid_reset();
-    w->maze_dirty = 0; w->fr_valid = 0; w->bail = 0;
+    w->maze_dirty = 0; w->fr_valid = w->lc_valid = 0; w->bail = 0;
     PyObject *hands = get_attr(st, "hands");
     if (hands == NULL) return -1;
     w->seats = (int)PyList_Size(hands);
@@ -735,7 +736,8 @@ static int set_obj(PyObject *o, const char *name, PyObject *v) {  /* steals v */
 }
 
 /* ClassicState._setup_round for a round without a fixed deal, from w->setup: (start cell,
-   start tile, goal cells, goal cards, deck cards, hand size, cards set aside, role_deck,
+   start tile, goal cells, goal cards, deck cards (ids, bytes), hand size, cards set aside,
+   the dwarf cards sorted,
    Memo) as classic.py's _setup_of gives them; the state's generator is ``rs`` */
 static int setup_round(W *w, uint64_t *rs) {
     Tables *t = w->t;
@@ -749,7 +751,7 @@ static int setup_round(W *w, uint64_t *rs) {
         Py_DECREF(r);
     }
     grid_reset();
-    w->maze_dirty = 1; w->fr_valid = 0; w->bail = 0;
+    w->maze_dirty = 1; w->fr_valid = w->lc_valid = 0; w->bail = 0;
     w->norder = 0; w->nh = 0; w->ns = 0; w->version = 0;
     int start = gi_of(PyLong_AsLong(PyTuple_GET_ITEM(su, 0)));
     int sotile = (int)PyLong_AsLong(PyTuple_GET_ITEM(su, 1));
@@ -776,8 +778,8 @@ static int setup_round(W *w, uint64_t *rs) {
         w->hcell[w->nh] = c; w->hcard[w->nh] = goals[i]; w->nh++;
     }
     /* dwarf cards: the game's, sorted, shuffled; one to each seat from the top */
-    PyObject *roles = PyObject_CallNoArgs(PyTuple_GET_ITEM(su, 7));
-    if (roles == NULL || PyList_Sort(roles) < 0) { Py_XDECREF(roles); return -1; }
+    PyObject *roles = PySequence_List(PyTuple_GET_ITEM(su, 7));  /* sorted already */
+    if (roles == NULL) return -1;
     Py_ssize_t nr = PyList_GET_SIZE(roles);
     for (Py_ssize_t i = nr - 1; i > 0; i--) {
         Py_ssize_t j = (Py_ssize_t)below(rs, (uint64_t)(i + 1));
@@ -798,9 +800,9 @@ static int setup_round(W *w, uint64_t *rs) {
         return -1;
     /* the pile, shuffled; the cards set aside from its top; the hands dealt */
     PyObject *dcards = PyTuple_GET_ITEM(su, 4);
-    int nd = (int)PyTuple_GET_SIZE(dcards);
+    int nd = (int)PyBytes_GET_SIZE(dcards);
     if (nd > MAXDECK) { PyErr_SetString(PyExc_ValueError, "core: deck"); return -1; }
-    for (int i = 0; i < nd; i++) w->deck[i] = (int)item_long(dcards, i);
+    for (int i = 0; i < nd; i++) w->deck[i] = (unsigned char)PyBytes_AS_STRING(dcards)[i];
     shuffle_ids(rs, w->deck, nd);
     w->ndeck = nd;
     int aside_n = (int)PyLong_AsLong(PyTuple_GET_ITEM(su, 6));
@@ -995,20 +997,32 @@ static int cell_targets(W *w, int card, int *out) {
 /* table[key] of a Python table of interned actions (a new reference), through the Tables'
    cache: ``tag`` keeps apart the keys of different tables (0: placements, 1 + card: that
    card's cell actions) */
-static PyObject *cached_action(Tables *t, PyObject *table, uint64_t tag, long key) {
-    uint64_t k = (tag << 40) | (uint64_t)key, slot = (k * GAMMA) >> 48;
-    while (t->aval[slot] != NULL) {
-        if (t->akey[slot] == k) { Py_INCREF(t->aval[slot]); return t->aval[slot]; }
-        slot = (slot + 1) & (ACACHE - 1);
+static inline uint64_t acache_slot(Tables *t, uint64_t k) {  /* k's slot, or a free one */
+    uint64_t slot = (k * GAMMA) >> 48;
+    while (t->aval[slot] != NULL && t->akey[slot] != k) slot = (slot + 1) & (ACACHE - 1);
+    return slot;
+}
+static inline void acache_put(Tables *t, uint64_t slot, uint64_t k, PyObject *a) {
+    if (a != NULL && t->afill < ACACHE / 2) {  /* (half full at most: short probes) */
+        t->akey[slot] = k; t->aval[slot] = a; Py_INCREF(a); t->afill++;
     }
+}
+static PyObject *cached_action(Tables *t, PyObject *table, uint64_t tag, long key) {
+    uint64_t k = (tag << 40) | (uint64_t)key, slot = acache_slot(t, k);
+    if (t->aval[slot] != NULL) { Py_INCREF(t->aval[slot]); return t->aval[slot]; }
     PyObject *pk = PyLong_FromLong(key);
     if (pk == NULL) return NULL;
     PyObject *a = PyObject_GetItem(table, pk);
     Py_DECREF(pk);
-    if (a != NULL && t->afill < ACACHE / 2) {  /* (half full at most: short probes) */
-        t->akey[slot] = k; t->aval[slot] = a; Py_INCREF(a); t->afill++;
-    }
+    acache_put(t, slot, k, a);
     return a;
+}
+
+/* a NamedTuple action of n items (tuple.__new__(type, items), without its argument parsing;
+   the items are set by the caller) */
+static PyObject *new_action(PyObject *type, Py_ssize_t n) {
+    PyTypeObject *tp = (PyTypeObject *)type;
+    return tp->tp_alloc(tp, n);
 }
 
 static PyObject *cell_action(W *w, int card, int c) {
@@ -1048,10 +1062,12 @@ static inline int can_build(W *w, int seat) {
 }
 
 /* where a ladder may go (ExpansionState._ladder_cells): empty cells next to a face-up card,
-   none next to a goal; sorted, with their fit constraints */
-static int ladder_cells(W *w, int *cells, int *ks) {
+   none next to a goal; sorted, with their fit constraints, into w->lc and w->lck (kept
+   until the maze changes) */
+static int ladder_cells(W *w) {
     Tables *t = w->t;
-    int n = 0;
+    int n = 0, *cells = w->lc, *ks = w->lck;
+    if (w->lc_valid) return w->nlc;
     if (++mgen == 0) { memset(mark, 0, sizeof mark); mgen = 1; }
     for (int i = 0; i < t->nnear; i++) mark[t->near[i]] = mgen;
     for (int i = 0; i < w->norder; i++)
@@ -1063,6 +1079,8 @@ static int ladder_cells(W *w, int *cells, int *ks) {
         }
     qsort(cells, (size_t)n, sizeof(int), cmp_int);
     for (int i = 0; i < n; i++) ks[i] = constraint_of(w, cells[i]);
+    w->nlc = n;
+    w->lc_valid = 1;
     return n;
 }
 
@@ -1196,20 +1214,40 @@ static int front_kinds(W *w, int seat, int *out) {
 }
 
 /* the action objects the pure menus hand out */
-static PyObject *pass_action(Tables *t, const int *cards, int n) {
-    if (n == 1) { Py_INCREF(t->single[cards[0]]); return t->single[cards[0]]; }
+static PyObject *codes_tuple(Tables *t, const int *cards, int n) {
     PyObject *combo = PyTuple_New(n);
     if (combo == NULL) return NULL;
     for (int i = 0; i < n; i++) { Py_INCREF(t->codes[cards[i]]); PyTuple_SET_ITEM(combo, i, t->codes[cards[i]]); }
-    PyObject *a;
-    if (n == 2) a = PyObject_GetItem(t->passes, combo);  /* moves._PASSES: made once */
-    else a = PyObject_CallFunction(t->tuple_new, "O(O)", t->pass_type, combo);
-    Py_DECREF(combo);
+    return combo;
+}
+static PyObject *pass_action(Tables *t, const int *cards, int n) {
+    if (n == 1) { Py_INCREF(t->single[cards[0]]); return t->single[cards[0]]; }
+    uint64_t k = 0, slot = 0;
+    if (n == 2) {  /* moves._PASSES[pair]: made once, cached here by the two ids */
+        k = ((uint64_t)(1 + MAXCARDS) << 40) | (uint64_t)(cards[0] << 8 | cards[1]);
+        slot = acache_slot(t, k);
+        if (t->aval[slot] != NULL) { Py_INCREF(t->aval[slot]); return t->aval[slot]; }
+    }
+    PyObject *combo = codes_tuple(t, cards, n), *a;
+    if (combo == NULL) return NULL;
+    if (n == 2) {
+        a = PyObject_GetItem(t->passes, combo);
+        Py_DECREF(combo);
+        acache_put(t, slot, k, a);
+        return a;
+    }
+    if ((a = new_action(t->pass_type, 1)) == NULL) { Py_DECREF(combo); return NULL; }
+    PyTuple_SET_ITEM(a, 0, combo);
     return a;
 }
 static PyObject *discard_action(Tables *t, const int *pair, int removed) {
-    return PyObject_CallFunction(t->tuple_new, "O((OO)O)", t->discard_type, t->codes[pair[0]],
-                                 t->codes[pair[1]], t->codes[removed]);
+    PyObject *combo = codes_tuple(t, pair, 2), *a;
+    if (combo == NULL) return NULL;
+    if ((a = new_action(t->discard_type, 2)) == NULL) { Py_DECREF(combo); return NULL; }
+    PyTuple_SET_ITEM(a, 0, combo);
+    Py_INCREF(t->codes[removed]);
+    PyTuple_SET_ITEM(a, 1, t->codes[removed]);
+    return a;
 }
 
 /* an action card's effect carried out by the state's own method (Saboteur 2's cards that
@@ -1262,7 +1300,6 @@ static int decide(W *w, int even, PyObject **action_out) {
     Tables *t = w->t;
     Entry menu[MAXCARDS + 4];
     int nm = 0, hd[MAXHAND], mult[MAXHAND], nk = 0;
-    static int cells[MAXORDER * 4], ks[MAXORDER * 4];
     int seats[MAXSEATS * 2], tools[MAXSEATS * 2], removable[MAXFRONT], nrem = 0, npairs = 0;
     int seat = w->current;
     if (w->phase == ORIENT) {
@@ -1279,8 +1316,8 @@ static int decide(W *w, int even, PyObject **action_out) {
                 for (int j = 0; j < w->nfr; j++) n += nf[w->frk[j]];
                 if (n) menu[nm++] = (Entry){n, T_PATH, c};
             } else if (t->kind[c] == K_LADDER) {
-                int nc = ladder_cells(w, cells, ks);
-                int n = fit_count(t, c, ks, nc);
+                int nc = ladder_cells(w);
+                int n = fit_count(t, c, w->lck, nc);
                 if (n) menu[nm++] = (Entry){n, T_LADDER, c};
             }
         }
@@ -1340,8 +1377,8 @@ static int decide(W *w, int even, PyObject **action_out) {
             frontier(w);
             at = nth_fit(t, card, w->fr, w->frk, w->nfr, i, &otile);
         } else {
-            int nc = ladder_cells(w, cells, ks);
-            at = nth_fit(t, card, cells, ks, nc, i, &otile);
+            int nc = ladder_cells(w);
+            at = nth_fit(t, card, w->lc, w->lck, nc, i, &otile);
         }
         if (at < 0) { PyErr_SetString(PyExc_AssertionError, "core: placement"); return -1; }
         action = cached_action(t, t->place, 0, (py_of(at) << 8) | otile);

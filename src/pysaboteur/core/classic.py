@@ -143,9 +143,10 @@ def _pay_spec(game: ClassicGame) -> tuple[Any, ...] | None:
 def _setup_of(game: ClassicGame, fresh: Callable[[Any], None] | None = None) -> tuple[Any, ...]:
     """What ``ClassicState._setup_round`` reads of the game, for the core to set up the rounds
     of a match without a fixed deal the same way (the same numbers drawn, the same cards):
-    (start cell, start tile, goal cards' cells, goal cards, pile, hand size, cards set aside,
-    ``role_deck``, ``Memo``, rounds, ``fresh``: a game's own fields of a new round, set on the
-    state, or None; the pay-out's tables, ``_pay_spec``)."""
+    (start cell, start tile, goal cards' cells, goal cards, the pile's card ids (bytes: the
+    core takes fewer than 256 cards), hand size, cards set aside, ``role_deck()`` sorted (a
+    game's dwarf cards are the same every round), ``Memo``, rounds, ``fresh``: a game's own
+    fields of a new round, set on the state, or None; the pay-out's tables, ``_pay_spec``)."""
     known = _SETUPS.get(id(game))
     if known is not None and known[0] is game:
         return known[1]
@@ -156,8 +157,8 @@ def _setup_of(game: ClassicGame, fresh: Callable[[Any], None] | None = None) -> 
     setup = (cell(*data.START_CELL), cat.otile["start", False],
              tuple(cell(x, y) for x, y in data.GOAL_CELLS),
              tuple(ids[code] for code in game.goal_cards),
-             tuple(ids[code] for code in game.deck_cards), game.hand_size, data.SET_ASIDE,
-             game.role_deck, Memo, data.ROUNDS, fresh, _pay_spec(game))
+             bytes(ids[code] for code in game.deck_cards), game.hand_size, data.SET_ASIDE,
+             tuple(sorted(game.role_deck())), Memo, data.ROUNDS, fresh, _pay_spec(game))
     _SETUPS[id(game)] = (game, setup)
     return setup
 
