@@ -257,6 +257,7 @@ typedef struct {
     int phase, pend_g, pend_n, pend_opt[2];
     int pending_draw, last, finder, turn, current;
     int maze_dirty, tools_seen, bail, deck_full;
+    unsigned front_dirty;  /* seats whose cards in front Python has not been told (set_front) */
     PyObject *setup;  /* the game's round set-up (classic.py _setup_of), or None */
     PyObject *pay;    /* the base game's pay-out on the core (classic.py _pay_spec), or None */
     int rounds;
@@ -482,7 +483,7 @@ static int sync_in(W *w) {
     PyObject *st = w->state, *o = NULL, *maze = NULL;
     int rc = -1;
     grid_reset();
-    w->maze_dirty = 0; w->fr_valid = w->lc_valid = 0; w->bail = 0;
+    w->maze_dirty = 0; w->fr_valid = w->lc_valid = 0; w->bail = 0; w->front_dirty = 0;
     PyObject *hands = get_attr(st, "hands");
     if (hands == NULL) return -1;
     w->seats = (int)PyList_Size(hands);
@@ -610,9 +611,12 @@ static int dict_set_ll(PyObject *d, long k, long v) {
     return r;
 }
 
+static int flush_fronts(W *w);
+
 static int sync_out(W *w) {
     Tables *t = w->t;
     PyObject *st = w->state;
+    if (flush_fronts(w) < 0) return -1;
     PyObject *hands = get_attr(st, "hands");
     if (hands == NULL) return -1;
     for (int s = 0; s < w->seats; s++) {
@@ -751,7 +755,7 @@ static int setup_round(W *w, uint64_t *rs) {
         Py_DECREF(r);
     }
     grid_reset();
-    w->maze_dirty = 1; w->fr_valid = w->lc_valid = 0; w->bail = 0;
+    w->maze_dirty = 1; w->fr_valid = w->lc_valid = 0; w->bail = 0; w->front_dirty = 0;
     w->norder = 0; w->nh = 0; w->ns = 0; w->version = 0;
     int start = gi_of(PyLong_AsLong(PyTuple_GET_ITEM(su, 0)));
     int sotile = (int)PyLong_AsLong(PyTuple_GET_ITEM(su, 1));
@@ -935,15 +939,24 @@ static int settle(W *w, int actor) {
     }
 }
 
-static int set_front(W *w, int seat) {
-    /* in_front: a new tuple of tuples, the seat's replaced (as ClassicState._set_front) */
+/* the cards in front of a seat changed (a break, a repair): the state's in_front is written
+   by flush_fronts before Python next reads it (a call into the state, a round's end, the
+   play-out's end), all changed seats at once */
+static inline int set_front(W *w, int seat) {
+    w->front_dirty |= 1u << seat;
+    return 0;
+}
+
+/* in_front: a new tuple of tuples, the changed seats' replaced (as ClassicState._set_front) */
+static int flush_fronts(W *w) {
+    if (!w->front_dirty) return 0;
     PyObject *old = get_attr(w->state, "in_front");
     if (old == NULL) return -1;
     PyObject *nt = PyTuple_New(w->seats);
     if (nt == NULL) { Py_DECREF(old); return -1; }
     for (int s = 0; s < w->seats; s++) {
         PyObject *f;
-        if (s == seat) {
+        if (w->front_dirty & (1u << s)) {
             f = PyTuple_New(w->nfront[s]);
             if (f == NULL) { Py_DECREF(old); Py_DECREF(nt); return -1; }
             for (int i = 0; i < w->nfront[s]; i++) {
@@ -960,6 +973,7 @@ static int set_front(W *w, int seat) {
     Py_DECREF(old);
     int r = set_attr(w->state, "in_front", nt);
     Py_DECREF(nt);
+    if (r == 0) w->front_dirty = 0;
     return r;
 }
 
@@ -1253,6 +1267,7 @@ static PyObject *discard_action(Tables *t, const int *pair, int removed) {
 /* an action card's effect carried out by the state's own method (Saboteur 2's cards that
    change only what Python keeps, or the cards in front: read back after) */
 static int py_on_player(W *w, int seat, int card, int target) {
+    if (flush_fronts(w) < 0) return -1;
     PyObject *r = PyObject_CallMethod(w->state, "_play_on_player", "iOiO", seat,
                                       w->t->codes[card], target, Py_None);
     if (r == NULL) return -1;
@@ -1413,7 +1428,8 @@ static int decide(W *w, int even, PyObject **action_out) {
             if (hand_remove(w, seat, pair[k]) < 0 || PyList_Append(w->passed, t->passed_t[seat][pair[k]]) < 0) {
                 Py_DECREF(action); return -1;
             }
-        PyObject *r = PyObject_CallMethod(w->state, "_take_from_front", "iO", seat, t->codes[removed]);
+        PyObject *r = flush_fronts(w) < 0 ? NULL
+            : PyObject_CallMethod(w->state, "_take_from_front", "iO", seat, t->codes[removed]);
         if (r == NULL || load_fronts(w) != 0) { Py_XDECREF(r); Py_DECREF(action); return -1; }
         Py_DECREF(r);
         res = end_turn(w);
@@ -1509,6 +1525,7 @@ static PyObject *classic_play_out(PyObject *self, PyObject *args) {
    _apply); where the core sets the rounds up, the method's call of _next_round is answered
    by the marker (an instance attribute for the call's length): next_round_called */
 static int call_round(W *w, const char *name, PyObject *arg) {
+    if (flush_fronts(w) < 0) return -1;
     int take = w->setup != Py_None;
     next_round_called = 0;
     if (take && set_attr(w->state, "_next_round", marker) < 0) return -1;
@@ -1662,6 +1679,7 @@ static PyObject *ended_board(W *w, PyObject *pay) {
 static int end_round_classic(W *w, PyObject *pay, int written) {
     PyObject *st = w->state;
     int n = w->seats, round_no, rc = -1;
+    if (flush_fronts(w) < 0) return -1;
     long earned[MAXSEATS] = {0};
     PyObject *nuggets = NULL, *gold = NULL, *roles = NULL, *spare = NULL, *winners = NULL,
              *side = NULL, *details = NULL, *earned_l = NULL, *result = NULL, *results = NULL,
@@ -1780,7 +1798,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     w.pay = setup == Py_None ? Py_None : PyTuple_GET_ITEM(setup, 11);
     w.deck_full = 0;
     w.t = t;
-    w.seats = 0; w.tools_seen = 0; w.bail = 0;
+    w.seats = 0; w.tools_seen = 0; w.bail = 0; w.front_dirty = 0;
     w.discards = w.passed = w.history = w.actors = NULL;
     w.state = state;
     long played = 0;
@@ -1890,7 +1908,7 @@ static PyObject *first_round(PyObject *self, PyObject *args) {
     static W w;
     PyObject *srng = NULL, *result = NULL;
     w.t = t; w.state = state; w.setup = setup;
-    w.tools_seen = 0; w.bail = 0; w.deck_full = 0;
+    w.tools_seen = 0; w.bail = 0; w.deck_full = 0; w.front_dirty = 0;
     w.discards = w.passed = w.actors = NULL;
     w.history = get_attr(state, "history");
     PyObject *game = get_attr(state, "game");
