@@ -1931,7 +1931,132 @@ out:
     return result;
 }
 
+/* ------------------------------------------------------------------ determinization */
+/* lehmer(number, items) -> list: engine.rng.lehmer (what rng.reorder gives): the digits of
+ * ``number`` in the mixed radix n, n - 1, ..., 1, the lowest first, each the index of the
+ * next item among those left.  The number (up to n!, hundreds of bits: a determinization's
+ * unknown cards) is divided in 32-bit limbs by several radixes at once, their product below
+ * 2**32, the remainder split into their digits. */
+static PyObject *lehmer(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *number, *items;
+    if (!PyArg_ParseTuple(args, "O!O", &PyLong_Type, &number, &items)) return NULL;
+    if (_PyLong_Sign(number) < 0) { PyErr_SetString(PyExc_ValueError, "core: a negative code"); return NULL; }
+    PyObject *pool = PySequence_List(items);
+    if (pool == NULL) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(pool);
+    size_t nbytes = _PyLong_NumBits(number) / 8 + 1, nlimbs = (nbytes + 3) / 4;
+    unsigned char stack_bytes[512];
+    uint32_t stack_limbs[128];
+    PyObject *stack_left[256], **left = NULL;
+    unsigned char *bytes = nlimbs * 4 <= sizeof stack_bytes ? stack_bytes : PyMem_Malloc(nlimbs * 4);
+    uint32_t *limb = nlimbs <= 128 ? stack_limbs : PyMem_Malloc(nlimbs * sizeof(uint32_t));
+    PyObject *out = PyList_New(n);
+    if (bytes == NULL || limb == NULL || out == NULL
+        || _PyLong_AsByteArray((PyLongObject *)number, bytes, nlimbs * 4, 1, 0) < 0)
+        goto fail;
+    for (size_t k = 0; k < nlimbs; k++)
+        limb[k] = (uint32_t)bytes[4 * k] | (uint32_t)bytes[4 * k + 1] << 8
+                  | (uint32_t)bytes[4 * k + 2] << 16 | (uint32_t)bytes[4 * k + 3] << 24;
+    /* the items still left, in order (the pool list keeps their references) */
+    left = n <= 256 ? stack_left : PyMem_Malloc(sizeof(PyObject *) * (size_t)n);
+    if (left == NULL) goto fail;
+    memcpy(left, ((PyListObject *)pool)->ob_item, sizeof(PyObject *) * (size_t)n);
+    Py_ssize_t top = (Py_ssize_t)nlimbs - 1, done = 0;
+    while (top > 0 && limb[top] == 0) top--;
+    for (Py_ssize_t i = n; i >= 1;) {
+        uint64_t radix[8], prod = 1;  /* i, i - 1, ...: as many as keep the product below 2**32 */
+        int g = 0;
+        while (g < 8 && i - g >= 1 && prod * (uint64_t)(i - g) < (1ULL << 32)) {
+            radix[g] = (uint64_t)(i - g); prod *= radix[g]; g++;
+        }
+        if (g == 0) { PyErr_SetString(PyExc_ValueError, "core: too many items"); goto fail; }
+        uint64_t rem = 0;
+        for (Py_ssize_t k = top; k >= 0; k--) {
+            uint64_t cur = rem << 32 | limb[k];
+            limb[k] = (uint32_t)(cur / prod);
+            rem = cur % prod;
+        }
+        while (top > 0 && limb[top] == 0) top--;
+        for (int d = 0; d < g; d++) {  /* the group's digits, the lowest first */
+            Py_ssize_t j = (Py_ssize_t)(rem % radix[d]);
+            rem /= radix[d];
+            PyObject *item = left[j];  /* pool.pop(j) */
+            memmove(left + j, left + j + 1, sizeof(PyObject *) * (size_t)(n - done - j - 1));
+            Py_INCREF(item);
+            PyList_SET_ITEM(out, done++, item);
+        }
+        i -= g;
+    }
+    if (bytes != stack_bytes) PyMem_Free(bytes);
+    if (limb != stack_limbs) PyMem_Free(limb);
+    if (left != stack_left) PyMem_Free(left);
+    Py_DECREF(pool);
+    return out;
+fail:
+    if (bytes != NULL && bytes != stack_bytes) PyMem_Free(bytes);
+    if (limb != NULL && limb != stack_limbs) PyMem_Free(limb);
+    if (left != NULL && left != stack_left) PyMem_Free(left);
+    Py_XDECREF(out);
+    Py_DECREF(pool);
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    return NULL;
+}
+
+/* draws(rng, calls, words) -> list: engine.rng.Draws.take (``calls`` and ``words`` its
+ * fields): ``words`` numbers of the generator, then per call a raw number, 0, or a Lehmer
+ * code (its lanes read as one number, the first the most significant, modulo its bound) */
+static PyObject *draws(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *rng, *calls;
+    Py_ssize_t words;
+    if (!PyArg_ParseTuple(args, "OO!n", &rng, &PyList_Type, &calls, &words)) return NULL;
+    if (words < 0 || words > 4096) { PyErr_SetString(PyExc_ValueError, "core: draws"); return NULL; }
+    uint64_t st, v[4096];
+    if (get_rng(rng, &st) < 0) return NULL;
+    for (Py_ssize_t k = 0; k < words; k++) {  /* next64: below's first steps, whole */
+        uint64_t z = (st += GAMMA);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        v[k] = z ^ (z >> 31);
+    }
+    Py_ssize_t n = PyList_GET_SIZE(calls);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *call = PyList_GET_ITEM(calls, i), *x;  /* (at, bound, lanes) */
+        long at = PyLong_AsLong(PyTuple_GET_ITEM(call, 0));
+        PyObject *bound = PyTuple_GET_ITEM(call, 1);
+        if (PyObject_IsTrue(bound)) {
+            Py_ssize_t start, stop, step, count;
+            if (PySlice_Unpack(PyTuple_GET_ITEM(call, 2), &start, &stop, &step) < 0) goto fail;
+            count = PySlice_AdjustIndices(2 * words, &start, &stop, step);
+            unsigned char buf[8 * 512];
+            if (count > 512) { PyErr_SetString(PyExc_ValueError, "core: a long code"); goto fail; }
+            for (Py_ssize_t m = 0; m < count; m++) {  /* the halves, little-endian */
+                uint64_t w = v[(start + m * step) / 2];
+                for (int b = 0; b < 8; b++) buf[8 * m + b] = (unsigned char)(w >> (8 * b));
+            }
+            PyObject *num = _PyLong_FromByteArray(buf, (size_t)(8 * count), 1, 0);
+            if (num == NULL) goto fail;
+            x = PyNumber_Remainder(num, bound);
+            Py_DECREF(num);
+        } else x = at >= 0 ? PyLong_FromUnsignedLongLong(v[at / 2]) : PyLong_FromLong(0);
+        if (x == NULL) goto fail;
+        PyList_SET_ITEM(out, i, x);
+    }
+    if (put_rng(rng, st) < 0) goto fail;
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 PyMethodDef classic_methods[] = {
+    {"draws", draws, METH_VARARGS,
+     "engine.rng.Draws.take in C: (rng, calls, words) -> the numbers."},
+    {"lehmer", lehmer, METH_VARARGS,
+     "engine.rng.lehmer in C: (number, items) -> the items reordered by the Lehmer code."},
     {"first_round", first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, setup) -> bool."},
     {"make_tables", make_tables, METH_O, "Compile the tables of one catalogue (a spec dict)."},
