@@ -358,3 +358,58 @@ def test_a_new_match_asked_for_while_the_core_is_busy_is_set_up_in_python() -> N
     with core.use_pure():
         pure = make_game("classic", 4).new_state(5)
     assert made and difference(pure, made[0]) is None and difference(ref, outer) is None
+
+
+@compiled
+def test_the_cores_lehmer_decoding_and_draws_are_the_engines() -> None:
+    """``_core.lehmer`` and ``_core.draws`` (determinization's hot part) give what
+    ``engine.rng.lehmer`` and ``Draws.take`` give: the same lists, the same numbers, the
+    generator left in the same state; codes at and past n!, long lists, raw numbers."""
+    import math
+
+    from pysaboteur.engine.rng import RAW, Draws, lehmer
+
+    ext = core.extension()
+    assert ext is not None
+    pick = Rng(11)
+    for n in (*range(12), 30, 97, 111, 150, 255, 256, 300):
+        items = [f"c{i}" for i in range(n)]
+        top = math.factorial(n)
+        for code in (0, top - 1, top, top * 7 + 3, *(pick.below(top) for _ in range(20))):
+            assert ext.lehmer(code, items) == lehmer(code, items), (n, code)
+    for _ in range(300):
+        calls = [(RAW, 0, 1, 2, 5, 12, 30, 97, 111)[pick.below(9)]
+                 for _ in range(pick.below(8))]
+        draws, seed = Draws(calls), pick.below(1 << 64)
+        a, b = Rng(seed), Rng(seed)
+        want, got = draws.take(a), ext.draws(b, draws.calls, draws.words)
+        assert got == want and a.state == b.state and list(map(type, got)) == list(map(type, want))
+
+
+@compiled
+@pytest.mark.parametrize(("name", "players"), [("classic", 3), ("classic", 5), ("classic", 10),
+                                               ("expansion", 2), ("expansion", 7)])
+def test_determinizations_are_the_same_on_both_paths(name: str, players: int) -> None:
+    """A determinizer's samples on the core (its numbers and the unknown cards' order in C)
+    are the pure path's, sample by sample, with and without role weights."""
+    from pysaboteur.bots.beliefs import role_weights
+    from pysaboteur.games.classic.determinize import Determinizer as Classic
+    from pysaboteur.games.expansion.determinize import Determinizer as Expansion
+
+    kind = Classic if name == "classic" else Expansion
+    sampled = 0
+    for seed in range(6):
+        state = opening(players, seed, 7 * seed, name)
+        if state.is_terminal:
+            continue
+        view = state.view(state.current_player)
+        for weights in (None, role_weights(view)):
+            world = kind(view, weights)
+            a, b = Rng(seed), Rng(seed)
+            for _ in range(5):
+                with core.use_pure():
+                    pure = world.sample(a)
+                fast = world.sample(b)
+                assert a.state == b.state and difference(pure, fast) is None
+                sampled += 1
+    assert sampled >= 50

@@ -57,7 +57,13 @@ typedef struct {
        in front that still let a seat build (their bits); the cells no ladder may take */
     int pass_max, discard_n, build_ok, nnear, near[MAXNEAR];
     PyObject *pass_type, *discard_type, *tuple_new, *passes;
+    /* the interned actions looked up so far (placements, map and rockfall targets), by key:
+       open addressing, kept for the process's life as the Python tables keep them */
+    uint64_t akey[1 << 16];
+    PyObject *aval[1 << 16];
+    int afill;
 } Tables;
+#define ACACHE (1 << 16)
 
 static void tables_free(PyObject *capsule) {
     Tables *t = PyCapsule_GetPointer(capsule, "pysaboteur._core.Tables");
@@ -222,9 +228,12 @@ typedef struct {
     int phase, pend_g, pend_n, pend_opt[2];
     int pending_draw, last, finder, turn, current;
     int maze_dirty, tools_seen, bail, deck_full;
+    unsigned front_dirty;  /* seats whose cards in front Python has not been told (set_front) */
     PyObject *setup;  /* the game's round set-up (classic.py _setup_of), or None */
+    PyObject *pay;    /* the base game's pay-out on the core (classic.py _pay_spec), or None */
     int rounds;
     int fr[4 * MAXORDER], frk[4 * MAXORDER], nfr, fr_valid;
+    int lc[4 * MAXORDER], lck[4 * MAXORDER], nlc, lc_valid;  /* ladder cells, as fr */
     uint64_t rng;
     PyObject *state, *discards, *passed, *history, *actors;
 } W;
@@ -284,7 +293,7 @@ static void place(W *w, int c, int otile) {
     Tables *t = w->t;
     w->version++;
     w->maze_dirty = 1;
-    w->fr_valid = 0;
+    w->fr_valid = w->lc_valid = 0;
     if (hid[c] >= 0) {
         hid[c] = -1;
         int k = 0;
@@ -330,7 +339,7 @@ static int remove_tile(W *w, int c) {
     Tables *t = w->t;
     w->version++;
     w->maze_dirty = 1;
-    w->fr_valid = 0;
+    w->fr_valid = w->lc_valid = 0;
     int otile = tile[c];
     tile[c] = -1;
     for (int i = 0; i < w->norder; i++)  /* order.remove(c) */
@@ -425,7 +434,7 @@ static int sync_in(W *w) {
     PyObject *st = w->state, *o = NULL, *maze = NULL;
     int rc = -1;
     grid_reset();
-    w->maze_dirty = 0; w->fr_valid = 0; w->bail = 0;
+    w->maze_dirty = 0; w->fr_valid = w->lc_valid = 0; w->bail = 0; w->front_dirty = 0;
     PyObject *hands = get_attr(st, "hands");
     if (hands == NULL) return -1;
     w->seats = (int)PyList_Size(hands);
@@ -540,9 +549,12 @@ done:
 
 
 
+static int flush_fronts(W *w);
+
 static int sync_out(W *w) {
     Tables *t = w->t;
     PyObject *st = w->state;
+    if (flush_fronts(w) < 0) return -1;
     PyObject *hands = get_attr(st, "hands");
     if (hands == NULL) return -1;
     for (int s = 0; s < w->seats; s++) {
@@ -621,7 +633,8 @@ static PyObject *marker;
 
 
 /* ClassicState._setup_round for a round without a fixed deal, from w->setup: (start cell,
-   start tile, goal cells, goal cards, deck cards, hand size, cards set aside, role_deck,
+   start tile, goal cells, goal cards, deck cards (ids, bytes), hand size, cards set aside,
+   the dwarf cards sorted,
    Memo) as classic.py's _setup_of gives them; the state's generator is ``rs`` */
 static int setup_round(W *w, uint64_t *rs) {
     Tables *t = w->t;
@@ -635,7 +648,7 @@ static int setup_round(W *w, uint64_t *rs) {
         Py_DECREF(r);
     }
     grid_reset();
-    w->maze_dirty = 1; w->fr_valid = 0; w->bail = 0;
+    w->maze_dirty = 1; w->fr_valid = w->lc_valid = 0; w->bail = 0; w->front_dirty = 0;
     w->norder = 0; w->nh = 0; w->ns = 0; w->version = 0;
     int start = gi_of(PyLong_AsLong(PyTuple_GET_ITEM(su, 0)));
     int sotile = (int)PyLong_AsLong(PyTuple_GET_ITEM(su, 1));
@@ -662,8 +675,8 @@ static int setup_round(W *w, uint64_t *rs) {
         w->hcell[w->nh] = c; w->hcard[w->nh] = goals[i]; w->nh++;
     }
     /* dwarf cards: the game's, sorted, shuffled; one to each seat from the top */
-    PyObject *roles = PyObject_CallNoArgs(PyTuple_GET_ITEM(su, 7));
-    if (roles == NULL || PyList_Sort(roles) < 0) { Py_XDECREF(roles); return -1; }
+    PyObject *roles = PySequence_List(PyTuple_GET_ITEM(su, 7));  /* sorted already */
+    if (roles == NULL) return -1;
     Py_ssize_t nr = PyList_GET_SIZE(roles);
     for (Py_ssize_t i = nr - 1; i > 0; i--) {
         Py_ssize_t j = (Py_ssize_t)below(rs, (uint64_t)(i + 1));
@@ -684,9 +697,9 @@ static int setup_round(W *w, uint64_t *rs) {
         return -1;
     /* the pile, shuffled; the cards set aside from its top; the hands dealt */
     PyObject *dcards = PyTuple_GET_ITEM(su, 4);
-    int nd = (int)PyTuple_GET_SIZE(dcards);
+    int nd = (int)PyBytes_GET_SIZE(dcards);
     if (nd > MAXDECK) { PyErr_SetString(PyExc_ValueError, "core: deck"); return -1; }
-    for (int i = 0; i < nd; i++) w->deck[i] = (int)item_long(dcards, i);
+    for (int i = 0; i < nd; i++) w->deck[i] = (unsigned char)PyBytes_AS_STRING(dcards)[i];
     shuffle_ids(rs, w->deck, nd);
     w->ndeck = nd;
     int aside_n = (int)PyLong_AsLong(PyTuple_GET_ITEM(su, 6));
@@ -799,15 +812,24 @@ static int settle(W *w, int actor) {
     }
 }
 
-static int set_front(W *w, int seat) {
-    /* in_front: a new tuple of tuples, the seat's replaced (as ClassicState._set_front) */
+/* the cards in front of a seat changed (a break, a repair): the state's in_front is written
+   by flush_fronts before Python next reads it (a call into the state, a round's end, the
+   play-out's end), all changed seats at once */
+static inline int set_front(W *w, int seat) {
+    w->front_dirty |= 1u << seat;
+    return 0;
+}
+
+/* in_front: a new tuple of tuples, the changed seats' replaced (as ClassicState._set_front) */
+static int flush_fronts(W *w) {
+    if (!w->front_dirty) return 0;
     PyObject *old = get_attr(w->state, "in_front");
     if (old == NULL) return -1;
     PyObject *nt = PyTuple_New(w->seats);
     if (nt == NULL) { Py_DECREF(old); return -1; }
     for (int s = 0; s < w->seats; s++) {
         PyObject *f;
-        if (s == seat) {
+        if (w->front_dirty & (1u << s)) {
             f = PyTuple_New(w->nfront[s]);
             if (f == NULL) { Py_DECREF(old); Py_DECREF(nt); return -1; }
             for (int i = 0; i < w->nfront[s]; i++) {
@@ -824,6 +846,7 @@ static int set_front(W *w, int seat) {
     Py_DECREF(old);
     int r = set_attr(w->state, "in_front", nt);
     Py_DECREF(nt);
+    if (r == 0) w->front_dirty = 0;
     return r;
 }
 
@@ -842,12 +865,39 @@ static int cell_targets(W *w, int card, int *out) {
     return n;
 }
 
-static PyObject *cell_action(W *w, int card, int c) {
-    PyObject *k = PyLong_FromLong(py_of(c));
-    if (k == NULL) return NULL;
-    PyObject *a = PyObject_GetItem(w->t->cell_acts[card], k);
-    Py_DECREF(k);
+/* table[key] of a Python table of interned actions (a new reference), through the Tables'
+   cache: ``tag`` keeps apart the keys of different tables (0: placements, 1 + card: that
+   card's cell actions) */
+static inline uint64_t acache_slot(Tables *t, uint64_t k) {  /* k's slot, or a free one */
+    uint64_t slot = (k * GAMMA) >> 48;
+    while (t->aval[slot] != NULL && t->akey[slot] != k) slot = (slot + 1) & (ACACHE - 1);
+    return slot;
+}
+static inline void acache_put(Tables *t, uint64_t slot, uint64_t k, PyObject *a) {
+    if (a != NULL && t->afill < ACACHE / 2) {  /* (half full at most: short probes) */
+        t->akey[slot] = k; t->aval[slot] = a; Py_INCREF(a); t->afill++;
+    }
+}
+static PyObject *cached_action(Tables *t, PyObject *table, uint64_t tag, long key) {
+    uint64_t k = (tag << 40) | (uint64_t)key, slot = acache_slot(t, k);
+    if (t->aval[slot] != NULL) { Py_INCREF(t->aval[slot]); return t->aval[slot]; }
+    PyObject *pk = PyLong_FromLong(key);
+    if (pk == NULL) return NULL;
+    PyObject *a = PyObject_GetItem(table, pk);
+    Py_DECREF(pk);
+    acache_put(t, slot, k, a);
     return a;
+}
+
+/* a NamedTuple action of n items (tuple.__new__(type, items), without its argument parsing;
+   the items are set by the caller) */
+static PyObject *new_action(PyObject *type, Py_ssize_t n) {
+    PyTypeObject *tp = (PyTypeObject *)type;
+    return tp->tp_alloc(tp, n);
+}
+
+static PyObject *cell_action(W *w, int card, int c) {
+    return cached_action(w->t, w->t->cell_acts[card], 1 + (uint64_t)card, py_of(c));
 }
 
 static int append_discard(W *w, int card) {
@@ -859,7 +909,22 @@ static int targets[MAXORDER];
 /* ------------------------------------------------------------------ the menu's parts */
 /* the hand's distinct cards, sorted (ids are in code order), each with its count */
 static int hand_kinds(W *w, int seat, int *hd, int *mult) {
-    return kinds_of(w->hand[seat], w->hn[seat], hd, mult);
+    /* counted by id, the distinct ids read off a bit set in order (ids < MAXCARDS) */
+    static int count[MAXCARDS];
+    uint64_t bits[(MAXCARDS + 63) / 64] = {0};
+    const int *h = w->hand[seat];
+    for (int i = 0; i < w->hn[seat]; i++) {
+        int id = h[i];
+        count[id]++;
+        bits[id >> 6] |= 1ULL << (id & 63);
+    }
+    int n = 0;
+    for (int b = 0; b < (MAXCARDS + 63) / 64; b++)
+        for (uint64_t x = bits[b]; x; x &= x - 1) {
+            int id = (b << 6) | __builtin_ctzll(x);
+            hd[n] = id; mult[n] = count[id]; count[id] = 0; n++;
+        }
+    return n;
 }
 
 /* may the seat lay path cards?  Nothing in front, or only cards in build_ok (can_build) */
@@ -868,10 +933,12 @@ static inline int can_build(W *w, int seat) {
 }
 
 /* where a ladder may go (ExpansionState._ladder_cells): empty cells next to a face-up card,
-   none next to a goal; sorted, with their fit constraints */
-static int ladder_cells(W *w, int *cells, int *ks) {
+   none next to a goal; sorted, with their fit constraints, into w->lc and w->lck (kept
+   until the maze changes) */
+static int ladder_cells(W *w) {
     Tables *t = w->t;
-    int n = 0;
+    int n = 0, *cells = w->lc, *ks = w->lck;
+    if (w->lc_valid) return w->nlc;
     if (++mgen == 0) { memset(mark, 0, sizeof mark); mgen = 1; }
     for (int i = 0; i < t->nnear; i++) mark[t->near[i]] = mgen;
     for (int i = 0; i < w->norder; i++)
@@ -883,6 +950,8 @@ static int ladder_cells(W *w, int *cells, int *ks) {
         }
     qsort(cells, (size_t)n, sizeof(int), cmp_int);
     for (int i = 0; i < n; i++) ks[i] = constraint_of(w, cells[i]);
+    w->nlc = n;
+    w->lc_valid = 1;
     return n;
 }
 
@@ -1004,25 +1073,46 @@ static int front_kinds(W *w, int seat, int *out) {
 }
 
 /* the action objects the pure menus hand out */
-static PyObject *pass_action(Tables *t, const int *cards, int n) {
-    if (n == 1) { Py_INCREF(t->single[cards[0]]); return t->single[cards[0]]; }
+static PyObject *codes_tuple(Tables *t, const int *cards, int n) {
     PyObject *combo = PyTuple_New(n);
     if (combo == NULL) return NULL;
     for (int i = 0; i < n; i++) { Py_INCREF(t->codes[cards[i]]); PyTuple_SET_ITEM(combo, i, t->codes[cards[i]]); }
-    PyObject *a;
-    if (n == 2) a = PyObject_GetItem(t->passes, combo);  /* moves._PASSES: made once */
-    else a = PyObject_CallFunction(t->tuple_new, "O(O)", t->pass_type, combo);
-    Py_DECREF(combo);
+    return combo;
+}
+static PyObject *pass_action(Tables *t, const int *cards, int n) {
+    if (n == 1) { Py_INCREF(t->single[cards[0]]); return t->single[cards[0]]; }
+    uint64_t k = 0, slot = 0;
+    if (n == 2) {  /* moves._PASSES[pair]: made once, cached here by the two ids */
+        k = ((uint64_t)(1 + MAXCARDS) << 40) | (uint64_t)(cards[0] << 8 | cards[1]);
+        slot = acache_slot(t, k);
+        if (t->aval[slot] != NULL) { Py_INCREF(t->aval[slot]); return t->aval[slot]; }
+    }
+    PyObject *combo = codes_tuple(t, cards, n), *a;
+    if (combo == NULL) return NULL;
+    if (n == 2) {
+        a = PyObject_GetItem(t->passes, combo);
+        Py_DECREF(combo);
+        acache_put(t, slot, k, a);
+        return a;
+    }
+    if ((a = new_action(t->pass_type, 1)) == NULL) { Py_DECREF(combo); return NULL; }
+    PyTuple_SET_ITEM(a, 0, combo);
     return a;
 }
 static PyObject *discard_action(Tables *t, const int *pair, int removed) {
-    return PyObject_CallFunction(t->tuple_new, "O((OO)O)", t->discard_type, t->codes[pair[0]],
-                                 t->codes[pair[1]], t->codes[removed]);
+    PyObject *combo = codes_tuple(t, pair, 2), *a;
+    if (combo == NULL) return NULL;
+    if ((a = new_action(t->discard_type, 2)) == NULL) { Py_DECREF(combo); return NULL; }
+    PyTuple_SET_ITEM(a, 0, combo);
+    Py_INCREF(t->codes[removed]);
+    PyTuple_SET_ITEM(a, 1, t->codes[removed]);
+    return a;
 }
 
 /* an action card's effect carried out by the state's own method (Saboteur 2's cards that
    change only what Python keeps, or the cards in front: read back after) */
 static int py_on_player(W *w, int seat, int card, int target) {
+    if (flush_fronts(w) < 0) return -1;
     PyObject *r = PyObject_CallMethod(w->state, "_play_on_player", "iOiO", seat,
                                       w->t->codes[card], target, Py_None);
     if (r == NULL) return -1;
@@ -1070,7 +1160,6 @@ static int decide(W *w, int even, PyObject **action_out) {
     Tables *t = w->t;
     Entry menu[MAXCARDS + 4];
     int nm = 0, hd[MAXHAND], mult[MAXHAND], nk = 0;
-    static int cells[MAXORDER * 4], ks[MAXORDER * 4];
     int seats[MAXSEATS * 2], tools[MAXSEATS * 2], removable[MAXFRONT], nrem = 0, npairs = 0;
     int seat = w->current;
     if (w->phase == ORIENT) {
@@ -1087,8 +1176,8 @@ static int decide(W *w, int even, PyObject **action_out) {
                 for (int j = 0; j < w->nfr; j++) n += nf[w->frk[j]];
                 if (n) menu[nm++] = (Entry){n, T_PATH, c};
             } else if (t->kind[c] == K_LADDER) {
-                int nc = ladder_cells(w, cells, ks);
-                int n = fit_count(t, c, ks, nc);
+                int nc = ladder_cells(w);
+                int n = fit_count(t, c, w->lck, nc);
                 if (n) menu[nm++] = (Entry){n, T_LADDER, c};
             }
         }
@@ -1148,14 +1237,11 @@ static int decide(W *w, int even, PyObject **action_out) {
             frontier(w);
             at = nth_fit(t, card, w->fr, w->frk, w->nfr, i, &otile);
         } else {
-            int nc = ladder_cells(w, cells, ks);
-            at = nth_fit(t, card, cells, ks, nc, i, &otile);
+            int nc = ladder_cells(w);
+            at = nth_fit(t, card, w->lc, w->lck, nc, i, &otile);
         }
         if (at < 0) { PyErr_SetString(PyExc_AssertionError, "core: placement"); return -1; }
-        PyObject *key = PyLong_FromLong((py_of(at) << 8) | otile);
-        if (key == NULL) return -1;
-        action = PyObject_GetItem(t->place, key);
-        Py_DECREF(key);
+        action = cached_action(t, t->place, 0, (py_of(at) << 8) | otile);
         if (action == NULL) return -1;
         w->last = seat; w->pending_draw = 1;
         if (hand_remove(w, seat, card) < 0) { Py_DECREF(action); return -1; }
@@ -1187,7 +1273,8 @@ static int decide(W *w, int even, PyObject **action_out) {
             if (hand_remove(w, seat, pair[k]) < 0 || PyList_Append(w->passed, t->passed_t[seat][pair[k]]) < 0) {
                 Py_DECREF(action); return -1;
             }
-        PyObject *r = PyObject_CallMethod(w->state, "_take_from_front", "iO", seat, t->codes[removed]);
+        PyObject *r = flush_fronts(w) < 0 ? NULL
+            : PyObject_CallMethod(w->state, "_take_from_front", "iO", seat, t->codes[removed]);
         if (r == NULL || load_fronts(w) != 0) { Py_XDECREF(r); Py_DECREF(action); return -1; }
         Py_DECREF(r);
         res = end_turn(w);
@@ -1262,6 +1349,7 @@ static PyObject *classic_play_out(PyObject *self, PyObject *args) {
    _apply); where the core sets the rounds up, the method's call of _next_round is answered
    by the marker (an instance attribute for the call's length): next_round_called */
 static int call_round(W *w, const char *name, PyObject *arg) {
+    if (flush_fronts(w) < 0) return -1;
     int take = w->setup != Py_None;
     next_round_called = 0;
     if (take && set_attr(w->state, "_next_round", marker) < 0) return -1;
@@ -1275,6 +1363,218 @@ static int call_round(W *w, const char *name, PyObject *arg) {
     if (r == NULL) return -1;
     Py_DECREF(r);
     return 0;
+}
+
+/* ClassicState._end_round of the base game on the core, for a round the core will set up
+   next: _pay_round (the finder's nuggets drawn from the state's generator and dealt to the
+   paid diggers from the finder counter-clockwise, or the saboteurs paid largest nugget
+   first), the round's RoundResult, last_round's holder (views.LaterRoundEnd: the board is
+   made when first read), then what _end_round sets; its call of _next_round is the core's
+   (next_round_called).  ``pay`` is classic.py's _pay_spec: (DIGGER, SABOTEUR, nuggets the
+   finder's side draws, the saboteurs' pay by their number, the nuggets' values,
+   RoundResult, LaterRoundEnd). */
+static PyObject *s_winners, *s_side, *s_finder, *s_roles, *s_spare, *s_in_front,
+    *s_diggers_side, *s_saboteurs_side, *s_nobody, *s_gold, *s_exhausted;
+
+static long nugget_value(PyObject *value, PyObject *code) {
+    PyObject *v = PyDict_GetItemWithError(value, code);
+    if (v == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "core: a nugget's value");
+        return -1;
+    }
+    return PyLong_AsLong(v);
+}
+
+static int pay_round(W *w, PyObject *pay, PyObject *nuggets, PyObject *gold, PyObject *roles,
+                     long *earned, PyObject **winners, PyObject **side) {
+    PyObject *digger = PyTuple_GET_ITEM(pay, 0), *saboteur = PyTuple_GET_ITEM(pay, 1);
+    PyObject *value = PyTuple_GET_ITEM(pay, 4);
+    int n = w->seats, is[MAXSEATS];
+    for (int s = 0; s < n; s++) {
+        PyObject *role = PyList_GET_ITEM(roles, s);
+        int d = PyObject_RichCompareBool(role, digger, Py_EQ);
+        int b = d ? 0 : PyObject_RichCompareBool(role, saboteur, Py_EQ);
+        if (d < 0 || b < 0) return -1;
+        is[s] = d ? 1 : b ? 2 : 0;
+    }
+    if (!(*winners = PyList_New(0))) return -1;
+    int want = w->finder >= 0 ? 1 : 2;
+    for (int s = 0; s < n; s++) {
+        if (is[s] != want) continue;
+        PyObject *seat = PyLong_FromLong(s);
+        int r = seat == NULL ? -1 : PyList_Append(*winners, seat);
+        Py_XDECREF(seat);
+        if (r < 0) return -1;
+    }
+    if (w->finder >= 0) {
+        int takers[MAXSEATS], nt = 0;
+        for (int i = 0; i < n; i++) {  /* the finder, then counter-clockwise */
+            int s = ((w->finder - i) % n + n) % n;
+            if (is[s] == 1) takers[nt++] = s;
+        }
+        Py_ssize_t k = PyLong_AsSsize_t(PyTuple_GET_ITEM(pay, 2)), left = PyList_GET_SIZE(nuggets);
+        if (k > left) k = left;
+        PyObject *drawn[64];
+        long dv[64];
+        if (k > 64) { PyErr_SetString(PyExc_ValueError, "core: nuggets drawn"); return -1; }
+        PyObject *srng = get_attr(w->state, "rng");
+        uint64_t rs;
+        if (srng == NULL || get_rng(srng, &rs) < 0) { Py_XDECREF(srng); return -1; }
+        for (Py_ssize_t i = 0; i < k; i++) {  /* _draw_nugget: nuggets.pop(rng.below(len)) */
+            Py_ssize_t at = (Py_ssize_t)below(&rs, (uint64_t)PyList_GET_SIZE(nuggets));
+            PyObject *code = PyList_GET_ITEM(nuggets, at);
+            Py_INCREF(code);
+            if (PySequence_DelItem(nuggets, at) < 0) { Py_DECREF(code); Py_DECREF(srng); return -1; }
+            long v = nugget_value(value, code);
+            Py_ssize_t j = i;  /* drawn.sort(key=-value): stable, largest first */
+            while (j > 0 && dv[j - 1] < v) { drawn[j] = drawn[j - 1]; dv[j] = dv[j - 1]; j--; }
+            drawn[j] = code; dv[j] = v;
+        }
+        int r = put_rng(srng, rs);
+        Py_DECREF(srng);
+        for (Py_ssize_t i = 0; i < k && r == 0; i++) {
+            if (nt == 0) r = PyList_Append(nuggets, drawn[i]);  /* nobody may take them */
+            else {
+                int seat = takers[i % nt];
+                r = PyList_Append(PyList_GET_ITEM(gold, seat), drawn[i]);
+                earned[seat] += dv[i];
+            }
+        }
+        for (Py_ssize_t i = 0; i < k; i++) Py_DECREF(drawn[i]);
+        if (r < 0 || (nt == 0 && PyList_Sort(nuggets) < 0)) return -1;
+        *side = s_diggers_side;
+    } else {
+        Py_ssize_t ns = PyList_GET_SIZE(*winners);
+        PyObject *table = PyTuple_GET_ITEM(pay, 3);
+        long owed = ns < PyTuple_GET_SIZE(table) ? PyLong_AsLong(PyTuple_GET_ITEM(table, ns)) : 0;
+        for (int s = 0; s < n; s++) {
+            if (is[s] != 2) continue;
+            long o = owed;
+            while (o > 0) {  /* _pay_from_nuggets: the largest nugget not above what is owed */
+                Py_ssize_t best = -1;
+                long bv = 0;
+                for (Py_ssize_t i = 0; i < PyList_GET_SIZE(nuggets); i++) {
+                    long v = nugget_value(value, PyList_GET_ITEM(nuggets, i));
+                    if (v < 0) return -1;
+                    if (v <= o && (best < 0 || v > bv)) { best = i; bv = v; }
+                }
+                if (best < 0) break;
+                if (PyList_Append(PyList_GET_ITEM(gold, s), PyList_GET_ITEM(nuggets, best)) < 0
+                    || PySequence_DelItem(nuggets, best) < 0)
+                    return -1;
+                earned[s] += bv;
+                o -= bv;
+            }
+        }
+        *side = ns ? s_saboteurs_side : s_nobody;
+    }
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* views.EndedBoard of the core's maze: what the round's end reads of it (the face-up cards
+   in the order laid, the goals still face down), for a round whose maze is not written */
+static PyObject *ended_board(W *w, PyObject *pay) {
+    Tables *t = w->t;
+    PyObject *cells = PyDict_New(), *order = PyList_New(w->norder), *hidden = PyDict_New();
+    int ok = cells && order && hidden;
+    for (int i = 0; ok && i < w->norder; i++) {
+        int c = w->order[i];
+        PyObject *pc = PyLong_FromLong(py_of(c)), *ot = PyLong_FromLong(tile[c]);
+        if (pc == NULL || ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
+        Py_XDECREF(ot);
+        if (pc == NULL) break;
+        PyList_SET_ITEM(order, i, pc);
+    }
+    for (int i = 0; ok && i < w->nh; i++) {
+        PyObject *pc = PyLong_FromLong(py_of(w->hcell[i]));
+        if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) ok = 0;
+        Py_XDECREF(pc);
+    }
+    PyObject *board = NULL;
+    if (ok) board = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(pay, 7), PyTuple_GET_ITEM(pay, 8),
+                                                 cells, order, hidden, NULL);
+    Py_XDECREF(cells); Py_XDECREF(order); Py_XDECREF(hidden);
+    return board;
+}
+
+/* ``written``: the state was written (sync_out) before, its maze is the round's; else the
+   round's end gets an EndedBoard of the core's maze (the state is written when the
+   play-out stops, after the next round's set-up) */
+static int end_round_classic(W *w, PyObject *pay, int written) {
+    PyObject *st = w->state;
+    int n = w->seats, round_no, rc = -1;
+    if (flush_fronts(w) < 0) return -1;
+    long earned[MAXSEATS] = {0};
+    PyObject *nuggets = NULL, *gold = NULL, *roles = NULL, *spare = NULL, *winners = NULL,
+             *side = NULL, *details = NULL, *earned_l = NULL, *result = NULL, *results = NULL,
+             *front = NULL, *extra = NULL, *maze = NULL, *later = NULL, *mt = NULL, *o;
+    if (attr_int(st, "_round", &round_no) < 0) return -1;
+    /* the nuggets and every seat's gold are shared with clones: copied before a change */
+    if (!(o = get_attr(st, "nuggets"))) goto out;
+    nuggets = PyList_GetSlice(o, 0, PY_SSIZE_T_MAX);
+    Py_DECREF(o);
+    if (nuggets == NULL || !(o = get_attr(st, "gold"))) goto out;
+    gold = PyList_New(n);
+    for (int s = 0; gold && s < n; s++) {
+        PyObject *g = PyList_GetSlice(PyList_GET_ITEM(o, s), 0, PY_SSIZE_T_MAX);
+        if (g == NULL) { Py_CLEAR(gold); break; }
+        PyList_SET_ITEM(gold, s, g);
+    }
+    Py_DECREF(o);
+    if (gold == NULL || set_attr(st, "nuggets", nuggets) < 0 || set_attr(st, "gold", gold) < 0
+        || !(roles = get_attr(st, "roles")) || !PyList_Check(roles)
+        || PyList_GET_SIZE(roles) != n)
+        goto out;
+    if (pay_round(w, pay, nuggets, gold, roles, earned, &winners, &side) < 0) goto out;
+    /* the details as _end_round orders them: winners, side, finder, roles, spare roles */
+    if (!(o = get_attr(st, "spare_roles"))) goto out;
+    spare = PySequence_List(o);
+    Py_DECREF(o);
+    if (spare == NULL || PyList_Sort(spare) < 0 || !(details = PyDict_New())
+        || PyDict_SetItem(details, s_winners, winners) < 0
+        || PyDict_SetItem(details, s_side, side) < 0
+        || !(o = PyLong_FromLong(w->finder)))
+        goto out;
+    int bad = PyDict_SetItem(details, s_finder, o) < 0;
+    Py_DECREF(o);
+    if (bad || !(o = PyList_GetSlice(roles, 0, PY_SSIZE_T_MAX))) goto out;
+    bad = PyDict_SetItem(details, s_roles, o) < 0;
+    Py_DECREF(o);
+    if (bad || PyDict_SetItem(details, s_spare, spare) < 0 || !(earned_l = PyList_New(n)))
+        goto out;
+    for (int s = 0; s < n; s++) {
+        if (!(o = PyLong_FromLong(earned[s]))) goto out;
+        PyList_SET_ITEM(earned_l, s, o);
+    }
+    result = PyObject_CallFunction(PyTuple_GET_ITEM(pay, 5), "iOO", round_no, earned_l, details);
+    if (result == NULL || !(o = get_attr(st, "results"))) goto out;
+    results = PySequence_List(o);  /* a new list: [*results, the round's] */
+    Py_DECREF(o);
+    if (results == NULL || PyList_Append(results, result) < 0
+        || set_attr(st, "results", results) < 0)
+        goto out;
+    /* last_round: the round's end, its board made when first read; the maze marked shared */
+    if (!(front = get_attr(st, "in_front")) || !(extra = PyDict_New())
+        || PyDict_SetItem(extra, s_in_front, front) < 0
+        || !(maze = written ? get_attr(st, "maze") : ended_board(w, pay)))
+        goto out;
+    later = PyObject_CallFunction(PyTuple_GET_ITEM(pay, 6), "iOOO", round_no,
+                                  w->finder >= 0 ? s_gold : s_exhausted, maze, extra);
+    if (later == NULL || set_attr(st, "_last_round", later) < 0
+        || (written && (!(mt = get_attr(st, "_mt")) || set_attr(mt, "shared", Py_True) < 0)))
+        goto out;
+    /* phase MAIN, nothing pending, the next round's first seat; no thefts: _next_round */
+    if (set_int(st, "phase", MAIN) < 0 || set_attr(st, "pending", Py_None) < 0
+        || set_int(st, "next_turn", (w->last + 1) % n) < 0)
+        goto out;
+    next_round_called = 1;
+    rc = 0;
+out:
+    Py_XDECREF(nuggets); Py_XDECREF(gold); Py_XDECREF(roles); Py_XDECREF(spare);
+    Py_XDECREF(winners); Py_XDECREF(details); Py_XDECREF(earned_l); Py_XDECREF(result);
+    Py_XDECREF(results); Py_XDECREF(front); Py_XDECREF(extra); Py_XDECREF(maze);
+    Py_XDECREF(later); Py_XDECREF(mt);
+    return rc;
 }
 
 /* Saboteur 2's thefts after a round's end: while a thief's Steal is pending (phase STEAL),
@@ -1319,9 +1619,10 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     }
     w.setup = setup;
     w.rounds = setup == Py_None ? 0 : (int)PyLong_AsLong(PyTuple_GET_ITEM(setup, 9));
+    w.pay = setup == Py_None ? Py_None : PyTuple_GET_ITEM(setup, 11);
     w.deck_full = 0;
     w.t = t;
-    w.seats = 0; w.tools_seen = 0; w.bail = 0;
+    w.seats = 0; w.tools_seen = 0; w.bail = 0; w.front_dirty = 0;
     w.discards = w.passed = w.history = w.actors = NULL;
     w.state = state;
     long played = 0;
@@ -1354,9 +1655,16 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
         if (res < 0) goto error;
         played++;
         if (res == ROUND_END) {
-            /* the state as Python's has it when _end_round is called; then the action logged */
-            if (sync_out(&w) < 0 || put_rng(rng, w.rng) < 0) { Py_DECREF(action); goto error; }
-            int bad = call_round(&w, "_end_round", NULL) < 0 || PyList_Append(w.history, action) < 0;
+            /* the state as Python's has it when _end_round is called; then the action logged.
+               Where the core pays and sets the next round up, the state is written when the
+               play-out stops (after that set-up), the last round's end excepted */
+            int write = w.pay == Py_None || round_no >= w.rounds;
+            if ((write && sync_out(&w) < 0) || put_rng(rng, w.rng) < 0) {
+                Py_DECREF(action); goto error;
+            }
+            int bad = (w.pay != Py_None ? end_round_classic(&w, w.pay, write)
+                                        : call_round(&w, "_end_round", NULL)) < 0
+                      || PyList_Append(w.history, action) < 0;
             Py_DECREF(action);
             if (bad || steals(&w, rng, even, &played) < 0) goto error;
         round_over:
@@ -1424,7 +1732,7 @@ static PyObject *first_round(PyObject *self, PyObject *args) {
     static W w;
     PyObject *srng = NULL, *result = NULL;
     w.t = t; w.state = state; w.setup = setup;
-    w.tools_seen = 0; w.bail = 0; w.deck_full = 0;
+    w.tools_seen = 0; w.bail = 0; w.deck_full = 0; w.front_dirty = 0;
     w.discards = w.passed = w.actors = NULL;
     w.history = get_attr(state, "history");
     PyObject *game = get_attr(state, "game");
@@ -1447,7 +1755,132 @@ out:
     return result;
 }
 
+/* ------------------------------------------------------------------ determinization */
+/* lehmer(number, items) -> list: engine.rng.lehmer (what rng.reorder gives): the digits of
+ * ``number`` in the mixed radix n, n - 1, ..., 1, the lowest first, each the index of the
+ * next item among those left.  The number (up to n!, hundreds of bits: a determinization's
+ * unknown cards) is divided in 32-bit limbs by several radixes at once, their product below
+ * 2**32, the remainder split into their digits. */
+static PyObject *lehmer(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *number, *items;
+    if (!PyArg_ParseTuple(args, "O!O", &PyLong_Type, &number, &items)) return NULL;
+    if (_PyLong_Sign(number) < 0) { PyErr_SetString(PyExc_ValueError, "core: a negative code"); return NULL; }
+    PyObject *pool = PySequence_List(items);
+    if (pool == NULL) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(pool);
+    size_t nbytes = _PyLong_NumBits(number) / 8 + 1, nlimbs = (nbytes + 3) / 4;
+    unsigned char stack_bytes[512];
+    uint32_t stack_limbs[128];
+    PyObject *stack_left[256], **left = NULL;
+    unsigned char *bytes = nlimbs * 4 <= sizeof stack_bytes ? stack_bytes : PyMem_Malloc(nlimbs * 4);
+    uint32_t *limb = nlimbs <= 128 ? stack_limbs : PyMem_Malloc(nlimbs * sizeof(uint32_t));
+    PyObject *out = PyList_New(n);
+    if (bytes == NULL || limb == NULL || out == NULL
+        || _PyLong_AsByteArray((PyLongObject *)number, bytes, nlimbs * 4, 1, 0) < 0)
+        goto fail;
+    for (size_t k = 0; k < nlimbs; k++)
+        limb[k] = (uint32_t)bytes[4 * k] | (uint32_t)bytes[4 * k + 1] << 8
+                  | (uint32_t)bytes[4 * k + 2] << 16 | (uint32_t)bytes[4 * k + 3] << 24;
+    /* the items still left, in order (the pool list keeps their references) */
+    left = n <= 256 ? stack_left : PyMem_Malloc(sizeof(PyObject *) * (size_t)n);
+    if (left == NULL) goto fail;
+    memcpy(left, ((PyListObject *)pool)->ob_item, sizeof(PyObject *) * (size_t)n);
+    Py_ssize_t top = (Py_ssize_t)nlimbs - 1, done = 0;
+    while (top > 0 && limb[top] == 0) top--;
+    for (Py_ssize_t i = n; i >= 1;) {
+        uint64_t radix[8], prod = 1;  /* i, i - 1, ...: as many as keep the product below 2**32 */
+        int g = 0;
+        while (g < 8 && i - g >= 1 && prod * (uint64_t)(i - g) < (1ULL << 32)) {
+            radix[g] = (uint64_t)(i - g); prod *= radix[g]; g++;
+        }
+        if (g == 0) { PyErr_SetString(PyExc_ValueError, "core: too many items"); goto fail; }
+        uint64_t rem = 0;
+        for (Py_ssize_t k = top; k >= 0; k--) {
+            uint64_t cur = rem << 32 | limb[k];
+            limb[k] = (uint32_t)(cur / prod);
+            rem = cur % prod;
+        }
+        while (top > 0 && limb[top] == 0) top--;
+        for (int d = 0; d < g; d++) {  /* the group's digits, the lowest first */
+            Py_ssize_t j = (Py_ssize_t)(rem % radix[d]);
+            rem /= radix[d];
+            PyObject *item = left[j];  /* pool.pop(j) */
+            memmove(left + j, left + j + 1, sizeof(PyObject *) * (size_t)(n - done - j - 1));
+            Py_INCREF(item);
+            PyList_SET_ITEM(out, done++, item);
+        }
+        i -= g;
+    }
+    if (bytes != stack_bytes) PyMem_Free(bytes);
+    if (limb != stack_limbs) PyMem_Free(limb);
+    if (left != stack_left) PyMem_Free(left);
+    Py_DECREF(pool);
+    return out;
+fail:
+    if (bytes != NULL && bytes != stack_bytes) PyMem_Free(bytes);
+    if (limb != NULL && limb != stack_limbs) PyMem_Free(limb);
+    if (left != NULL && left != stack_left) PyMem_Free(left);
+    Py_XDECREF(out);
+    Py_DECREF(pool);
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    return NULL;
+}
+
+/* draws(rng, calls, words) -> list: engine.rng.Draws.take (``calls`` and ``words`` its
+ * fields): ``words`` numbers of the generator, then per call a raw number, 0, or a Lehmer
+ * code (its lanes read as one number, the first the most significant, modulo its bound) */
+static PyObject *draws(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *rng, *calls;
+    Py_ssize_t words;
+    if (!PyArg_ParseTuple(args, "OO!n", &rng, &PyList_Type, &calls, &words)) return NULL;
+    if (words < 0 || words > 4096) { PyErr_SetString(PyExc_ValueError, "core: draws"); return NULL; }
+    uint64_t st, v[4096];
+    if (get_rng(rng, &st) < 0) return NULL;
+    for (Py_ssize_t k = 0; k < words; k++) {  /* next64: below's first steps, whole */
+        uint64_t z = (st += GAMMA);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        v[k] = z ^ (z >> 31);
+    }
+    Py_ssize_t n = PyList_GET_SIZE(calls);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *call = PyList_GET_ITEM(calls, i), *x;  /* (at, bound, lanes) */
+        long at = PyLong_AsLong(PyTuple_GET_ITEM(call, 0));
+        PyObject *bound = PyTuple_GET_ITEM(call, 1);
+        if (PyObject_IsTrue(bound)) {
+            Py_ssize_t start, stop, step, count;
+            if (PySlice_Unpack(PyTuple_GET_ITEM(call, 2), &start, &stop, &step) < 0) goto fail;
+            count = PySlice_AdjustIndices(2 * words, &start, &stop, step);
+            unsigned char buf[8 * 512];
+            if (count > 512) { PyErr_SetString(PyExc_ValueError, "core: a long code"); goto fail; }
+            for (Py_ssize_t m = 0; m < count; m++) {  /* the halves, little-endian */
+                uint64_t w = v[(start + m * step) / 2];
+                for (int b = 0; b < 8; b++) buf[8 * m + b] = (unsigned char)(w >> (8 * b));
+            }
+            PyObject *num = _PyLong_FromByteArray(buf, (size_t)(8 * count), 1, 0);
+            if (num == NULL) goto fail;
+            x = PyNumber_Remainder(num, bound);
+            Py_DECREF(num);
+        } else x = at >= 0 ? PyLong_FromUnsignedLongLong(v[at / 2]) : PyLong_FromLong(0);
+        if (x == NULL) goto fail;
+        PyList_SET_ITEM(out, i, x);
+    }
+    if (put_rng(rng, st) < 0) goto fail;
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 PyMethodDef classic_methods[] = {
+    {"draws", draws, METH_VARARGS,
+     "engine.rng.Draws.take in C: (rng, calls, words) -> the numbers."},
+    {"lehmer", lehmer, METH_VARARGS,
+     "engine.rng.lehmer in C: (number, items) -> the items reordered by the Lehmer code."},
     {"first_round", first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, setup) -> bool."},
     {"make_tables", make_tables, METH_O, "Compile the tables of one catalogue (a spec dict)."},
@@ -1460,5 +1893,12 @@ PyMethodDef classic_methods[] = {
 /* what the module needs made once, before any call */
 int classic_init(void) {
     marker = PyCFunction_New(&marker_def, NULL);
+    /* the keys and words of a round's record as ClassicState._end_round writes them */
+    PyObject **names[] = {&s_winners, &s_side, &s_finder, &s_roles, &s_spare, &s_in_front,
+                          &s_diggers_side, &s_saboteurs_side, &s_nobody, &s_gold, &s_exhausted};
+    const char *texts[] = {"winners", "side", "finder", "roles", "spare_roles", "in_front",
+                           "gold-diggers", "saboteurs", "nobody", "gold", "exhausted"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if ((*names[i] = PyUnicode_InternFromString(texts[i])) == NULL) return -1;
     return marker == NULL ? -1 : 0;
 }

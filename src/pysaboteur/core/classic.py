@@ -5,8 +5,9 @@ a state to the core and back.
 The core plays the round in C on its own copy of the position and writes it back into the
 Python state: hands, pile, the maze, the phase and the seats, the generator; the log, the
 discards, the passes and the cards in front are changed in place as it plays.  At a round's
-end it calls the state's own ``_end_round`` (the pay-out, the round's record and the next
-round's set-up stay in Python) and, when the play-out goes on, reads the new round back.
+end it pays the round out itself where it sets the next round up (Saboteur's pay-out,
+``_pay_spec``: the tables read from the game) and otherwise calls the state's own
+``_end_round`` (Saboteur 2's), and, when the play-out goes on, sets the next round up.
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine.actions import Discard, Orient, Pass
+from ..engine.game import RoundResult
 from ..engine.maze import FITS, Maze, Memo, cell, cell_actions_of
 from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
+from ..engine.views import EndedBoard, LaterRoundEnd
+from ..games.classic import cards as CC
 from ..games.classic.menu import K_PATH, MAX_SEATS, REMOVES, tables
 from ..games.classic.state import ClassicGame, ClassicState
 
@@ -120,12 +124,29 @@ _SETUPS: dict[int, tuple[ClassicGame, tuple[Any, ...]]] = {}
 _MOST_SETUPS = 1024
 
 
+def _pay_spec(game: ClassicGame) -> tuple[Any, ...] | None:
+    """What the core's pay-out of a base-game round reads (``ClassicState._pay_round``'s
+    tables, from ``games/classic/cards.py``): (DIGGER, SABOTEUR, the nuggets the finder's
+    side draws at this player count, the saboteurs' pay by their number, the nuggets'
+    values, ``RoundResult``, ``LaterRoundEnd``, ``EndedBoard``, the catalogue); None where
+    ``_end_round`` stays Python: Saboteur 2 (its own pay-out) and the option that pays
+    sabotaged diggers nothing."""
+    if type(game) is not ClassicGame or getattr(game.options, "sabotaged_diggers_get_nothing",
+                                                False):
+        return None
+    n = game.players
+    return (CC.DIGGER, CC.SABOTEUR, CC.DIGGER_DRAW[n],
+            tuple(CC.SABOTEUR_PAY.get(k, 0) for k in range(n + 1)), game.tables.value,
+            RoundResult, LaterRoundEnd, EndedBoard, game.catalogue)
+
+
 def _setup_of(game: ClassicGame, fresh: Callable[[Any], None] | None = None) -> tuple[Any, ...]:
     """What ``ClassicState._setup_round`` reads of the game, for the core to set up the rounds
     of a match without a fixed deal the same way (the same numbers drawn, the same cards):
-    (start cell, start tile, goal cards' cells, goal cards, pile, hand size, cards set aside,
-    ``role_deck``, ``Memo``, rounds, ``fresh``: a game's own fields of a new round, set on the
-    state, or None)."""
+    (start cell, start tile, goal cards' cells, goal cards, the pile's card ids (bytes: the
+    core takes fewer than 256 cards), hand size, cards set aside, ``role_deck()`` sorted (a
+    game's dwarf cards are the same every round), ``Memo``, rounds, ``fresh``: a game's own
+    fields of a new round, set on the state, or None; the pay-out's tables, ``_pay_spec``)."""
     known = _SETUPS.get(id(game))
     if known is not None and known[0] is game:
         return known[1]
@@ -136,8 +157,8 @@ def _setup_of(game: ClassicGame, fresh: Callable[[Any], None] | None = None) -> 
     setup = (cell(*data.START_CELL), cat.otile["start", False],
              tuple(cell(x, y) for x, y in data.GOAL_CELLS),
              tuple(ids[code] for code in game.goal_cards),
-             tuple(ids[code] for code in game.deck_cards), game.hand_size, data.SET_ASIDE,
-             game.role_deck, Memo, data.ROUNDS, fresh)
+             bytes(ids[code] for code in game.deck_cards), game.hand_size, data.SET_ASIDE,
+             tuple(sorted(game.role_deck())), Memo, data.ROUNDS, fresh, _pay_spec(game))
     _SETUPS[id(game)] = (game, setup)
     return setup
 
@@ -205,6 +226,8 @@ def play_out(state: ClassicState, rng: Rng, until_round_end: bool, policy: str, 
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     round_no = state._round
     setup = _setup_of(state.game, fresh) if state.deal is None else None
+    if setup is not None and "_end_round" in state.__dict__:  # a round's end of its own
+        setup = (*setup[:-1], None)  # (tests that nest a play-out in it): it is called
     played, finished, tools_seen = _ext.classic_play_out(state, rng, until_round_end,
                                                          policy == "playout", core, setup)
     if tools_seen and "_fronts_memo" not in state.__dict__:

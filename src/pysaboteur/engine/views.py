@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, is_dataclass
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 from weakref import WeakKeyDictionary
 
 from .actions import Action, Pass
+from .cards import Catalogue
 from .maze import Maze, xy
 
 
@@ -127,13 +128,68 @@ class RoundEnd:
     extra: dict[str, Any]
 
 
-def round_end(round_no: int, reason: str, maze: Maze, extra: dict[str, Any]) -> RoundEnd:
+def round_end(round_no: int, reason: str, maze: Board, extra: dict[str, Any]) -> RoundEnd:
     """The :class:`RoundEnd` of a round that ends with ``maze`` (made once per round)."""
     cards = _MADE.get(id(maze.cat))
     if cards is None or len(cards) > MADE_BOUND:  # a long-running process forgets, bounded
         cards = _MADE[id(maze.cat)] = {}
     return RoundEnd(round_no, reason, face_up(maze, cards),
                     tuple(sorted(map(xy, maze.hidden))), extra)
+
+
+class EndedBoard(NamedTuple):
+    """What :func:`round_end` reads of a maze: the compiled core hands this to a round's
+    :class:`LaterRoundEnd` instead of writing a whole ``Maze`` (reach, fit constraints)
+    back at every round's end of a play-out."""
+
+    cat: Catalogue
+    cells: dict[int, int]
+    order: list[int]
+    hidden: dict[int, str]
+
+
+#: what a round's end is made from: a maze, or the part of it that it reads
+Board = Maze | EndedBoard
+
+
+class LaterRoundEnd:
+    """A round's :class:`RoundEnd` made when it is first read, not when the round ends.
+
+    Play-outs (bots, benchmarks, the compiled core) end thousands of rounds a second and
+    read none of their ends; building each board (a ``PlacedCard`` per face-up card) was
+    most of a round end's cost.  The state keeps one of these instead (``last_round`` reads
+    it through :meth:`get`): the same ``RoundEnd`` as :func:`round_end` makes at the round's
+    end, because the maze it holds is no longer changed (the next round gets a new maze, and
+    the state marks this one shared, so a change would copy it first).  Clones share the
+    holder, so they share the one ``RoundEnd`` it makes, as they shared the eager one; two
+    holders compare equal when their round ends do (the differential and tests compare
+    states field by field).
+    """
+
+    __slots__ = ("args", "made")
+
+    def __init__(self, round_no: int, reason: str, maze: Board, extra: dict[str, Any]) -> None:
+        self.args: tuple[int, str, Board, dict[str, Any]] | None = (round_no, reason, maze, extra)
+        self.made: RoundEnd | None = None
+
+    def get(self) -> RoundEnd:
+        """The round's end (made at the first call, then the same object)."""
+        made = self.made
+        if made is None:
+            assert self.args is not None
+            made = self.made = round_end(*self.args)
+            self.args = None  # the maze is not needed any more
+        return made
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LaterRoundEnd):
+            other = other.get()
+        return self.get() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.get())
 
 
 #: per catalogue (by id: the games' catalogues live as long as the process), PlacedCard by
@@ -212,7 +268,7 @@ class ViewMemo:
 _MEMOS: WeakKeyDictionary[Any, ViewMemo] = WeakKeyDictionary()
 
 
-def face_up(maze: Maze, cards: dict[int, PlacedCard]) -> tuple[PlacedCard, ...]:
+def face_up(maze: Board, cards: dict[int, PlacedCard]) -> tuple[PlacedCard, ...]:
     """The face-up cards of ``maze`` in the order they were placed, with how they lie;
     ``cards`` keeps each PlacedCard made, by (cell << 8 | oriented tile), for the next call."""
     cells = maze.cells
@@ -226,7 +282,7 @@ def face_up(maze: Maze, cards: dict[int, PlacedCard]) -> tuple[PlacedCard, ...]:
     return tuple(out)
 
 
-def _placed_card(maze: Maze, c: int, t: int) -> PlacedCard:
+def _placed_card(maze: Board, c: int, t: int) -> PlacedCard:
     cat = maze.cat
     code = cat.codes[t]
     return PlacedCard(*xy(c), code, cat.otile[code, True] == t)

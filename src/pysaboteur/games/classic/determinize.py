@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from operator import itemgetter
 from typing import Any
 
+from ... import core
 from ...engine.determinize import blank_state, check_places, dealt_mazes
 from ...engine.maze import Maze, Memo, cell
 from ...engine.rng import RAW, Draws, Rng, reorder
@@ -228,9 +229,14 @@ class Determinizer:
 
     def sample(self, rng: Rng) -> ClassicState:
         state = self.template.clone()
-        numbers = self._draws.take(rng)
+        draws, ext = self._draws, core.extension()
+        if ext is None:
+            numbers = draws.take(rng)
+            cards = reorder(numbers[1], self.unknown_cards)
+        else:  # the compiled core (issue 24): the same numbers and the same order, in C
+            numbers = ext.draws(rng, draws.calls, draws.words)
+            cards = ext.lehmer(numbers[1], self.unknown_cards)
         state.rng = Rng(numbers[0])
-        cards = reorder(numbers[1], self.unknown_cards)
         parts = self._cut(cards)  # the other seats' hands, the pile, the set-aside cards
         seat, hands = self.seat, state.hands
         hands[:seat] = parts[:seat]
