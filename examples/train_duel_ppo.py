@@ -237,10 +237,12 @@ def ppo_update(agent: Agent, opt: torch.optim.Optimizer, batch: Batch, args: Any
                gen: torch.Generator) -> dict[str, float]:
     n = len(batch.chosen)
     stats: dict[str, list[float]] = {"loss": [], "entropy": [], "kl": [], "clipfrac": []}
+    # minibatches of about equal sizes: never a remainder of one decision, whose normalised
+    # advantage would be 0 / 0
+    chunks = max(1, round(n / args.minibatch))
     for _ in range(args.epochs):
         order = torch.randperm(n, generator=gen)
-        for i in range(0, n, args.minibatch):
-            mb = order[i:i + args.minibatch]
+        for mb in order.tensor_split(chunks):
             width = int(batch.valid[mb].sum(1).max())  # trim the padding of this minibatch
             logits, value = agent(batch.boards[mb], batch.fields[mb],
                                   batch.rows[mb, :width], batch.valid[mb, :width])
@@ -248,7 +250,8 @@ def ppo_update(agent: Agent, opt: torch.optim.Optimizer, batch: Batch, args: Any
             logp = logp_all.gather(1, batch.chosen[mb, None])[:, 0]
             ratio = (logp - batch.logp[mb]).exp()
             adv = batch.advantages[mb]
-            adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            if len(adv) > 1:
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
             pg = torch.max(-adv * ratio,
                            -adv * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
             vf = 0.5 * ((value - batch.returns[mb]) ** 2).mean()

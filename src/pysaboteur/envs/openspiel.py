@@ -382,20 +382,21 @@ class SaboteurObserver:
     def string_from(self, state: SaboteurSpielState, player: int) -> str:
         engine = state.engine
         kinds = pyspiel.PrivateInfoType
-        public = engine.view(None)
-        parts = []
-        if self.public_info:
-            pub = public if self.perfect_recall else replace(public, log=())
-            if self.private_info == kinds.SINGLE_PLAYER:
-                view = engine.view(player)
-                parts.append(repr(view if self.perfect_recall else replace(view, log=())))
-            else:
-                parts.append(repr(pub))
         seats: list[int] = []
         if self.private_info == kinds.SINGLE_PLAYER and not self.public_info:
             seats = [player]
         elif self.private_info == kinds.ALL_PLAYERS:
             seats = [(player + r) % self.encoding.players for r in range(self.encoding.players)]
+        parts = []
+        if self.public_info and self.private_info == kinds.SINGLE_PLAYER:
+            # the seat's view holds the public one: the information state (ISMCTS's key),
+            # without building the spectator's view it would not use
+            view = engine.view(player)
+            parts.append(repr(view if self.perfect_recall else replace(view, log=())))
+        else:
+            public = engine.view(None)
+            if self.public_info:
+                parts.append(repr(public if self.perfect_recall else replace(public, log=())))
         for seat in seats:
             parts.append(f"seat {seat}: {self._private_fields(engine.view(seat), public)}")
         if self.perfect_recall and not self.public_info:
