@@ -325,7 +325,7 @@ def plot(curve: Sequence[dict[str, Any]], path: Path, title: str) -> None:
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right")
+    ax.legend(loc="center right")
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(path)
@@ -425,7 +425,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                                "train_minutes": train_minutes, "curve": curve, "eval": {}}
     if curve:
         plot(curve, args.out / "curve.png",
-             f"PPO self-play, The Duel: {trained} matches, {train_minutes:.0f} min on one core")
+             f"PPO self-play, The Duel: {trained} training matches in {train_minutes:.0f} min "
+             "(wall clock, one thread)")
     greedy = Player(agent, greedy=True)
     for name in [o for o in args.opponents.split(",") if o]:
         opp = bot(name, args.ismcts_iterations if name == "ismcts" else None)
