@@ -67,6 +67,29 @@ def test_resample_keeps_the_information_state(name: str, players: int) -> None:
     assert changed
 
 
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_a_clone_shares_the_legal_actions_not_the_position(name: str, players: int) -> None:
+    """pyspiel's Clone deep-copies a Python state's attributes; the legal-action cache is
+    shared instead (it is never changed, only dropped when an action is applied)."""
+    import copy
+
+    game = pyspiel.load_game(short_name(name), {"players": players, "seed": 4})
+    state = game.new_initial_state()
+    rs = np.random.RandomState(1)
+    for _ in range(8):
+        state.apply_action(int(rs.choice(state.legal_actions())))
+    legal = state.legal_actions()
+    twin = state.clone()
+    assert twin._legal is state._legal and copy.deepcopy(state._legal) is state._legal
+    assert twin.legal_actions() == legal and str(twin) == str(state)
+    while not twin.is_terminal():  # the copy plays on; the original is where it was
+        twin.apply_action(int(rs.choice(twin.legal_actions())))
+    assert state.legal_actions() == legal and not state.is_terminal()
+    again = game.deserialize_state(state.serialize())  # the cache survives serialization
+    assert again.legal_actions() == legal and pickle.loads(pickle.dumps(state)).legal_actions() \
+        == legal
+
+
 def test_strings_and_tensors() -> None:
     game, state = random_state("duel", 2, 10)
     assert len(state.observation_tensor(0)) == game.observation_tensor_size()

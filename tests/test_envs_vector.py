@@ -84,6 +84,18 @@ def test_bot_policy_answers_in_the_env_form() -> None:
     assert sum(len(s) for s in ep.steps.values()) > 10
 
 
+def test_bot_policy_takes_a_bot_made_with_its_own_settings() -> None:
+    """A bot instance (here ISMCTS on a budget of 3 iterations a move) plays as it was made."""
+    from pysaboteur.bots.ismcts import IsmctsBot
+
+    search = IsmctsBot(0, iterations=3)
+    policy = bot_policy(search)
+    assert policy.bot is search
+    ep = play(env(game="duel", actions="factored"),
+              {"player_0": policy, "player_1": bot_policy("random", 1)}, seed=2)
+    assert ep.steps["player_0"] and search.last_iterations == 3
+
+
 @pytest.mark.parametrize("kwargs", [{}, {"observation": "planes", "actions": "factored",
                                          "history": True}])
 def test_batched_env_is_reproducible(kwargs: dict[str, object]) -> None:

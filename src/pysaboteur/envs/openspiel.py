@@ -194,6 +194,18 @@ class _Engine:
         self.game = None
 
 
+class _Legal(dict[int, Any]):
+    """One position's legal actions by index, made once and never changed (applying an
+    action drops it), so copies of the state share it: pyspiel's ``Clone`` of a Python
+    state deep-copies each attribute, and copying this map was 80% of a clone's time
+    (0.39 of 0.49 ms in a Duel position with 23 legal actions; docs/envs.md)."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Legal:
+        return self
+
+
 class SaboteurSpielState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state wrapping an engine state (a root is dealt when first used: see
     :class:`_Engine`)."""
@@ -201,7 +213,7 @@ class SaboteurSpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: SaboteurSpielGame, engine: State | None = None) -> None:
         super().__init__(game)
         self._engine = _Engine(engine, game)
-        self._legal: dict[int, Any] | None = None
+        self._legal: _Legal | None = None
 
     @property
     def engine(self) -> State:
@@ -231,7 +243,7 @@ class SaboteurSpielState(pyspiel.State):  # type: ignore[misc]
             enc = self._spiel().encoding
             view = engine.view(seat) if enc.needs_view else None
             ids, acts, _ = enc.legal(engine.legal_actions(), seat, view)
-            self._legal = dict(zip(ids, acts, strict=True))
+            self._legal = _Legal(zip(ids, acts, strict=True))
         return self._legal
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -370,20 +382,21 @@ class SaboteurObserver:
     def string_from(self, state: SaboteurSpielState, player: int) -> str:
         engine = state.engine
         kinds = pyspiel.PrivateInfoType
-        public = engine.view(None)
-        parts = []
-        if self.public_info:
-            pub = public if self.perfect_recall else replace(public, log=())
-            if self.private_info == kinds.SINGLE_PLAYER:
-                view = engine.view(player)
-                parts.append(repr(view if self.perfect_recall else replace(view, log=())))
-            else:
-                parts.append(repr(pub))
         seats: list[int] = []
         if self.private_info == kinds.SINGLE_PLAYER and not self.public_info:
             seats = [player]
         elif self.private_info == kinds.ALL_PLAYERS:
             seats = [(player + r) % self.encoding.players for r in range(self.encoding.players)]
+        parts = []
+        if self.public_info and self.private_info == kinds.SINGLE_PLAYER:
+            # the seat's view holds the public one: the information state (ISMCTS's key),
+            # without building the spectator's view it would not use
+            view = engine.view(player)
+            parts.append(repr(view if self.perfect_recall else replace(view, log=())))
+        else:
+            public = engine.view(None)
+            if self.public_info:
+                parts.append(repr(public if self.perfect_recall else replace(public, log=())))
         for seat in seats:
             parts.append(f"seat {seat}: {self._private_fields(engine.view(seat), public)}")
         if self.perfect_recall and not self.public_info:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bots import make_bot
+from ..bots import Bot, make_bot
 
 Policy = Callable[[dict[str, np.ndarray], dict[str, Any]], Any]
 
@@ -96,12 +96,13 @@ def league(make_env: Callable[[], Any], learner: Policy, pool: Sequence[Policy],
 
 
 class BotPolicy:
-    """A policy of the bot ``name`` (``pysaboteur.bots``): it asks the bot with the acting
-    seat's own view and legal actions, and answers in the env's action form.  It reads the
-    env :func:`play` binds it to (``bind``), so one can be put in a league's pool."""
+    """A policy of a bot (``pysaboteur.bots``; a name, or a bot made with its own settings,
+    such as an ISMCTS budget): it asks the bot with the acting seat's own view and legal
+    actions, and answers in the env's action form.  It reads the env :func:`play` binds it
+    to (``bind``), so one can be put in a league's pool."""
 
-    def __init__(self, name: str, seed: int = 0, aec: Any = None) -> None:
-        self.bot = make_bot(name, seed=seed)
+    def __init__(self, bot: str | Bot, seed: int = 0, aec: Any = None) -> None:
+        self.bot = make_bot(bot, seed=seed) if isinstance(bot, str) else bot
         self.aec = aec
 
     def bind(self, aec: Any) -> None:
@@ -118,6 +119,6 @@ class BotPolicy:
         return raw.forms.from_index(raw.encoding.encode(action, seat, view))
 
 
-def bot_policy(name: str, seed: int = 0, aec: Any = None) -> BotPolicy:
-    """:class:`BotPolicy` of the bot ``name``."""
-    return BotPolicy(name, seed, aec)
+def bot_policy(bot: str | Bot, seed: int = 0, aec: Any = None) -> BotPolicy:
+    """:class:`BotPolicy` of the bot ``bot`` (a name, made with ``seed``; or a bot)."""
+    return BotPolicy(bot, seed, aec)
