@@ -23,6 +23,7 @@ from pysaboteur.engine.rng import Rng
 from pysaboteur.records import Record, replay
 from pysaboteur.registry import GAMES, make_game
 from pysaboteur.web.db import Database
+from pysaboteur.web.limits import Limits
 from pysaboteur.web.server import create_app, pick_language
 from pysaboteur.web.tables import bot_for, view_json
 
@@ -52,7 +53,10 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture()
 def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, bot_delay=0, allow_seed=True)) as c:
+    # these tests drive whole games as fast as the engine plays them: no message-rate limit
+    # (tests/test_web_connections.py checks the rate limit itself)
+    unlimited = Limits(ws_rate=1e9, ws_burst=10**9)
+    with TestClient(create_app(db_url, bot_delay=0, allow_seed=True, limits=unlimited)) as c:
         yield c
 
 
