@@ -199,6 +199,15 @@ class LaterRoundEnd:
     def __repr__(self) -> str:
         return repr(self.get())
 
+    def __copy__(self) -> LaterRoundEnd:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LaterRoundEnd:
+        """The holder itself: what it holds is no longer changed, and a deep copy would copy
+        the catalogue too, whose ``id`` keys ``_MADE`` (a copy's id, reused after it is
+        gone, would find another catalogue's cards)."""
+        return self
+
 
 #: per catalogue (by id: the games' catalogues live as long as the process), PlacedCard by
 #: (cell << 8 | oriented tile), shared by every round end (immutable)
