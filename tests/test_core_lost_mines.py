@@ -221,7 +221,8 @@ def test_every_card_and_kind_of_decision_is_played_on_the_core() -> None:
         start = len(state.history)
         while not state.is_terminal:
             _, finished = _ext.lost_mines_play_out(state, Rng(seed), True, seed % 2 == 0,
-                                                  _tables(), _setup_of(state.game.players))
+                                                  _tables(), _setup_of(state.game.players),
+                                                  True)
             assert finished
         k, c = _played(state.history[start:])
         kinds += k
@@ -231,7 +232,7 @@ def test_every_card_and_kind_of_decision_is_played_on_the_core() -> None:
         if a is not None:
             start = len(a.history)
             _, finished = _ext.lost_mines_play_out(a, Rng(seed), True, True, _tables(),
-                                                  _setup_of(a.game.players))
+                                                  _setup_of(a.game.players), True)
             assert finished
             k, _c = _played(a.history[start:])
             kinds += k
