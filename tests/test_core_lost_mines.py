@@ -375,3 +375,30 @@ def test_a_new_match_asked_for_while_the_core_is_busy_is_set_up_in_python() -> N
         pure: Any = make_game("lost-mines", 4).new_state(77)
     assert made and difference(pure, made[0]) is None
     assert difference(reference, outer) is None
+
+
+@compiled
+def test_a_round_the_core_ends_has_the_pure_round_end_and_record() -> None:
+    """A round the core ends and sets the next one up after is not written back: its
+    ``last_round`` is held over an ``EndedBoard`` of the core's position, its scores and
+    ``RoundResult`` made in C; read, they are the pure engine's (the match's last round is
+    written back and held over the state's maze)."""
+    from pysaboteur.engine.views import EndedBoard, LaterRoundEnd
+
+    for seed in range(60):
+        a = make_game("lost-mines", 3 + seed % 7).new_state(seed)
+        b = a.clone()
+        a.play_out(Rng(seed), until_round_end=True)
+        with core.use_pure(True):
+            b.play_out(Rng(seed), until_round_end=True)
+        held = a._last_round
+        assert isinstance(held, LaterRoundEnd) and held.args is not None
+        assert type(held.args[2]) is EndedBoard
+        assert a.last_round == b.last_round and a.results == b.results and a.totals == b.totals
+        a.play_out(Rng(seed), until_round_end=False)
+        with core.use_pure(True):
+            b.play_out(Rng(seed), until_round_end=False)
+        end = a.last_round
+        assert end is not None and end == b.last_round and end.round == 2
+        assert end.board and len(end.extra["pawns"]) == a.game.players
+        assert a.results == b.results and a.scores() == b.scores()

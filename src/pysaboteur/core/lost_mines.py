@@ -27,6 +27,7 @@ from ..engine.maze import FITS, Maze, Memo, cell, xy
 from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
 from ..engine.tiles import S as SOUTH
+from ..engine.views import EndedBoard
 from ..games.lost_mines import cards as C
 from ..games.lost_mines import state as S
 
@@ -126,7 +127,9 @@ def _score_spec(codes: list[str]) -> tuple[Any, ...]:
     ``games/lost_mines/cards.py``: per card id (team, value, identity): the clan (by its
     index in ``CLANS``) whose team a dwarf card plays for (-1: selfish, it keeps its own; a
     saboteur plays for the other clan), a treasure's value, a dwarf card's identity; then the
-    clans, the dragon's cost, ``RoundResult`` and the reasons a round ends by itself."""
+    clans, the dragon's cost, ``RoundResult``, the reasons a round ends by itself; and what a
+    round not written back at its end makes its ``last_round`` of (``ended_round``,
+    ``EndedBoard``, the catalogue)."""
     cat = S.CAT
     clans = {clan: i for i, clan in enumerate(C.CLANS)}
     rows: list[tuple[int, int, str | None]] = []
@@ -139,7 +142,8 @@ def _score_spec(codes: list[str]) -> tuple[Any, ...]:
         team = -1 if identity == C.SELFISH else clans[
             C.other_clan(clan) if identity == C.SABOTEUR else clan]
         rows.append((team, 0, identity))
-    return (tuple(rows), len(C.CLANS), C.DRAGON_PENALTY, RoundResult, "treasures", "exhausted")
+    return (tuple(rows), len(C.CLANS), C.DRAGON_PENALTY, RoundResult, "treasures", "exhausted",
+            S.ended_round, EndedBoard, cat)
 
 
 def _joint_row(table: dict[int, Any]) -> list[Any]:

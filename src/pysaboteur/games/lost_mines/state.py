@@ -61,7 +61,7 @@ from ...engine.position import StartLayout
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from ...engine.tiles import EDGES, OPPOSITE, E, N, S, W
-from ...engine.views import LaterRoundEnd
+from ...engine.views import Board, LaterRoundEnd
 from . import cards as C
 
 CARD, MOVE, ORIENT, TAKE, VOTE = range(5)
@@ -883,9 +883,8 @@ class LostMinesState(SharedMaze, MenuState):
         the tokens on it), made when first read.  The tokens and the cards in front are
         replaced, never changed in place (see ``clone``), so the holder keeps them as they
         are; the pawns' list is changed in place: a copy."""
-        return LaterRoundEnd(self._round, reason, self.maze,
-                             partial(round_end_extra, tuple(self.pawn), self.overcome,
-                                     self.traps, self.trolls, self.in_front))
+        return ended_round(self._round, reason, self.maze, tuple(self.pawn), self.overcome,
+                           self.traps, self.trolls, self.in_front)
 
     # ------------------------------------------------------------------ outcome
     def scores(self) -> list[int]:
@@ -965,6 +964,15 @@ class LostMinesState(SharedMaze, MenuState):
         from .view import lost_mines_view
 
         return lost_mines_view(self, seat)
+
+
+def ended_round(round_no: int, reason: str, board: Board, pawns: tuple[int, ...],
+                overcome: set[int], traps: set[int], trolls: dict[int, int],
+                in_front: list[list[str]]) -> LaterRoundEnd:
+    """``last_round``'s holder of a round that ended so (``LostMinesState._round_end``; the
+    compiled core hands it a ``views.EndedBoard`` for the maze)."""
+    return LaterRoundEnd(round_no, reason, board,
+                         partial(round_end_extra, pawns, overcome, traps, trolls, in_front))
 
 
 def round_end_extra(pawns: tuple[int, ...], overcome: set[int], traps: set[int],
