@@ -221,7 +221,8 @@ def test_every_card_and_kind_of_decision_is_played_on_the_core() -> None:
         start = len(state.history)
         while not state.is_terminal:
             _, finished = _ext.lost_mines_play_out(state, Rng(seed), True, seed % 2 == 0,
-                                                  _tables(), _setup_of(state.game.players))
+                                                  _tables(), _setup_of(state.game.players),
+                                                  True)
             assert finished
         k, c = _played(state.history[start:])
         kinds += k
@@ -231,7 +232,7 @@ def test_every_card_and_kind_of_decision_is_played_on_the_core() -> None:
         if a is not None:
             start = len(a.history)
             _, finished = _ext.lost_mines_play_out(a, Rng(seed), True, True, _tables(),
-                                                  _setup_of(a.game.players))
+                                                  _setup_of(a.game.players), True)
             assert finished
             k, _c = _played(a.history[start:])
             kinds += k
@@ -374,3 +375,30 @@ def test_a_new_match_asked_for_while_the_core_is_busy_is_set_up_in_python() -> N
         pure: Any = make_game("lost-mines", 4).new_state(77)
     assert made and difference(pure, made[0]) is None
     assert difference(reference, outer) is None
+
+
+@compiled
+def test_a_round_the_core_ends_has_the_pure_round_end_and_record() -> None:
+    """A round the core ends and sets the next one up after is not written back: its
+    ``last_round`` is held over an ``EndedBoard`` of the core's position, its scores and
+    ``RoundResult`` made in C; read, they are the pure engine's (the match's last round is
+    written back and held over the state's maze)."""
+    from pysaboteur.engine.views import EndedBoard, LaterRoundEnd
+
+    for seed in range(60):
+        a = make_game("lost-mines", 3 + seed % 7).new_state(seed)
+        b = a.clone()
+        a.play_out(Rng(seed), until_round_end=True)
+        with core.use_pure(True):
+            b.play_out(Rng(seed), until_round_end=True)
+        held = a._last_round
+        assert isinstance(held, LaterRoundEnd) and held.args is not None
+        assert type(held.args[2]) is EndedBoard
+        assert a.last_round == b.last_round and a.results == b.results and a.totals == b.totals
+        a.play_out(Rng(seed), until_round_end=False)
+        with core.use_pure(True):
+            b.play_out(Rng(seed), until_round_end=False)
+        end = a.last_round
+        assert end is not None and end == b.last_round and end.round == 2
+        assert end.board and len(end.extra["pawns"]) == a.game.players
+        assert a.results == b.results and a.scores() == b.scores()

@@ -54,6 +54,12 @@ typedef struct {
     PyObject *xy[LNC];
     PyObject *ids, *move_type, *orient_obj[2], *take, *votes, *propose, *stay, *vote_reason,
         *put_maze;
+    /* the round's scoring (core/lost_mines.py _score_spec): per card, the clan whose team a
+       dwarf card plays for (-1: selfish, keeps its own), a treasure's value, a dwarf card's
+       identity (the string); the clans, the dragon's cost, RoundResult, the reasons */
+    int team[LCARDS], value[LCARDS], nclans, dragon_penalty;
+    PyObject *identity[LCARDS], *round_result, *r_treasures, *r_exhausted;
+    PyObject *ended_round, *ended_board, *cat;  /* a round's end not written back */
 } Tables;
 
 static void tables_free(PyObject *capsule) {
@@ -196,6 +202,26 @@ static PyObject *lost_mines_tables(PyObject *self, PyObject *spec) {
     CHECK(PyType_Check(t->move_type) && PyType_IsSubtype((PyTypeObject *)t->move_type, &PyTuple_Type),
           "Move");
     CHECK(PyTuple_GET_SIZE(t->take) == t->seats && PyTuple_GET_SIZE(t->votes) == 2, "take, votes");
+    /* (per card (team, value, identity), clans, dragon's cost, RoundResult, reasons,
+       ended_round, EndedBoard, the catalogue) */
+    if (!(o = spec_get(spec, "score"))) goto fail;
+    CHECK(PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 9
+          && PyTuple_GET_SIZE(PyTuple_GET_ITEM(o, 0)) == t->ncards, "score");
+    for (int c = 0; c < t->ncards; c++) {
+        PyObject *row = PyTuple_GET_ITEM(PyTuple_GET_ITEM(o, 0), c);
+        t->team[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 0));
+        t->value[c] = (int)PyLong_AsLong(PyTuple_GET_ITEM(row, 1));
+        t->identity[c] = keep(PyTuple_GET_ITEM(row, 2));
+    }
+    t->nclans = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
+    t->dragon_penalty = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 2));
+    CHECK(t->nclans > 0 && t->nclans <= LSEATS, "clans");
+    t->round_result = keep(PyTuple_GET_ITEM(o, 3));
+    t->r_treasures = keep(PyTuple_GET_ITEM(o, 4));
+    t->r_exhausted = keep(PyTuple_GET_ITEM(o, 5));
+    t->ended_round = keep(PyTuple_GET_ITEM(o, 6));
+    t->ended_board = keep(PyTuple_GET_ITEM(o, 7));
+    t->cat = keep(PyTuple_GET_ITEM(o, 8));
     if (PyErr_Occurred()) goto fail;
     return PyCapsule_New(t, "pysaboteur._core.LostMinesTables", tables_free);
 fail:
@@ -567,11 +593,11 @@ static PyObject *py_joint(int j) {
     return joint_objs[j];
 }
 
-static int put_maze(W *w) {
+/* the maze's dictionaries and order as the engine's Maze holds them (cons NULL: not made);
+   -1 on an error (the caller drops what was made) */
+static int maze_objs(W *w, PyObject *cells, PyObject *hidden, PyObject *cons, PyObject *order) {
     Tables *t = w->t;
-    PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
-             *order = PyList_New(w->norder), *r = NULL;
-    int ok = cells && hidden && cons && order;
+    int ok = cells && hidden && order;
     for (int i = 0; ok && i < w->norder; i++) {
         int g = w->order[i];
         PyObject *pc = cell_obj(g), *ot = PyLong_FromLong(w->tile[g]);
@@ -585,13 +611,21 @@ static int put_maze(W *w) {
         if (w->hid[g] >= 0) {
             pc = cell_obj(g);
             if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hid[g]]) < 0) ok = 0;
-        } else if (w->tile[g] < 0 && w->cons[g]) {
+        } else if (cons != NULL && w->tile[g] < 0 && w->cons[g]) {
             pc = cell_obj(g);
             v = PyLong_FromLong(w->cons[g]);
             if (pc == NULL || v == NULL || PyDict_SetItem(cons, pc, v) < 0) ok = 0;
         }
         Py_XDECREF(pc); Py_XDECREF(v);
     }
+    return ok ? 0 : -1;
+}
+
+static int put_maze(W *w) {
+    Tables *t = w->t;
+    PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
+             *order = PyList_New(w->norder), *r = NULL;
+    int ok = cons != NULL && maze_objs(w, cells, hidden, cons, order) == 0;
     if (ok) r = PyObject_CallFunction(t->put_maze, "OOOOOL", w->state, cells, hidden, cons, order,
                                       w->version);
     Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
@@ -601,8 +635,10 @@ static int put_maze(W *w) {
     return 0;
 }
 
-static int put_fronts(W *w) {
-    PyObject *st = w->state, *trolls = PyDict_New(), *front = PyList_New(w->n);
+/* the trolls (joint -> seat) and the cards in front of each seat, as the state holds them;
+   -1 on an error (both NULL) */
+static int front_objs(W *w, PyObject **trolls_out, PyObject **front_out) {
+    PyObject *trolls = PyDict_New(), *front = PyList_New(w->n);
     int ok = trolls && front;
     for (int i = 0; ok && i < w->ntj; i++) {
         PyObject *k = py_joint(w->tj[i]), *v = PyLong_FromLong(w->troll[w->tj[i]]);
@@ -614,7 +650,14 @@ static int put_fronts(W *w) {
         if (l == NULL) { ok = 0; break; }
         PyList_SET_ITEM(front, s, l);
     }
-    if (!ok) { Py_XDECREF(trolls); Py_XDECREF(front); return -1; }
+    if (!ok) { Py_XDECREF(trolls); Py_XDECREF(front); *trolls_out = *front_out = NULL; return -1; }
+    *trolls_out = trolls; *front_out = front;
+    return 0;
+}
+
+static int put_fronts(W *w) {
+    PyObject *st = w->state, *trolls, *front;
+    if (front_objs(w, &trolls, &front) < 0) return -1;
     if (set_new(st, "trolls", trolls) < 0 || set_new(st, "in_front", front) < 0) return -1;
     w->d_front = 0;
     return 0;
@@ -1561,10 +1604,206 @@ static int end_round(W *w, PyObject *setup, PyObject *reason, PyObject *rng) {
     return setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history));
 }
 
+/* the card ids of the state's list ``name`` of codes (the dwarf cards, the treasures laid
+   out), at most ``most`` */
+static int ids_in(W *w, const char *name, int *out, int most) {
+    PyObject *l = get_attr(w->state, name);
+    if (l == NULL) return -1;
+    Py_ssize_t k = PyList_GET_SIZE(l);
+    for (Py_ssize_t i = 0; i < k && i < most; i++) {
+        PyObject *id = PyDict_GetItemWithError(w->t->ids, PyList_GET_ITEM(l, i));
+        if (id == NULL) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "lost mines core: a card");
+            Py_DECREF(l);
+            return -1;
+        }
+        out[i] = (int)PyLong_AsLong(id);
+    }
+    Py_DECREF(l);
+    return k > most ? -1 : 0;
+}
+
+/* round_points (games/lost_mines/state.py) on the core: selfish dwarves keep their own; each
+   team shares its total, rounded down, the rest to its members with the single most valuable
+   treasure, split evenly; the dragon costs its holder up to dragon_penalty */
+static void round_points(W *w, const int *dwarves, const int *layout, long *points) {
+    Tables *t = w->t;
+    long value[LSEATS], best[LSEATS];
+    int n = w->n;
+    for (int s = 0; s < n; s++) {
+        value[s] = best[s] = points[s] = 0;
+        for (int k = 0; k < w->ncol[s]; k++) {
+            long v = t->value[layout[w->col[s][k]]];
+            value[s] += v;
+            if (v > best[s]) best[s] = v;
+        }
+        if (t->team[dwarves[s]] < 0) points[s] = value[s];
+    }
+    for (int clan = 0; clan < t->nclans; clan++) {
+        long total = 0, top = -1;
+        int members = 0, tied = 0;
+        for (int s = 0; s < n; s++)
+            if (t->team[dwarves[s]] == clan) { members++; total += value[s]; if (best[s] > top) top = best[s]; }
+        if (!members) continue;
+        long share = total / members, rest = total % members;
+        for (int s = 0; s < n; s++) if (t->team[dwarves[s]] == clan) points[s] += share;
+        if (!rest) continue;
+        for (int s = 0; s < n; s++) if (t->team[dwarves[s]] == clan && best[s] == top) tied++;
+        for (int s = 0; s < n; s++)
+            if (t->team[dwarves[s]] == clan && best[s] == top) points[s] += rest / tied;
+    }
+    if (w->dragon >= 0)
+        points[w->dragon] -= points[w->dragon] < t->dragon_penalty ? points[w->dragon]
+                                                                    : t->dragon_penalty;
+}
+
+static PyObject *long_list(const long *a, int n) {
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l != NULL && i < n; i++) {
+        PyObject *v = PyLong_FromLong(a[i]);
+        if (v == NULL) { Py_CLEAR(l); break; }
+        PyList_SET_ITEM(l, i, v);
+    }
+    return l;
+}
+
+/* the round's RoundResult (LostMinesState._end_round's, with its details in the same order)
+   appended to the state's results, its totals added up */
+static int record_round(W *w, int round_no, const int *dwarves, const long *points) {
+    Tables *t = w->t;
+    PyObject *st = w->state, *details = NULL, *o = NULL, *totals = NULL, *layout = NULL,
+             *results = NULL, *rr = NULL;
+    int n = w->n, ok = 0;
+    long sum[LSEATS], top = points[0];
+    if (!(totals = get_attr(st, "totals")) || !(layout = get_attr(st, "layout"))) goto out;
+    for (int s = 0; s < n; s++) {
+        sum[s] = PyLong_AsLong(PyList_GET_ITEM(totals, s)) + points[s];
+        if (points[s] > top) top = points[s];
+    }
+    Py_CLEAR(totals);
+    if (PyErr_Occurred() || !(details = PyDict_New())) goto out;
+    if (!(o = get_attr(st, "dwarves"))) goto out;
+    Py_SETREF(o, PySequence_List(o));
+    if (o == NULL || PyDict_SetItemString(details, "dwarves", o) < 0) goto out;
+    Py_SETREF(o, PyList_New(n));
+    for (int s = 0; o != NULL && s < n; s++) {
+        PyObject *pile = PyList_New(w->ncol[s]);
+        if (pile == NULL) { Py_CLEAR(o); break; }
+        for (int k = 0; k < w->ncol[s]; k++) {
+            PyObject *code = PyList_GET_ITEM(layout, w->col[s][k]);
+            Py_INCREF(code);
+            PyList_SET_ITEM(pile, k, code);
+        }
+        PyList_SET_ITEM(o, s, pile);
+    }
+    if (o == NULL || PyDict_SetItemString(details, "treasures", o) < 0) goto out;
+    Py_SETREF(o, w->dragon < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(w->dragon));
+    if (o == NULL || PyDict_SetItemString(details, "dragon", o) < 0) goto out;
+    if (!(totals = long_list(sum, n)) || PyDict_SetItemString(details, "totals", totals) < 0)
+        goto out;
+    Py_SETREF(o, PyList_New(n));
+    for (int s = 0; o != NULL && s < n; s++) PyList_SET_ITEM(o, s, Py_NewRef(t->identity[dwarves[s]]));
+    if (o == NULL || PyDict_SetItemString(details, "roles", o) < 0) goto out;
+    Py_SETREF(o, PyList_New(0));
+    for (int s = 0; o != NULL && top > 0 && s < n; s++)
+        if (points[s] == top) {
+            PyObject *v = PyLong_FromLong(s);
+            if (v == NULL || PyList_Append(o, v) < 0) Py_CLEAR(o);
+            Py_XDECREF(v);
+        }
+    if (o == NULL || PyDict_SetItemString(details, "winners", o) < 0) goto out;
+    Py_SETREF(o, long_list(points, n));
+    if (o == NULL) goto out;
+    rr = PyObject_CallFunction(t->round_result, "iOO", round_no, o, details);
+    if (rr == NULL || !(results = get_attr(st, "results"))) goto out;
+    Py_SETREF(results, PySequence_List(results));
+    if (results == NULL || PyList_Append(results, rr) < 0
+        || set_attr(st, "totals", totals) < 0 || set_attr(st, "results", results) < 0)
+        goto out;
+    ok = 1;
+out:
+    Py_XDECREF(details); Py_XDECREF(o); Py_XDECREF(totals); Py_XDECREF(layout);
+    Py_XDECREF(results); Py_XDECREF(rr);
+    return ok ? 0 : -1;
+}
+
+/* last_round's holder of a round whose end is not written back (ended_round, as the state's
+   _round_end makes it): the face-up cards and the face-down mines (an EndedBoard), the pawns,
+   forest tiles, traps, trolls and the cards in front, all from the core's position */
+static PyObject *ended_round(W *w, int round_no, PyObject *reason) {
+    Tables *t = w->t;
+    PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *order = PyList_New(w->norder),
+             *pawns = PyTuple_New(w->n), *board = NULL, *over = NULL, *traps = NULL,
+             *trolls = NULL, *front = NULL, *r = NULL;
+    if (maze_objs(w, cells, hidden, NULL, order) < 0 || pawns == NULL) goto out;
+    for (int s = 0; s < w->n; s++) {
+        PyObject *c = cell_obj(w->pawn[s]);
+        if (c == NULL) goto out;
+        PyTuple_SET_ITEM(pawns, s, c);
+    }
+    if (!(board = PyObject_CallFunctionObjArgs(t->ended_board, t->cat, cells, order, hidden, NULL))
+        || !(over = cell_set(w, w->over, 0)) || !(traps = cell_set(w, w->trap, 1))
+        || front_objs(w, &trolls, &front) < 0)
+        goto out;
+    r = PyObject_CallFunction(t->ended_round, "iOOOOOOO", round_no, reason, board, pawns, over,
+                              traps, trolls, front);
+out:
+    Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(order); Py_XDECREF(pawns);
+    Py_XDECREF(board); Py_XDECREF(over); Py_XDECREF(traps); Py_XDECREF(trolls);
+    Py_XDECREF(front);
+    return r;
+}
+
+/* the match's rounds (its options' ``rounds``) */
+static int match_rounds(PyObject *st, int *rounds) {
+    PyObject *game = get_attr(st, "game"), *options = game ? get_attr(game, "options") : NULL;
+    int bad = options == NULL || attr_int(options, "rounds", rounds) < 0;
+    Py_XDECREF(game); Py_XDECREF(options);
+    return bad ? -1 : 0;
+}
+
+/* LostMinesState._end_round on the core, for a match whose rounds the core sets up: the
+   round's end kept for its first read (``written``: the state was written back, so the
+   state's own _round_end, the maze marked shared; else made of the core's position), the
+   scores and the round's record, then the match's end or the next round, set up here
+   (setup_called) */
+static int end_round_core(W *w, PyObject *reason, int written) {
+    Tables *t = w->t;
+    PyObject *st = w->state, *o;
+    int dwarves[LSEATS], layout[LSLOTS], round_no, rounds, all = 1, bad;
+    long points[LSEATS];
+    setup_called = 0;
+    for (int i = 0; i < w->nslot; i++) if (w->owner[i] < 0) all = 0;
+    if (reason == NULL) reason = all ? t->r_treasures : t->r_exhausted;
+    if (attr_int(st, "_round", &round_no) < 0) return -1;
+    if (!written) {
+        if (set_new(st, "_last_round", ended_round(w, round_no, reason)) < 0) return -1;
+    } else {
+        if (set_new(st, "_last_round", PyObject_CallMethod(st, "_round_end", "O", reason)) < 0
+            || !(o = get_attr(st, "_mt")))
+            return -1;
+        bad = set_attr(o, "shared", Py_True);
+        Py_DECREF(o);
+        if (bad) return -1;
+    }
+    if (ids_in(w, "dwarves", dwarves, w->n) < 0 || ids_in(w, "layout", layout, w->nslot) < 0)
+        return -1;
+    round_points(w, dwarves, layout, points);
+    if (record_round(w, round_no, dwarves, points) < 0
+        || set_attr(st, "pending", Py_None) < 0 || set_new(st, "voters", PyList_New(0)) < 0
+        || match_rounds(st, &rounds) < 0)
+        return -1;
+    if (round_no >= rounds) return set_attr(st, "terminal", Py_True);
+    w->turn = (w->turn + 1) % w->n;
+    if (set_new(st, "turn", PyLong_FromLong(w->turn)) < 0) return -1;
+    setup_called = 1;
+    return setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history));
+}
+
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
-                      PyObject *setup) {
+                      PyObject *setup, int own_end) {
     W *w = &work;
-    int shared, terminal, round0, round_no, finished = 1, rc;
+    int shared, terminal, round0, round_no, finished = 1, rc, rounds = 0;
     long played = 0;
     {
         PyObject *own = get_attr(state, "rng");
@@ -1574,7 +1813,8 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     }
     w->t = t; w->state = state;
     w->history = w->actors = w->discards = NULL;
-    if (state_flags(state, &terminal, &round0) < 0) return NULL;
+    if (state_flags(state, &terminal, &round0) < 0 || (own_end && match_rounds(state, &rounds) < 0))
+        return NULL;
     round_no = round0;
     if (terminal) return Py_BuildValue("(lO)", 0L, Py_True);
     if (!(w->history = get_attr(state, "history")) || !(w->actors = get_attr(state, "actors"))
@@ -1597,8 +1837,16 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
         /* the round is over: the state as Python's has it when _end_round is called (the
            action logged after), the generators written back; the next round set up by the
            core, or read in */
-        if (sync_out(w, shared) < 0 || put_rng(rng, w->rng) < 0) { Py_DECREF(action); goto error; }
-        int bad = end_round(w, setup, res == VOTED_END ? t->vote_reason : NULL, rng) < 0
+        /* a round the core ends and sets the next one up after, unless it is the match's
+           last, is not written back: the play-out's end writes the next one */
+        int write = !own_end || round_no >= rounds;
+        if (write && (sync_out(w, shared) < 0 || put_rng(rng, w->rng) < 0)) {
+            Py_DECREF(action);
+            goto error;
+        }
+        PyObject *reason = res == VOTED_END ? t->vote_reason : NULL;
+        int bad = (own_end ? load_setup(setup) < 0 || end_round_core(w, reason, write) < 0
+                           : end_round(w, setup, reason, rng) < 0)
                   || PyList_Append(w->history, action) < 0;
         Py_DECREF(action);
         if (bad || state_flags(state, &terminal, &round_no) < 0) goto error;
@@ -1626,16 +1874,22 @@ error:
 static PyObject *lost_mines_play_out(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *state, *rng, *caps, *setup;
-    int until, even;
-    if (!PyArg_ParseTuple(args, "OOppOO", &state, &rng, &until, &even, &caps, &setup))
+    int until, even, own_end;
+    if (!PyArg_ParseTuple(args, "OOppOOp", &state, &rng, &until, &even, &caps, &setup,
+                          &own_end))
         return NULL;
+    if (own_end && setup == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "lost mines core: a round's end on the core sets "
+                        "the next round up");
+        return NULL;
+    }
     Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.LostMinesTables");
     if (t == NULL) return NULL;
     /* one working state for the process: a second play-out while one is in a Python call
        (another thread, while this one ends a round) is played in Python instead */
     if (busy) return Py_BuildValue("(lO)", 0L, Py_False);
     busy = 1;
-    PyObject *result = play(state, rng, until, even, t, setup);
+    PyObject *result = play(state, rng, until, even, t, setup, own_end);
     busy = 0;
     return result;
 }

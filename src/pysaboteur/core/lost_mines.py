@@ -22,10 +22,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.actions import Move, Orient, PlayOnPlayer, PlayOnTreasure, Take
+from ..engine.game import RoundResult
 from ..engine.maze import FITS, Maze, Memo, cell, xy
 from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
 from ..engine.tiles import S as SOUTH
+from ..engine.views import EndedBoard
 from ..games.lost_mines import cards as C
 from ..games.lost_mines import state as S
 
@@ -117,7 +119,31 @@ def _spec() -> dict[str, Any]:
             "Move": Move, "new": tuple.__new__, "orient": (Orient(False), Orient(True)),
             "take": tuple(Take(slot) for slot in range(seats)), "votes": S._VOTES,
             "propose": S._PROPOSE[0], "stay": S._STAY[0], "vote": "vote",
-            "put_maze": _put_maze}
+            "put_maze": _put_maze, "score": _score_spec(codes)}
+
+
+def _score_spec(codes: list[str]) -> tuple[Any, ...]:
+    """What the core's round end (``LostMinesState._end_round``, ``round_points``) reads of
+    ``games/lost_mines/cards.py``: per card id (team, value, identity): the clan (by its
+    index in ``CLANS``) whose team a dwarf card plays for (-1: selfish, it keeps its own; a
+    saboteur plays for the other clan), a treasure's value, a dwarf card's identity; then the
+    clans, the dragon's cost, ``RoundResult``, the reasons a round ends by itself; and what a
+    round not written back at its end makes its ``last_round`` of (``ended_round``,
+    ``EndedBoard``, the catalogue)."""
+    cat = S.CAT
+    clans = {clan: i for i, clan in enumerate(C.CLANS)}
+    rows: list[tuple[int, int, str | None]] = []
+    for code in codes:
+        kind = cat[code]
+        if kind.category != "dwarf":
+            rows.append((-2, kind.value if kind.category == "treasure" else 0, None))
+            continue
+        identity, clan = C.identity_of(code), C.clan_of(code)
+        team = -1 if identity == C.SELFISH else clans[
+            C.other_clan(clan) if identity == C.SABOTEUR else clan]
+        rows.append((team, 0, identity))
+    return (tuple(rows), len(C.CLANS), C.DRAGON_PENALTY, RoundResult, "treasures", "exhausted",
+            S.ended_round, EndedBoard, cat)
 
 
 def _joint_row(table: dict[int, Any]) -> list[Any]:
@@ -203,8 +229,11 @@ def _play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool, policy: 
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     round_no = state._round
     setup = _setup_of(state.game.players) if state.deal is None else None
+    # the round's end on the core where the core sets the next round up, unless the state
+    # has a round's end of its own (tests that nest a play-out in it)
+    own_end = setup is not None and "_end_round" not in state.__dict__
     played, finished = _ext.lost_mines_play_out(state, rng, until_round_end,
-                                                policy == "playout", _tables(), setup)
+                                                policy == "playout", _tables(), setup, own_end)
     if not finished:
         if until_round_end and state._round != round_no:
             return int(played)

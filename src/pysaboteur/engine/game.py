@@ -28,10 +28,10 @@ from .cards import Catalogue
 from .errors import BadOptions, GameOver, IllegalAction, NotYourTurn, RecordError
 from .notation import parse_action
 from .rng import Rng
+from .views import LaterRoundEnd, RoundEnd
 
 if TYPE_CHECKING:
     from .position import StartLayout
-    from .views import RoundEnd
 
 TERMINAL = -1
 
@@ -330,8 +330,8 @@ class State(ABC):
     rng: Rng
     history: list[Action]
     results: list[RoundResult]
-    #: the public facts of the last ended round (``views.RoundEnd``), None before
-    last_round: RoundEnd | None
+    #: ``last_round``'s value: the round's end, or its holder until first read
+    _last_round: RoundEnd | LaterRoundEnd | None
     terminal: bool
     current: int
     _round: int
@@ -348,6 +348,18 @@ class State(ABC):
         self.actors: list[int] = []
         self.results = []
         self.last_round = None
+
+    @property
+    def last_round(self) -> RoundEnd | None:
+        """The public facts of the last ended round (``views.RoundEnd``), None before: made
+        when first read where the game keeps a ``views.LaterRoundEnd`` (Saboteur, Saboteur
+        2, The Lost Mines: play-outs end rounds by the thousand and read none of them)."""
+        end = self._last_round
+        return end.get() if isinstance(end, LaterRoundEnd) else end
+
+    @last_round.setter
+    def last_round(self, end: RoundEnd | LaterRoundEnd | None) -> None:
+        self._last_round = end
 
     # -- turn ---------------------------------------------------------------
     @property

@@ -150,6 +150,8 @@ class EndedBoard(NamedTuple):
 
 #: what a round's end is made from: a maze, or the part of it that it reads
 Board = Maze | EndedBoard
+#: a round's ``RoundEnd.extra``, or a function that makes it (``LaterRoundEnd``)
+Extra = dict[str, Any] | Callable[[], dict[str, Any]]
 
 
 class LaterRoundEnd:
@@ -164,12 +166,16 @@ class LaterRoundEnd:
     holder, so they share the one ``RoundEnd`` it makes, as they shared the eager one; two
     holders compare equal when their round ends do (the differential and tests compare
     states field by field).
+
+    ``extra`` is the ``RoundEnd.extra`` dict, or a function of no arguments that makes it
+    at the first read (The Lost Mines: its pawns and tokens as notation, from what the
+    round ended with; the function holds values that are no longer changed).
     """
 
     __slots__ = ("args", "made")
 
-    def __init__(self, round_no: int, reason: str, maze: Board, extra: dict[str, Any]) -> None:
-        self.args: tuple[int, str, Board, dict[str, Any]] | None = (round_no, reason, maze, extra)
+    def __init__(self, round_no: int, reason: str, maze: Board, extra: Extra) -> None:
+        self.args: tuple[int, str, Board, Extra] | None = (round_no, reason, maze, extra)
         self.made: RoundEnd | None = None
 
     def get(self) -> RoundEnd:
@@ -177,7 +183,9 @@ class LaterRoundEnd:
         made = self.made
         if made is None:
             assert self.args is not None
-            made = self.made = round_end(*self.args)
+            round_no, reason, maze, extra = self.args
+            made = self.made = round_end(round_no, reason, maze,
+                                         extra if isinstance(extra, dict) else extra())
             self.args = None  # the maze is not needed any more
         return made
 
@@ -190,6 +198,15 @@ class LaterRoundEnd:
 
     def __repr__(self) -> str:
         return repr(self.get())
+
+    def __copy__(self) -> LaterRoundEnd:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LaterRoundEnd:
+        """The holder itself: what it holds is no longer changed, and a deep copy would copy
+        the catalogue too, whose ``id`` keys ``_MADE`` (a copy's id, reused after it is
+        gone, would find another catalogue's cards)."""
+        return self
 
 
 #: per catalogue (by id: the games' catalogues live as long as the process), PlacedCard by

@@ -52,7 +52,7 @@ from ...engine.moves import DISTINCT, SINGLES, Template, add_template_passes, ha
 from ...engine.position import StartLayout
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
-from ...engine.views import LaterRoundEnd, RoundEnd
+from ...engine.views import LaterRoundEnd
 from . import cards as C
 from .menu import (
     K_CELL,
@@ -247,8 +247,6 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
     # below, which the rules replace instead of changing in place: ``results``,
     # ``aside``, ``roles``, ``spare_roles``, ``in_front``, ``seen``, the gold.
     _LIST_FIELDS: ClassVar[tuple[str, ...]] = ("history", "actors", "deck", "discards", "passed")
-    #: ``last_round``'s value: the round's end, or its holder until first read
-    _last_round: RoundEnd | LaterRoundEnd | None
 
     def clone(self) -> ClassicState:
         new = self.__class__.__new__(self.__class__)
@@ -661,16 +659,6 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
         self.next_turn = (self.last + 1) % self.game.players
         if not self._start_thefts():
             self._next_round()
-
-    @property
-    def last_round(self) -> RoundEnd | None:
-        """The last ended round as it ended (``State.last_round``), made when first read."""
-        end = self._last_round
-        return end.get() if isinstance(end, LaterRoundEnd) else end
-
-    @last_round.setter
-    def last_round(self, end: RoundEnd | None) -> None:
-        self._last_round = end
 
     def _round_end_extra(self) -> dict[str, Any]:
         """The public facts of the round's end besides the board (``RoundEnd.extra``)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ...engine.actions import (
@@ -60,7 +61,7 @@ from ...engine.position import StartLayout
 from ...engine.rng import Rng
 from ...engine.secrecy import redeal
 from ...engine.tiles import EDGES, OPPOSITE, E, N, S, W
-from ...engine.views import RoundEnd, round_end
+from ...engine.views import Board, LaterRoundEnd
 from . import cards as C
 
 CARD, MOVE, ORIENT, TAKE, VOTE = range(5)
@@ -852,7 +853,10 @@ class LostMinesState(SharedMaze, MenuState):
         """The round is over: ``reason`` "vote", or what the position says (``RoundEnd``)."""
         if reason is None:
             reason = "treasures" if min(self.owner) >= 0 else "exhausted"
-        self.last_round = self._round_end(reason)
+        # the board as the round ended, made once when first read (``last_round``); the maze
+        # is marked shared so that nothing changes it under the holder (a change copies it)
+        self._last_round = self._round_end(reason)
+        self._mt.shared = True
         points = round_points(self.dwarves, [[self.layout[s] for s in slots]
                                              for slots in self.collected], self.dragon)
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
@@ -874,18 +878,13 @@ class LostMinesState(SharedMaze, MenuState):
         self.turn = (self.turn + 1) % self.game.players
         self._setup_round()
 
-    def _round_end(self, reason: str) -> RoundEnd:
-        """The public facts of the round that ends now, as it ends: the board, the pawns
-        and the tokens on it."""
-        return round_end(self._round, reason, self.maze, {
-            "pawns": tuple(map(xy, self.pawn)),
-            "forest": tuple(sorted(map(xy, self.overcome))),
-            "traps": tuple([(*xy(j >> 4), "E" if j & 15 == 2 else "S")
-                            for j in sorted(self.traps)]),
-            "trolls": tuple([(*xy(j >> 4), "E" if j & 15 == 2 else "S", s)
-                             for j, s in sorted(self.trolls.items())]),
-            "in_front": tuple(map(tuple, self.in_front)),
-        })
+    def _round_end(self, reason: str) -> LaterRoundEnd:
+        """The public facts of the round that ends now, as it ends (the board, the pawns and
+        the tokens on it), made when first read.  The tokens and the cards in front are
+        replaced, never changed in place (see ``clone``), so the holder keeps them as they
+        are; the pawns' list is changed in place: a copy."""
+        return ended_round(self._round, reason, self.maze, tuple(self.pawn), self.overcome,
+                           self.traps, self.trolls, self.in_front)
 
     # ------------------------------------------------------------------ outcome
     def scores(self) -> list[int]:
@@ -965,6 +964,29 @@ class LostMinesState(SharedMaze, MenuState):
         from .view import lost_mines_view
 
         return lost_mines_view(self, seat)
+
+
+def ended_round(round_no: int, reason: str, board: Board, pawns: tuple[int, ...],
+                overcome: set[int], traps: set[int], trolls: dict[int, int],
+                in_front: list[list[str]]) -> LaterRoundEnd:
+    """``last_round``'s holder of a round that ended so (``LostMinesState._round_end``; the
+    compiled core hands it a ``views.EndedBoard`` for the maze)."""
+    return LaterRoundEnd(round_no, reason, board,
+                         partial(round_end_extra, pawns, overcome, traps, trolls, in_front))
+
+
+def round_end_extra(pawns: tuple[int, ...], overcome: set[int], traps: set[int],
+                    trolls: dict[int, int], in_front: list[list[str]]) -> dict[str, Any]:
+    """``RoundEnd.extra`` of a round that ended with these pawns (cells), forest tiles
+    (cells), traps and trolls (joints; the seat whose troll) and cards in front."""
+    return {
+        "pawns": tuple(map(xy, pawns)),
+        "forest": tuple(sorted(map(xy, overcome))),
+        "traps": tuple([(*xy(j >> 4), "E" if j & 15 == 2 else "S") for j in sorted(traps)]),
+        "trolls": tuple([(*xy(j >> 4), "E" if j & 15 == 2 else "S", s)
+                         for j, s in sorted(trolls.items())]),
+        "in_front": tuple(map(tuple, in_front)),
+    }
 
 
 def round_points(dwarves: list[str], treasures: list[list[str]], dragon: int | None) -> list[int]:
