@@ -1121,6 +1121,42 @@ static int py_on_player(W *w, int seat, int card, int target) {
     return load_fronts(w) == 0 ? 0 : -1;
 }
 
+/* Saboteur 2's theft_order (a Python list, replaced, never changed in place): a Theft laid
+   in front of ``seat`` joins its end; one taken away leaves (list.remove: the first) */
+static int theft_order_edit(W *w, int seat, int add) {
+    PyObject *old = get_attr(w->state, "theft_order");
+    if (old == NULL) return -1;
+    PyObject *order = PySequence_List(old), *who = PyLong_FromLong(seat);
+    Py_DECREF(old);
+    int r = -1;
+    if (order != NULL && who != NULL) {
+        if (add) r = PyList_Append(order, who);
+        else {
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(order) && r < 0; i++) {
+                int eq = PyObject_RichCompareBool(PyList_GET_ITEM(order, i), who, Py_EQ);
+                if (eq < 0) break;
+                if (eq) r = PySequence_DelItem(order, i);
+            }
+            if (r < 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "core: theft_order");
+        }
+        if (r == 0) r = set_attr(w->state, "theft_order", order);
+    }
+    Py_XDECREF(order); Py_XDECREF(who);
+    return r;
+}
+
+/* ExpansionState._take_from_front: the card at ``k`` in front of ``seat`` discarded (a
+   Theft also leaves theft_order) */
+static int take_from_front(W *w, int seat, int k) {
+    int card = w->front[seat][k];
+    memmove(&w->front[seat][k], &w->front[seat][k + 1], sizeof(int) * (size_t)(w->nfront[seat] - k - 1));
+    w->nfront[seat]--;
+    w->bits[seat] -= w->t->front_bit[card];
+    set_front(w, seat);
+    if (append_discard(w, card) < 0) return -1;
+    return w->t->effect[card] == E_THEFT ? theft_order_edit(w, seat, 0) : 0;
+}
+
 static int seat_effect(W *w, int seat, int card, int target, int tool) {
     Tables *t = w->t;
     switch (t->effect[card]) {
@@ -1137,6 +1173,18 @@ static int seat_effect(W *w, int seat, int card, int target, int tool) {
         w->bits[target] -= bit;
         if (append_discard(w, card) < 0 || append_discard(w, broken) < 0) return -1;
         return set_front(w, target);
+    }
+    case E_THEFT:  /* laid in front of the target (a Theft also joins theft_order) */
+    case E_TRAPPED:
+        w->front[target][w->nfront[target]++] = card;
+        w->bits[target] += t->front_bit[card];
+        set_front(w, target);
+        return t->effect[card] == E_THEFT ? theft_order_edit(w, target, 1) : 0;
+    case E_REMOVE: {  /* hands-off, free at last: discarded, and the card it removes */
+        int k = 0;
+        while (t->front_bit[w->front[target][k]] != t->removes_bit[card]) k++;
+        if (append_discard(w, card) < 0) return -1;
+        return take_from_front(w, target, k);
     }
     case E_SWAP_HAND: {  /* the hands change places; the other player draws, not the actor */
         static int tmp[MAXHAND];
@@ -1274,10 +1322,9 @@ static int decide(W *w, int even, PyObject **action_out) {
             if (hand_remove(w, seat, pair[k]) < 0 || PyList_Append(w->passed, t->passed_t[seat][pair[k]]) < 0) {
                 Py_DECREF(action); return -1;
             }
-        PyObject *r = flush_fronts(w) < 0 ? NULL
-            : PyObject_CallMethod(w->state, "_take_from_front", "iO", seat, t->codes[removed]);
-        if (r == NULL || load_fronts(w) != 0) { Py_XDECREF(r); Py_DECREF(action); return -1; }
-        Py_DECREF(r);
+        int k = 0;
+        while (w->front[seat][k] != removed) k++;
+        if (take_from_front(w, seat, k) < 0) { Py_DECREF(action); return -1; }
         res = end_turn(w);
         break;
     }
