@@ -313,6 +313,41 @@ def test_saboteur_2_options_and_later_play_are_the_same_on_both_paths() -> None:
         assert a.view(0).plain() == b.view(0).plain()
 
 
+@compiled
+def test_saboteur_2_pay_outs_are_the_cores_and_the_same_on_both_paths() -> None:
+    """Saboteur 2's round end on the core (its routes computed on the core's grid, the door
+    rule, the shares, the geologists, the trapped): the same results, purses and round ends
+    as the pure loop's under both door rules, with the gold found behind every pattern of
+    open and closed routes; the state's own ``_end_round`` is never called."""
+    from pysaboteur.games.expansion.state import ExpansionState
+
+    calls = []
+    pure_end = ExpansionState._end_round
+    seen: set[tuple[bool, ...]] = set()
+    for rule in ("bga", "literal"):
+        for players in (3, 6, 9):
+            game = make_game("expansion", players, door_rule=rule)
+            for seed in range(120):
+                a, b = game.new_state(seed), game.new_state(seed)
+                ra, rb = Rng(seed), Rng(seed)
+                assert a._pure_play_out(ra, False, "playout") == b.play_out(  # type: ignore[attr-defined]
+                    rb, False, "playout")
+                assert ra.state == rb.state and difference(a, b) is None
+                assert a.last_round == b.last_round
+                for r in b.results:
+                    if r.details["finder"] >= 0:
+                        seen.add(tuple(r.details["routes"].values()))
+                try:  # the compiled play-out again, every call of the state's own counted
+                    ExpansionState._end_round = lambda s: calls.append(1) or pure_end(s)  # type: ignore[method-assign]
+                    c = game.new_state(seed)
+                    c.play_out(Rng(seed), False, "playout")
+                finally:
+                    ExpansionState._end_round = pure_end  # type: ignore[method-assign]
+                assert difference(a, c) is None
+    assert seen == {(True, True), (True, False), (False, True), (False, False)}
+    assert not calls
+
+
 # ---------------------------------------------------------------------- the first round
 @compiled
 @pytest.mark.parametrize("name", ["classic", "expansion"])

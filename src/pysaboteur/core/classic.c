@@ -9,8 +9,9 @@
  * set of moves serve both games: Saboteur 2 adds ladders, passes of 2 and 3 cards, the
  * discard-2 option and its action cards' targets (seat_targets); the effects that change
  * only what Python keeps are the state's own methods, called from here.  What a person sees
- * (views, records, the pay-out, the thefts after a round) stays in Python: the core calls
- * the state's own _end_round at a round's end, and sets the next round up itself.
+ * (views, records, the thieves' Steal after a round) stays in Python.  Where the core sets
+ * the rounds up it also pays them out (end_round_classic: Saboteur's nuggets, Saboteur 2's
+ * routes, door rule, shares and crystals); elsewhere it calls the state's own _end_round.
  */
 #include "core.h"
 
@@ -1120,6 +1121,42 @@ static int py_on_player(W *w, int seat, int card, int target) {
     return load_fronts(w) == 0 ? 0 : -1;
 }
 
+/* Saboteur 2's theft_order (a Python list, replaced, never changed in place): a Theft laid
+   in front of ``seat`` joins its end; one taken away leaves (list.remove: the first) */
+static int theft_order_edit(W *w, int seat, int add) {
+    PyObject *old = get_attr(w->state, "theft_order");
+    if (old == NULL) return -1;
+    PyObject *order = PySequence_List(old), *who = PyLong_FromLong(seat);
+    Py_DECREF(old);
+    int r = -1;
+    if (order != NULL && who != NULL) {
+        if (add) r = PyList_Append(order, who);
+        else {
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(order) && r < 0; i++) {
+                int eq = PyObject_RichCompareBool(PyList_GET_ITEM(order, i), who, Py_EQ);
+                if (eq < 0) break;
+                if (eq) r = PySequence_DelItem(order, i);
+            }
+            if (r < 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "core: theft_order");
+        }
+        if (r == 0) r = set_attr(w->state, "theft_order", order);
+    }
+    Py_XDECREF(order); Py_XDECREF(who);
+    return r;
+}
+
+/* ExpansionState._take_from_front: the card at ``k`` in front of ``seat`` discarded (a
+   Theft also leaves theft_order) */
+static int take_from_front(W *w, int seat, int k) {
+    int card = w->front[seat][k];
+    memmove(&w->front[seat][k], &w->front[seat][k + 1], sizeof(int) * (size_t)(w->nfront[seat] - k - 1));
+    w->nfront[seat]--;
+    w->bits[seat] -= w->t->front_bit[card];
+    set_front(w, seat);
+    if (append_discard(w, card) < 0) return -1;
+    return w->t->effect[card] == E_THEFT ? theft_order_edit(w, seat, 0) : 0;
+}
+
 static int seat_effect(W *w, int seat, int card, int target, int tool) {
     Tables *t = w->t;
     switch (t->effect[card]) {
@@ -1136,6 +1173,18 @@ static int seat_effect(W *w, int seat, int card, int target, int tool) {
         w->bits[target] -= bit;
         if (append_discard(w, card) < 0 || append_discard(w, broken) < 0) return -1;
         return set_front(w, target);
+    }
+    case E_THEFT:  /* laid in front of the target (a Theft also joins theft_order) */
+    case E_TRAPPED:
+        w->front[target][w->nfront[target]++] = card;
+        w->bits[target] += t->front_bit[card];
+        set_front(w, target);
+        return t->effect[card] == E_THEFT ? theft_order_edit(w, target, 1) : 0;
+    case E_REMOVE: {  /* hands-off, free at last: discarded, and the card it removes */
+        int k = 0;
+        while (t->front_bit[w->front[target][k]] != t->removes_bit[card]) k++;
+        if (append_discard(w, card) < 0) return -1;
+        return take_from_front(w, target, k);
     }
     case E_SWAP_HAND: {  /* the hands change places; the other player draws, not the actor */
         static int tmp[MAXHAND];
@@ -1273,10 +1322,9 @@ static int decide(W *w, int even, PyObject **action_out) {
             if (hand_remove(w, seat, pair[k]) < 0 || PyList_Append(w->passed, t->passed_t[seat][pair[k]]) < 0) {
                 Py_DECREF(action); return -1;
             }
-        PyObject *r = flush_fronts(w) < 0 ? NULL
-            : PyObject_CallMethod(w->state, "_take_from_front", "iO", seat, t->codes[removed]);
-        if (r == NULL || load_fronts(w) != 0) { Py_XDECREF(r); Py_DECREF(action); return -1; }
-        Py_DECREF(r);
+        int k = 0;
+        while (w->front[seat][k] != removed) k++;
+        if (take_from_front(w, seat, k) < 0) { Py_DECREF(action); return -1; }
         res = end_turn(w);
         break;
     }
@@ -1497,20 +1545,186 @@ static PyObject *ended_board(W *w, PyObject *pay) {
     return board;
 }
 
-/* ``written``: the state was written (sync_out) before, its maze is the round's; else the
-   round's end gets an EndedBoard of the core's maze (the state is written when the
-   play-out stops, after the next round's set-up) */
-static int end_round_classic(W *w, PyObject *pay, int written) {
-    PyObject *st = w->state;
-    int n = w->seats, round_no, rc = -1;
-    if (flush_fronts(w) < 0) return -1;
-    long earned[MAXSEATS] = {0};
-    PyObject *nuggets = NULL, *gold = NULL, *roles = NULL, *spare = NULL, *winners = NULL,
-             *side = NULL, *details = NULL, *earned_l = NULL, *result = NULL, *results = NULL,
-             *front = NULL, *extra = NULL, *maze = NULL, *later = NULL, *mt = NULL, *o;
-    if (attr_int(st, "_round", &round_no) < 0) return -1;
-    /* the nuggets and every seat's gold are shared with clones: copied before a change */
-    if (!(o = get_attr(st, "nuggets"))) goto out;
+/* Saboteur 2's routes (ExpansionState._routes): does a route from the sources (the start,
+   the ladders: every segment, even of a door) reach the gold passing no door of the colour
+   ``barred`` (1 blue, 2 green)?  The reach of a second maze built from the cards laid, one
+   context per route, is the closure computed here on the core's grid (a placement only adds
+   to reach, so the order the cards were laid in does not change it). */
+static uint8_t route_reach[NCELLS];
+
+static int route_open(W *w, const unsigned char *door, int barred, int gold) {
+    Tables *t = w->t;
+    int top = 0;
+    for (int i = 0; i < w->ns; i++) {
+        int c = w->scell[i];
+        if (tile[c] < 0) continue;
+        for (int s = 0; s < t->nseg[tile[c]]; s++)
+            if ((w->smask[i] >> s) & 1) { stackbuf[2 * top] = c; stackbuf[2 * top + 1] = s; top++; }
+    }
+    while (top > 0) {
+        top--;
+        int c = stackbuf[2 * top], s = stackbuf[2 * top + 1];
+        if ((route_reach[c] >> s) & 1) continue;
+        if (door[tile[c]] == barred) {  /* NO_ENTER, unless the tile is a source */
+            int src = 0;
+            for (int i = 0; i < w->ns && !src; i++) src = w->scell[i] == c;
+            if (!src) continue;
+        }
+        route_reach[c] |= (uint8_t)(1 << s);
+        int seg = t->segs[tile[c]][s];
+        for (int e = 0; e < 4; e++) {
+            if (!(seg & EDGES[e])) continue;
+            int n = c + DELTA[e], tn = tile[n];
+            if (tn < 0) continue;
+            int s2 = t->seg_of_edge[tn][OPP[e]];
+            if (s2 >= 0 && !((route_reach[n] >> s2) & 1)) {
+                stackbuf[2 * top] = n; stackbuf[2 * top + 1] = s2; top++;
+            }
+        }
+    }
+    int open = route_reach[gold] != 0;
+    for (int i = 0; i < w->norder; i++) route_reach[w->order[i]] = 0;
+    return open;
+}
+
+static PyObject *s_routes, *s_blue, *s_green, *s_crystals, *s_set_aside, *s_thefts, *s_trapped;
+
+/* a list of the seats in ``seats`` */
+static PyObject *seat_list(const int *seats, int n) {
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l && i < n; i++) {
+        PyObject *o = PyLong_FromLong(seats[i]);
+        if (o == NULL) { Py_CLEAR(l); break; }
+        PyList_SET_ITEM(l, i, o);
+    }
+    return l;
+}
+
+/* ExpansionState._pay_round on the core: the door rule (winning_teams), the winners
+   (team_winners, saboteur_winners), the trapped not paid (paid), the shares and the
+   geologists' crystals (earnings), the purses; ``more``: the details after spare_roles in
+   _end_round's order (routes, crystals, set_aside_roles, thefts); ``trapped``: who is. */
+static int pay_expansion(W *w, PyObject *xp, PyObject *roles, long *earned,
+                         PyObject **winners, PyObject **side, PyObject **more,
+                         PyObject **trapped) {
+    PyObject *st = w->state, *teams = PyTuple_GET_ITEM(xp, 0), *colours = PyTuple_GET_ITEM(xp, 1);
+    const unsigned char *door = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(xp, 9));
+    const unsigned char *crys = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(xp, 10));
+    const unsigned char *isgold = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(xp, 11));
+    int n = w->seats, role[MAXSEATS], trap[MAXSEATS], ntrap = 0, trapped_seats[MAXSEATS];
+    /* each seat's role: 1 blue digger, 2 green, 3 boss, 4 profiteer, 5 saboteur, 6 geologist */
+    PyObject *named[6] = {PyTuple_GET_ITEM(teams, 0), PyTuple_GET_ITEM(teams, 1),
+                          PyTuple_GET_ITEM(xp, 2), PyTuple_GET_ITEM(xp, 3),
+                          PyTuple_GET_ITEM(xp, 4), PyTuple_GET_ITEM(xp, 5)};
+    PyObject *fronts = get_attr(st, "in_front");
+    if (fronts == NULL) return -1;
+    int any_saboteur = 0;
+    for (int s = 0; s < n; s++) {
+        PyObject *r = PyList_GET_ITEM(roles, s);
+        role[s] = 0;
+        for (int k = 0; k < 6 && !role[s]; k++) {
+            int eq = PyObject_RichCompareBool(r, named[k], Py_EQ);
+            if (eq < 0) { Py_DECREF(fronts); return -1; }
+            if (eq) role[s] = k + 1;
+        }
+        any_saboteur |= role[s] == 5;
+        trap[s] = PySequence_Contains(PySequence_Fast_GET_ITEM(fronts, s), s_trapped);
+        if (trap[s] < 0) { Py_DECREF(fronts); return -1; }
+        if (trap[s]) trapped_seats[ntrap++] = s;
+    }
+    Py_DECREF(fronts);
+    long crystals = 0;
+    int gold = -1;
+    for (int i = 0; i < w->norder; i++) {
+        int ot = tile[w->order[i]];
+        crystals += crys[ot];
+        if (isgold[ot] && gold < 0) gold = w->order[i];
+    }
+    int win[2 * MAXSEATS], nw = 0;
+    if (!(*more = PyDict_New())) return -1;
+    if (w->finder >= 0) {
+        if (gold < 0) { PyErr_SetString(PyExc_AssertionError, "core: the gold's cell"); return -1; }
+        int open[2] = {route_open(w, door, 2, gold), route_open(w, door, 1, gold)};
+        PyObject *routes = Py_BuildValue("{OOOO}", s_blue, open[0] ? Py_True : Py_False,
+                                         s_green, open[1] ? Py_True : Py_False);
+        int bad = routes == NULL || PyDict_SetItem(*more, s_routes, routes) < 0;
+        Py_XDECREF(routes);
+        if (bad) return -1;
+        /* winning_teams: the finder's team if its route is open, else the other team if its
+           route is open or the door rule is "literal"; a finder of no team: the open ones */
+        int fr = role[w->finder], wins[2] = {0, 0};
+        if (fr == 1 || fr == 2) {
+            int own = fr - 1, other = 1 - own;
+            if (open[own]) wins[own] = 1;
+            else if (PyObject_IsTrue(PyTuple_GET_ITEM(xp, 8)) || open[other]) wins[other] = 1;
+        } else {
+            wins[0] = open[0]; wins[1] = open[1];
+        }
+        for (int s = 0; s < n; s++)  /* team_winners: the diggers, then the boss, profiteer */
+            if ((role[s] == 1 && wins[0]) || (role[s] == 2 && wins[1])) win[nw++] = s;
+        if (wins[0] || wins[1])
+            for (int s = 0; s < n; s++)
+                if (role[s] == 3 || role[s] == 4) win[nw++] = s;
+        if (wins[0] && wins[1]) *side = PyUnicode_FromFormat("%U+%U", PyTuple_GET_ITEM(colours, 0),
+                                                             PyTuple_GET_ITEM(colours, 1));
+        else if (wins[0] || wins[1]) *side = Py_NewRef(PyTuple_GET_ITEM(colours, wins[0] ? 0 : 1));
+        else *side = Py_NewRef(s_nobody);
+    } else {
+        if (any_saboteur)  /* saboteur_winners: none without a saboteur in the round */
+            for (int s = 0; s < n; s++)
+                if (role[s] == 5 || role[s] == 4) win[nw++] = s;
+        *side = Py_NewRef(nw ? s_saboteurs_side : s_nobody);
+    }
+    if (*side == NULL) return -1;
+    /* paid: the untrapped winners, sorted (each seat at most once: the roles are distinct) */
+    int paid[MAXSEATS], np = 0;
+    for (int s = 0; s < n; s++)
+        for (int i = 0; i < nw; i++)
+            if (win[i] == s && !trap[s]) { paid[np++] = s; break; }
+    PyObject *payout = PyTuple_GET_ITEM(xp, 6), *deduction = PyTuple_GET_ITEM(xp, 7);
+    Py_ssize_t last = PyTuple_GET_SIZE(payout) - 1;
+    long share = PyLong_AsLong(PyTuple_GET_ITEM(payout, np < last ? np : last));
+    for (int i = 0; i < np; i++) {
+        PyObject *d = PyDict_GetItemWithError(deduction, PyList_GET_ITEM(roles, paid[i]));
+        if (d == NULL && PyErr_Occurred()) return -1;
+        long e = share - (d ? PyLong_AsLong(d) : 0);
+        earned[paid[i]] = e > 0 ? e : 0;
+    }
+    int geologists = 0;
+    for (int s = 0; s < n; s++) geologists += role[s] == 6 && !trap[s];
+    for (int s = 0; s < n; s++)
+        if (role[s] == 6 && !trap[s]) earned[s] += crystals / geologists;
+    /* the purses, a new list; the details that follow spare_roles */
+    PyObject *purse = get_attr(st, "purse"), *np_l = purse ? PyList_New(n) : NULL;
+    for (int s = 0; np_l && s < n; s++) {
+        PyObject *o = PyLong_FromLong(PyLong_AsLong(PyList_GET_ITEM(purse, s)) + earned[s]);
+        if (o == NULL) { Py_CLEAR(np_l); break; }
+        PyList_SET_ITEM(np_l, s, o);
+    }
+    Py_XDECREF(purse);
+    int bad = np_l == NULL || set_attr(st, "purse", np_l) < 0;
+    Py_XDECREF(np_l);
+    if (bad || !(*winners = seat_list(paid, np)) || !(*trapped = PyTuple_New(ntrap))) return -1;
+    for (int i = 0; i < ntrap; i++) {
+        PyObject *o = PyLong_FromLong(trapped_seats[i]);
+        if (o == NULL) return -1;
+        PyTuple_SET_ITEM(*trapped, i, o);
+    }
+    PyObject *c = PyLong_FromLong(crystals), *aside = NULL, *thefts = NULL, *o = get_attr(st, "hats_aside");
+    if (o) { aside = PySequence_List(o); Py_DECREF(o); }
+    bad = c == NULL || aside == NULL || PyList_Sort(aside) < 0 || !(thefts = PyList_New(0))
+          || PyDict_SetItem(*more, s_crystals, c) < 0 || PyDict_SetItem(*more, s_set_aside, aside) < 0
+          || PyDict_SetItem(*more, s_thefts, thefts) < 0;
+    Py_XDECREF(c); Py_XDECREF(aside); Py_XDECREF(thefts);
+    return bad || PyErr_Occurred() ? -1 : 0;
+}
+
+/* the base game's nuggets and every seat's gold, copied (shared with clones) and paid */
+static int pay_classic(W *w, PyObject *pay, PyObject *roles, long *earned, PyObject **winners,
+                       PyObject **side) {
+    PyObject *st = w->state, *nuggets = NULL, *gold = NULL, *o;
+    int n = w->seats, rc = -1;
+    if (!(o = get_attr(st, "nuggets"))) return -1;
     nuggets = PyList_GetSlice(o, 0, PY_SSIZE_T_MAX);
     Py_DECREF(o);
     if (nuggets == NULL || !(o = get_attr(st, "gold"))) goto out;
@@ -1521,11 +1735,38 @@ static int end_round_classic(W *w, PyObject *pay, int written) {
         PyList_SET_ITEM(gold, s, g);
     }
     Py_DECREF(o);
-    if (gold == NULL || set_attr(st, "nuggets", nuggets) < 0 || set_attr(st, "gold", gold) < 0
-        || !(roles = get_attr(st, "roles")) || !PyList_Check(roles)
-        || PyList_GET_SIZE(roles) != n)
+    if (gold == NULL || set_attr(st, "nuggets", nuggets) < 0 || set_attr(st, "gold", gold) < 0)
         goto out;
-    if (pay_round(w, pay, nuggets, gold, roles, earned, &winners, &side) < 0) goto out;
+    if (pay_round(w, pay, nuggets, gold, roles, earned, winners, side) < 0) goto out;
+    Py_INCREF(*side);  /* (pay_round's sides are borrowed) */
+    rc = 0;
+out:
+    Py_XDECREF(nuggets); Py_XDECREF(gold);
+    return rc;
+}
+
+/* ClassicState._end_round on the core, Saboteur's (``pay`` of 9 items) or Saboteur 2's
+   (``pay``'s item 9: expansion.py's pay_spec): the pay-out, the details in _end_round's
+   order, the round's RoundResult, last_round's holder, the fields it sets, then Saboteur
+   2's thefts (its own _start_thefts) or the next round (next_round_called).
+   ``written``: the state was written (sync_out) before, its maze is the round's; else the
+   round's end gets an EndedBoard of the core's maze (the state is written when the
+   play-out stops, after the next round's set-up) */
+static int end_round_classic(W *w, PyObject *pay, int written) {
+    PyObject *st = w->state;
+    PyObject *xp = PyTuple_GET_SIZE(pay) > 9 ? PyTuple_GET_ITEM(pay, 9) : NULL;
+    int n = w->seats, round_no, rc = -1;
+    if (flush_fronts(w) < 0) return -1;
+    long earned[MAXSEATS] = {0};
+    PyObject *roles = NULL, *spare = NULL, *winners = NULL, *more = NULL, *trapped = NULL,
+             *side = NULL, *details = NULL, *earned_l = NULL, *result = NULL, *results = NULL,
+             *front = NULL, *extra = NULL, *maze = NULL, *later = NULL, *mt = NULL, *o;
+    if (attr_int(st, "_round", &round_no) < 0) return -1;
+    if (!(roles = get_attr(st, "roles")) || !PyList_Check(roles) || PyList_GET_SIZE(roles) != n)
+        goto out;
+    if ((xp ? pay_expansion(w, xp, roles, earned, &winners, &side, &more, &trapped)
+            : pay_classic(w, pay, roles, earned, &winners, &side)) < 0)
+        goto out;
     /* the details as _end_round orders them: winners, side, finder, roles, spare roles */
     if (!(o = get_attr(st, "spare_roles"))) goto out;
     spare = PySequence_List(o);
@@ -1540,7 +1781,8 @@ static int end_round_classic(W *w, PyObject *pay, int written) {
     if (bad || !(o = PyList_GetSlice(roles, 0, PY_SSIZE_T_MAX))) goto out;
     bad = PyDict_SetItem(details, s_roles, o) < 0;
     Py_DECREF(o);
-    if (bad || PyDict_SetItem(details, s_spare, spare) < 0 || !(earned_l = PyList_New(n)))
+    if (bad || PyDict_SetItem(details, s_spare, spare) < 0
+        || (more && PyDict_Update(details, more) < 0) || !(earned_l = PyList_New(n)))
         goto out;
     for (int s = 0; s < n; s++) {
         if (!(o = PyLong_FromLong(earned[s]))) goto out;
@@ -1556,6 +1798,7 @@ static int end_round_classic(W *w, PyObject *pay, int written) {
     /* last_round: the round's end, its board made when first read; the maze marked shared */
     if (!(front = get_attr(st, "in_front")) || !(extra = PyDict_New())
         || PyDict_SetItem(extra, s_in_front, front) < 0
+        || (trapped && PyDict_SetItem(extra, s_trapped, trapped) < 0)
         || !(maze = written ? get_attr(st, "maze") : ended_board(w, pay)))
         goto out;
     later = PyObject_CallFunction(PyTuple_GET_ITEM(pay, 6), "iOOO", round_no,
@@ -1567,10 +1810,25 @@ static int end_round_classic(W *w, PyObject *pay, int written) {
     if (set_int(st, "phase", MAIN) < 0 || set_attr(st, "pending", Py_None) < 0
         || set_int(st, "next_turn", (w->last + 1) % n) < 0)
         goto out;
+    if (xp) {  /* Saboteur 2's thefts: its own _start_thefts (on a written state), when any */
+        if (!(o = get_attr(st, "theft_order"))) goto out;
+        Py_ssize_t thefts = PyObject_Length(o);
+        Py_DECREF(o);
+        if (thefts < 0) goto out;
+        if (thefts) {
+            o = PyObject_CallMethod(st, "_start_thefts", NULL);
+            if (o == NULL) goto out;
+            int pending = PyObject_IsTrue(o);
+            Py_DECREF(o);
+            if (pending < 0) goto out;
+            if (pending) { next_round_called = 0; rc = 0; goto out; }
+        }
+    }
     next_round_called = 1;
     rc = 0;
 out:
-    Py_XDECREF(nuggets); Py_XDECREF(gold); Py_XDECREF(roles); Py_XDECREF(spare);
+    Py_XDECREF(roles); Py_XDECREF(spare); Py_XDECREF(side); Py_XDECREF(more);
+    Py_XDECREF(trapped);
     Py_XDECREF(winners); Py_XDECREF(details); Py_XDECREF(earned_l); Py_XDECREF(result);
     Py_XDECREF(results); Py_XDECREF(front); Py_XDECREF(extra); Py_XDECREF(maze);
     Py_XDECREF(later); Py_XDECREF(mt);
@@ -1659,6 +1917,13 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
                Where the core pays and sets the next round up, the state is written when the
                play-out stops (after that set-up), the last round's end excepted */
             int write = w.pay == Py_None || round_no >= w.rounds;
+            if (!write && PyTuple_GET_SIZE(w.pay) > 9) {  /* Saboteur 2: thefts read the state */
+                PyObject *order = get_attr(state, "theft_order");
+                Py_ssize_t k = order ? PyObject_Length(order) : -1;
+                Py_XDECREF(order);
+                if (k < 0) { Py_DECREF(action); goto error; }
+                write = k > 0;
+            }
             if ((write && sync_out(&w) < 0) || put_rng(rng, w.rng) < 0) {
                 Py_DECREF(action); goto error;
             }
@@ -1895,9 +2160,13 @@ int classic_init(void) {
     marker = PyCFunction_New(&marker_def, NULL);
     /* the keys and words of a round's record as ClassicState._end_round writes them */
     PyObject **names[] = {&s_winners, &s_side, &s_finder, &s_roles, &s_spare, &s_in_front,
-                          &s_diggers_side, &s_saboteurs_side, &s_nobody, &s_gold, &s_exhausted};
+                          &s_diggers_side, &s_saboteurs_side, &s_nobody, &s_gold, &s_exhausted,
+                          &s_routes, &s_blue, &s_green, &s_crystals, &s_set_aside, &s_thefts,
+                          &s_trapped};
     const char *texts[] = {"winners", "side", "finder", "roles", "spare_roles", "in_front",
-                           "gold-diggers", "saboteurs", "nobody", "gold", "exhausted"};
+                           "gold-diggers", "saboteurs", "nobody", "gold", "exhausted",
+                           "routes", "blue", "green", "crystals", "set_aside_roles", "thefts",
+                           "trapped"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if ((*names[i] = PyUnicode_InternFromString(texts[i])) == NULL) return -1;
     return marker == NULL ? -1 : 0;

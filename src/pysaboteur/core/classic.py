@@ -128,11 +128,14 @@ def _pay_spec(game: ClassicGame) -> tuple[Any, ...] | None:
     """What the core's pay-out of a base-game round reads (``ClassicState._pay_round``'s
     tables, from ``games/classic/cards.py``): (DIGGER, SABOTEUR, the nuggets the finder's
     side draws at this player count, the saboteurs' pay by their number, the nuggets'
-    values, ``RoundResult``, ``LaterRoundEnd``, ``EndedBoard``, the catalogue); None where
-    ``_end_round`` stays Python: Saboteur 2 (its own pay-out) and the option that pays
-    sabotaged diggers nothing."""
-    if type(game) is not ClassicGame or getattr(game.options, "sabotaged_diggers_get_nothing",
-                                                False):
+    values, ``RoundResult``, ``LaterRoundEnd``, ``EndedBoard``, the catalogue); Saboteur 2's
+    (``expansion.pay_spec``) for its games; None where ``_end_round`` stays Python: the option
+    that pays sabotaged diggers nothing, and any other game."""
+    if type(game) is not ClassicGame:
+        from . import expansion  # Saboteur 2's own pay-out, or None
+
+        return expansion.pay_spec(game)
+    if getattr(game.options, "sabotaged_diggers_get_nothing", False):
         return None
     n = game.players
     return (CC.DIGGER, CC.SABOTEUR, CC.DIGGER_DRAW[n],

@@ -4,22 +4,26 @@ expansion's own modules: passes of 1-3 cards, discarding two cards to remove one
 front, building with a Theft in front, the cells no ladder may take.
 
 The core lays ladders (sources of the maze), counts and decodes every new card's targets
-and changes the hands of "swap your hands" itself; the cards that change only what Python
-keeps (theft, trapped, hands-off, free at last, inspection, swap your hats, and the card a
-discard removes) are carried out by the state's own methods, the cards in front read back
-after.  The pay-out (the door rule, the routes, the crystals) and the thieves' Steal
-decisions after a round stay in Python: the core calls the state's ``_end_round`` and, while
-a theft is pending, its ``_choice_menu`` and ``_apply``.
+and carries out "swap your hands", theft, trapped, hands-off, free at last and the card a
+discard removes itself (the cards in front and ``theft_order`` as the state's own methods
+change them); inspection and swap your hats, which change only what Python keeps (the
+roles), are the state's own ``_play_on_player``.  The pay-out (the door rule, each team's route through a second reach computation,
+the crystals, the boss, the profiteer, the geologists, the trapped) is the core's where it
+sets the next round up (``pay_spec``: every table read from ``games/expansion``); the
+thieves' Steal decisions after a round stay in Python: the core calls the state's
+``_start_thefts`` and, while a theft is pending, its ``_choice_menu`` and ``_apply``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..engine.game import RoundResult
 from ..engine.rng import Rng
+from ..engine.views import EndedBoard, LaterRoundEnd
 from ..games.classic.menu import tables
 from ..games.expansion import cards as C
-from ..games.expansion.state import NEAR_GOALS, ExpansionState
+from ..games.expansion.state import NEAR_GOALS, ExpansionGame, ExpansionOptions, ExpansionState
 from . import classic
 
 
@@ -35,6 +39,30 @@ def _fresh_round(state: Any) -> None:
     state.hats_aside = []
     state.thieves = []
     state.inspected = [{} for _ in range(players)]
+
+
+def pay_spec(game: Any) -> tuple[Any, ...] | None:
+    """What the core's pay-out of a Saboteur 2 round reads (``ExpansionState._pay_round`` and
+    ``_end_round``'s tables, from ``games/expansion/cards.py``), for ``classic._pay_spec``:
+    its layout (``RoundResult``, ``LaterRoundEnd``, ``EndedBoard``, the catalogue at 5-8,
+    nothing at 0-4), then the expansion's own: ((the blue diggers' role, the green ones'),
+    (BLUE, GREEN), BOSS, PROFITEER, SABOTEUR, GEOLOGIST, PAYOUT, DEDUCTION, whether the door
+    rule is "literal", and per oriented tile its door (0 none, 1 blue, 2 green), its
+    crystals and whether it is the gold, as bytes).  None for any other game."""
+    if type(game) is not ExpansionGame:
+        return None
+    cat = game.catalogue
+    team = {colour: role for role, colour in C.TEAM_OF.items()}
+    assert len(team) == len(C.TEAM_OF) == 2, "two teams, blue and green"
+    feats = [cat.features[t] for t in range(len(cat.codes))]
+    doors = bytes((C.BLUE, C.GREEN).index(f.door) + 1 if f.door is not None else 0
+                  for f in feats)
+    options = game.options
+    assert isinstance(options, ExpansionOptions)
+    own = ((team[C.BLUE], team[C.GREEN]), (C.BLUE, C.GREEN), C.BOSS, C.PROFITEER, C.SABOTEUR,
+           C.GEOLOGIST, C.PAYOUT, C.DEDUCTION, options.door_rule == "literal", doors,
+           bytes(f.crystals for f in feats), bytes(bool(f.gold) for f in feats))
+    return (None,) * 5 + (RoundResult, LaterRoundEnd, EndedBoard, cat, own)
 
 
 def play_out_for(cls: type) -> Any:
