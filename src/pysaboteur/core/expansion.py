@@ -7,8 +7,9 @@ The core lays ladders (sources of the maze), counts and decodes every new card's
 and carries out "swap your hands", theft, trapped, hands-off, free at last and the card a
 discard removes itself (the cards in front and ``theft_order`` as the state's own methods
 change them); inspection and swap your hats, which change only what Python keeps (the
-roles), are the state's own ``_play_on_player``.  The pay-out (the door rule, each team's route through a second reach computation,
-the crystals, the boss, the profiteer, the geologists, the trapped) is the core's where it
+roles), are the state's own ``_play_on_player``.  The pay-out (the door rule, each team's
+route through a second reach computation, the crystals, the boss, the profiteer, the
+geologists, the trapped) is the core's where it
 sets the next round up (``pay_spec``: every table read from ``games/expansion``); the
 thieves' Steal decisions after a round stay in Python: the core calls the state's
 ``_start_thefts`` and, while a theft is pending, its ``_choice_menu`` and ``_apply``.
