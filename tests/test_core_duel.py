@@ -18,6 +18,7 @@ import pytest
 from pysaboteur import core
 from pysaboteur.core.differential import check_match, difference
 from pysaboteur.engine.rng import Rng
+from pysaboteur.engine.views import LaterRoundEnd
 from pysaboteur.games.duel.determinize import determinize
 from pysaboteur.games.duel.state import AFTER, ORIENT, DuelState
 from pysaboteur.registry import make_game
@@ -244,25 +245,50 @@ def test_use_pure_switches_the_duel_off_inside_a_block() -> None:
     assert state.play_out(Rng(2), until_round_end=False) == played
 
 
+@compiled
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_a_rounds_end_is_made_when_first_read_the_same_on_both_paths(name: str,
+                                                                     players: int) -> None:
+    """Both paths hold a round's end unmade (``views.LaterRoundEnd``: the core's holds its
+    packed pieces) until ``last_round`` is read; then the same ``RoundEnd``, the same JSON,
+    made once and shared with the clones made before the read."""
+    for seed in range(6):
+        a = opening(name, seed, 3)
+        b = a.clone()
+        a._pure_play_out(Rng(seed), True, "random")
+        b.play_out(Rng(seed), until_round_end=True)
+        for state in (a, b):
+            assert isinstance(state._last_round, LaterRoundEnd) and state._last_round.made is None
+        clone = b.clone()
+        end = b.last_round
+        assert end is not None and end == a.last_round and clone.last_round is end
+        assert end.round == a.results[-1].round and b.view(0).plain() == a.view(0).plain()
+        assert difference(a, b) is None
+        if not a.is_terminal:  # a new round: the ended maze is not the state's any more
+            assert [p.card for p in end.board] != [p.card for p in a.view(0).board]
+
+
 def _while_a_round_ends(monkeypatch: pytest.MonkeyPatch, call: Any) -> None:
-    """``call()`` once, the first time a round's record is made (in a compiled play-out: the
-    core waiting on Python)."""
-    record = DuelState._round_end
+    """``call()`` once, the first time a round's end is set (in a compiled play-out: the
+    core waiting on Python, which sets ``_last_round`` through this property)."""
     done: list[bool] = []
 
-    def round_end(state: Any) -> Any:
+    def held(state: Any) -> Any:
+        return state.__dict__.get("_last_round")
+
+    def hold(state: Any, end: Any) -> None:
         if not done:
             done.append(True)
             call()
-        return record(state)
+        state.__dict__["_last_round"] = end
 
-    monkeypatch.setattr(DuelState, "_round_end", round_end)
+    monkeypatch.setattr(DuelState, "_last_round", property(held, hold), raising=False)
 
 
 @compiled
 def test_a_play_out_started_while_the_core_is_busy_is_played_in_python(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A Duel play-out asked for while the core waits on Python (here for a round's record;
+    """A Duel play-out asked for while the core waits on Python (here for a round's end;
     in a server, another thread) is played pure, and both come out as the pure path has
     them."""
     outer, inner = opening("duel", 8, 30), opening("solo", 9, 10)

@@ -59,10 +59,10 @@ typedef struct {
     int goals_per_round, hand_size, key_tokens, solo_aside, nround, round_cards[DMAXDECK],
         deck_path[DMAXC];
     /* a round's end (DuelState._end_round): rounds a match, each card's gold, the colour
-       that begins a round after a tie, the round's records (RoundResult, core/duel.py's
-       _round_end) */
+       that begins a round after a tie, the round's records (RoundResult; last_round's
+       holder views.LaterRoundEnd.by and core/duel.py's _ended, which reads the pieces) */
     int rounds, value[DMAXC], tie_colour;
-    PyObject *round_result, *round_end;
+    PyObject *round_result, *later_by, *ended;
 } DT;
 
 static void dt_free(PyObject *capsule) {
@@ -180,13 +180,14 @@ static PyObject *duel_tables(PyObject *self, PyObject *spec) {
         for (int i = 0; i < t->ncards; i++) t->deck_path[i] = PyObject_IsTrue(PyTuple_GET_ITEM(dp, i));
     }
     o = PyDict_GetItemString(spec, "round_end");
-    CHECK(o && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 5
+    CHECK(o && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 6
           && PyTuple_GET_SIZE(PyTuple_GET_ITEM(o, 1)) == t->ncards, "round_end");
     t->rounds = (int)tuple_long(o, 0);
     for (int i = 0; i < t->ncards; i++) t->value[i] = (int)tuple_long(PyTuple_GET_ITEM(o, 1), i);
     t->tie_colour = (int)tuple_long(o, 2);
     t->round_result = PyTuple_GET_ITEM(o, 3); Py_INCREF(t->round_result);
-    t->round_end = PyTuple_GET_ITEM(o, 4); Py_INCREF(t->round_end);
+    t->later_by = PyTuple_GET_ITEM(o, 4); Py_INCREF(t->later_by);
+    t->ended = PyTuple_GET_ITEM(o, 5); Py_INCREF(t->ended);
     o = PyDict_GetItemString(spec, "orient");
     CHECK(o && PyTuple_Check(o), "orient");
     t->orient_obj[0] = PyTuple_GET_ITEM(o, 0); Py_INCREF(t->orient_obj[0]);
@@ -1532,24 +1533,40 @@ static PyObject *choose_payment(PyObject *mine, const int *v, int n, int debt) {
     return pay;
 }
 
-/* DuelState._round_end's RoundEnd, by core/duel.py's _round_end from the round's pieces */
+/* last_round's holder (DuelState._round_end): views.LaterRoundEnd.by(core/duel.py's _ended,
+   round_no, pieces), the round's pieces packed in one bytes object of C ints that _ended reads
+   when last_round is first read (most rounds' ends, a play-out's, never are): the reason
+   (0 markers, 1 goals, 2 exhausted, as DuelState._round_end decides), the face-up cells
+   (cell, oriented tile) as laid, the face-down ones (cell, card id), the markers, bribes and
+   keys (cell, seat), each seat's cards in front (ids); each list after its length */
 static PyObject *round_end_record(W *w, int round_no) {
     DT *t = w->t;
-    PyObject *cells = PyDict_New(), *order = PyList_New(w->norder), *hidden = PyDict_New(),
-             *fronts = PyList_New(w->seats), *r = NULL;
-    int ok = cells && order && hidden && fronts;
-    Board b = board_of(w);
-    if (ok && board_dicts(&b, cells, order, hidden, NULL) < 0) ok = 0;
-    for (int s = 0; ok && s < w->seats; s++) {
-        PyObject *f = codes_list(t, w->front[s], w->nfront[s]);
-        if (f == NULL) ok = 0;
-        else PyList_SET_ITEM(fronts, s, f);
+    const CellList *lists[3] = {&w->markers, &w->bribes, &w->keys};
+    Py_ssize_t n = 4 + 2 * (Py_ssize_t)(w->norder + w->nh) + w->seats;
+    for (int l = 0; l < 3; l++) n += 1 + 2 * lists[l]->n;
+    for (int s = 0; s < w->seats; s++) n += w->nfront[s];
+    PyObject *blob = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int));
+    if (blob == NULL) return NULL;
+    int *v = (int *)PyBytes_AS_STRING(blob), k = 0, left = 0;
+    for (int p = 0; p < w->npools; p++) left |= w->pools[p];
+    v[k++] = !left ? 0 : w->nh == 0 ? 1 : 2;
+    v[k++] = w->norder;
+    for (int i = 0; i < w->norder; i++) { v[k++] = (int)py_of(w->order[i]); v[k++] = tile[w->order[i]]; }
+    v[k++] = w->nh;
+    for (int i = 0; i < w->nh; i++) { v[k++] = (int)py_of(w->hcell[i]); v[k++] = w->hcard[i]; }
+    for (int l = 0; l < 3; l++) {
+        v[k++] = lists[l]->n;
+        for (int i = 0; i < lists[l]->n; i++) { v[k++] = (int)py_of(lists[l]->cell[i]); v[k++] = lists[l]->val[i]; }
     }
-    if (ok)
-        r = PyObject_CallFunction(t->round_end, "iNOOONNNO", round_no, int_list(w->pools, w->npools),
-                                  cells, order, hidden, cell_dict(&w->markers),
-                                  cell_dict(&w->bribes), cell_dict(&w->keys), fronts);
-    Py_XDECREF(cells); Py_XDECREF(order); Py_XDECREF(hidden); Py_XDECREF(fronts);
+    v[k++] = w->seats;
+    for (int s = 0; s < w->seats; s++) {
+        v[k++] = w->nfront[s];
+        for (int i = 0; i < w->nfront[s]; i++) v[k++] = w->front[s][i];
+    }
+    PyObject *round = PyLong_FromLong(round_no), *r = NULL;
+    if (round != NULL) r = PyObject_CallFunctionObjArgs(t->later_by, t->ended, round, blob, NULL);
+    Py_XDECREF(round);
+    Py_DECREF(blob);
     return r;
 }
 
@@ -1630,7 +1647,7 @@ static int end_round(W *w) {
     Py_DECREF(rr);
     if (set_attr(st, "gold", gold) < 0 || set_attr(st, "paid", paid) < 0
         || set_attr(st, "out", out) < 0 || set_attr(st, "results", results) < 0
-        || set_obj(st, "last_round", round_end_record(w, round_no)) < 0)
+        || set_obj(st, "_last_round", round_end_record(w, round_no)) < 0)
         goto done;
     if (last) {  /* the match is over */
         w->phase = MAIN;

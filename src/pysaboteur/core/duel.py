@@ -19,7 +19,7 @@ from ..engine.game import RoundResult
 from ..engine.maze import FITS, Maze, Memo, cell, cell_actions_of
 from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
-from ..engine.views import RoundEnd
+from ..engine.views import EndedBoard, LaterRoundEnd, RoundEnd
 from ..games.duel import cards as C
 from ..games.duel import state as S
 from ..games.duel.state import DuelGame, DuelState
@@ -55,32 +55,44 @@ def _put_maze(state: DuelState, cells: dict[int, int], hidden: dict[int, str],
     state._forget_kept()
 
 
-class _Ended:
-    """What ``DuelState._round_end`` reads of a state, for the core's round ends."""
-
-    __slots__ = ("_round", "bribes", "in_front", "keys", "markers", "maze", "pools")
-
-    _round: int
-    bribes: dict[int, int]
-    in_front: list[list[str]]
-    keys: dict[int, int]
-    markers: dict[int, int]
-    maze: Maze
-    pools: list[int]
+#: why a round ended, as the core numbers it (``DuelState._round_end``'s reasons)
+_REASONS = ("markers", "goals", "exhausted")
 
 
-def _round_end(round_no: int, pools: list[int], cells: dict[int, int], order: list[int],
-               hidden: dict[int, str], markers: dict[int, int], bribes: dict[int, int],
-               keys: dict[int, int], in_front: list[list[str]]) -> RoundEnd:
-    """The ``last_round`` of a round the core ended: the state's own ``_round_end`` of its
-    pieces (the maze's face-up and face-down cards, the markers, bribes, keys, cards in
-    front)."""
-    maze = Maze.__new__(Maze)
-    maze.cat, maze.cells, maze.order, maze.hidden = S.CAT, cells, order, hidden
-    ended = _Ended()
-    ended._round, ended.pools, ended.maze = round_no, pools, maze
-    ended.markers, ended.bribes, ended.keys, ended.in_front = markers, bribes, keys, in_front
-    return DuelState._round_end(ended)  # type: ignore[arg-type]
+def _pairs(v: list[int], i: int) -> tuple[dict[int, int], int]:
+    """The dict packed at ``v[i]`` (its length, then key, value pairs) and where it ends."""
+    n = v[i]
+    end = i + 1 + 2 * n
+    return dict(zip(v[i + 1:end:2], v[i + 2:end:2], strict=True)), end
+
+
+def _ended(round_no: int, pieces: bytes) -> RoundEnd:
+    """The ``last_round`` of a round the core ended, at its first read: the state's own
+    ``ended_round`` of the pieces the core packed (``round_end_record`` in duel.c: the
+    reason, the face-up and face-down cells, markers, bribes, keys, cards in front)."""
+    if not _CODES:
+        _CODES.extend(sorted(_ids()))
+    codes = _CODES
+    v = memoryview(pieces).cast("i").tolist()
+    cells, i = _pairs(v, 1)
+    found, i = _pairs(v, i)
+    hidden = {c: codes[k] for c, k in found.items()}
+    markers, i = _pairs(v, i)
+    bribes, i = _pairs(v, i)
+    keys, i = _pairs(v, i)
+    in_front = []
+    for _ in range(v[i]):
+        n = v[i + 1]
+        in_front.append(tuple(codes[k] for k in v[i + 2:i + 2 + n]))
+        i += 1 + n
+    assert i + 1 == len(v), "the core's pieces read whole"
+    board = EndedBoard(S.CAT, cells, list(cells), hidden)
+    return S.ended_round(round_no, _REASONS[v[0]], board, markers, bribes, keys,
+                         tuple(in_front))
+
+
+#: card codes by the core's ids (made at the first round's end read)
+_CODES: list[str] = []
 
 
 def _ids() -> dict[str, int]:
@@ -129,7 +141,7 @@ def _spec() -> dict[str, Any]:
             "Bribe": Bribe, "Discard": Discard, "new": tuple.__new__, "passes": _PASSES,
             "put_maze": _put_maze,
             "round_end": (C.ROUNDS, tuple(S._value(code) for code in sorted(ids)),
-                    _colour(C.BLUE), RoundResult, _round_end),
+                    _colour(C.BLUE), RoundResult, LaterRoundEnd.by, _ended),
             "setup": (C.GOALS_PER_ROUND, C.HAND_SIZE, C.KEY_TOKENS, C.SOLO_SET_ASIDE,
                       tuple(ids[code] for code in S._ROUND_CARDS),
                       tuple(code in S._DECK_PATH_SET for code in sorted(ids))),

@@ -351,9 +351,10 @@ class State(ABC):
 
     @property
     def last_round(self) -> RoundEnd | None:
-        """The public facts of the last ended round (``views.RoundEnd``), None before: made
-        when first read where the game keeps a ``views.LaterRoundEnd`` (Saboteur, Saboteur
-        2, The Lost Mines: play-outs end rounds by the thousand and read none of them)."""
+        """The public facts of the last ended round (``views.RoundEnd``), None before.
+
+        Games keep a ``views.LaterRoundEnd`` until it is read: most rounds' ends are never
+        read (play-outs), and building the board was most of their cost."""
         end = self._last_round
         return end.get() if isinstance(end, LaterRoundEnd) else end
 

@@ -130,9 +130,14 @@ class RoundEnd:
 
 def round_end(round_no: int, reason: str, maze: Board, extra: dict[str, Any]) -> RoundEnd:
     """The :class:`RoundEnd` of a round that ends with ``maze`` (made once per round)."""
-    cards = _MADE.get(id(maze.cat))
-    if cards is None or len(cards) > MADE_BOUND:  # a long-running process forgets, bounded
-        cards = _MADE[id(maze.cat)] = {}
+    cat = maze.cat
+    known = _MADE.get(id(cat))
+    # the catalogue itself is checked: a copied one (deepcopy) may die and its id be reused
+    if known is None or known[0] is not cat or len(known[1]) > MADE_BOUND:
+        if len(_MADE) > MADE_BOUND >> 10:  # copies kept alive here: forgotten, bounded
+            _MADE.clear()
+        known = _MADE[id(cat)] = (cat, {})  # a long-running process forgets, bounded
+    cards = known[1]
     return RoundEnd(round_no, reason, face_up(maze, cards),
                     tuple(sorted(map(xy, maze.hidden))), extra)
 
@@ -154,6 +159,11 @@ Board = Maze | EndedBoard
 Extra = dict[str, Any] | Callable[[], dict[str, Any]]
 
 
+def _round_end_of(round_no: int, reason: str, maze: Board, extra: Extra) -> RoundEnd:
+    """``round_end`` of a held round's end whose extra may be made only now."""
+    return round_end(round_no, reason, maze, extra if isinstance(extra, dict) else extra())
+
+
 class LaterRoundEnd:
     """A round's :class:`RoundEnd` made when it is first read, not when the round ends.
 
@@ -170,22 +180,32 @@ class LaterRoundEnd:
     ``extra`` is the ``RoundEnd.extra`` dict, or a function of no arguments that makes it
     at the first read (The Lost Mines: its pawns and tokens as notation, from what the
     round ended with; the function holds values that are no longer changed).
+
+    A game whose round's end is more than a board and a dict (the Duel's markers, bribes
+    and keys, read as coordinates; the compiled core's packed pieces) gives its own maker
+    through :meth:`by`: whatever it holds must not change after the round's end either.
     """
 
-    __slots__ = ("args", "made")
+    __slots__ = ("args", "made", "make")
 
     def __init__(self, round_no: int, reason: str, maze: Board, extra: Extra) -> None:
-        self.args: tuple[int, str, Board, Extra] | None = (round_no, reason, maze, extra)
+        self.make: Callable[..., RoundEnd] = _round_end_of
+        self.args: tuple[Any, ...] | None = (round_no, reason, maze, extra)
         self.made: RoundEnd | None = None
+
+    @classmethod
+    def by(cls, make: Callable[..., RoundEnd], *args: Any) -> LaterRoundEnd:
+        """The holder of ``make(*args)``, made when first read."""
+        later = cls.__new__(cls)
+        later.make, later.args, later.made = make, args, None
+        return later
 
     def get(self) -> RoundEnd:
         """The round's end (made at the first call, then the same object)."""
         made = self.made
         if made is None:
             assert self.args is not None
-            round_no, reason, maze, extra = self.args
-            made = self.made = round_end(round_no, reason, maze,
-                                         extra if isinstance(extra, dict) else extra())
+            made = self.made = self.make(*self.args)
             self.args = None  # the maze is not needed any more
         return made
 
@@ -209,9 +229,10 @@ class LaterRoundEnd:
         return self
 
 
-#: per catalogue (by id: the games' catalogues live as long as the process), PlacedCard by
-#: (cell << 8 | oriented tile), shared by every round end (immutable)
-_MADE: dict[int, dict[int, PlacedCard]] = {}
+#: per catalogue (by id, with the catalogue: the games' catalogues live as long as the
+#: process, copies may not), PlacedCard by (cell << 8 | oriented tile), shared by every round
+#: end (immutable)
+_MADE: dict[int, tuple[Catalogue, dict[int, PlacedCard]]] = {}
 #: PlacedCards kept per catalogue at the most (cells times orientations could grow for ever
 #: over millions of matches)
 MADE_BOUND = 65536

@@ -61,7 +61,7 @@ from ...engine.menu import LISTED, Entry, MenuState, compiled_setup
 from ...engine.moves import add_template_passes, hand_template, nth_template_pass
 from ...engine.position import StartLayout
 from ...engine.rng import Rng
-from ...engine.views import RoundEnd, round_end
+from ...engine.views import Board, LaterRoundEnd, RoundEnd, round_end
 from . import cards as C
 
 MAIN, AFTER, ORIENT = 0, 1, 2
@@ -295,6 +295,19 @@ def _first_seat(colours: tuple[str, ...]) -> int:
 def _value(code: str) -> int:
     kind = CAT[code]
     return kind.tile.features.gold if kind.tile is not None else 0
+
+
+def ended_round(round_no: int, reason: str, maze: Board, markers: dict[int, int],
+                bribes: dict[int, int], keys: dict[int, int],
+                in_front: tuple[tuple[str, ...], ...]) -> RoundEnd:
+    """The Duel's ``RoundEnd`` of a round's pieces as it ended (``last_round``, first read):
+    the board, the markers and bribes ((x, y, seat)), the doors opened, the cards in front."""
+    return round_end(round_no, reason, maze, {
+        "markers": tuple([(*xy(c), s) for c, s in sorted(markers.items())]),
+        "bribes": tuple([(*xy(c), s) for c, s in sorted(bribes.items())]),
+        "keys": tuple(sorted(map(xy, keys))),
+        "in_front": in_front,
+    })
 
 
 def choose_payment(gold: list[str], debt: int) -> list[str]:
@@ -1061,7 +1074,10 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             "paid": [sum(map(_value, p)) for p in payments],
             "totals": self.scores(),
         }))
-        self.last_round = self._round_end()
+        # made when first read (``last_round``): the markers, bribes and keys are replaced,
+        # never changed, and the maze is marked shared, so nothing changes them underneath
+        self._last_round = self._round_end()
+        self._mt.shared = True
         if self._round == C.ROUNDS:
             self.terminal = True
             self.phase = MAIN
@@ -1074,20 +1090,17 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
             self.turn = poorer[0] if len(poorer) == 1 else game.colours.index(C.BLUE)
         self._setup_round()
 
-    def _round_end(self) -> RoundEnd:
-        """The public facts of the round that just ended, as it ended (``RoundEnd``)."""
+    def _round_end(self) -> LaterRoundEnd:
+        """The public facts of the round that just ended, as it ended (``RoundEnd``), made
+        when first read."""
         if not any(self.pools):
             reason = "markers"
         elif not self.maze.hidden:
             reason = "goals"
         else:
             reason = "exhausted"
-        return round_end(self._round, reason, self.maze, {
-            "markers": tuple([(*xy(c), s) for c, s in sorted(self.markers.items())]),
-            "bribes": tuple([(*xy(c), s) for c, s in sorted(self.bribes.items())]),
-            "keys": tuple(sorted(map(xy, self.keys))),
-            "in_front": tuple(map(tuple, self.in_front)),
-        })
+        return LaterRoundEnd.by(ended_round, self._round, reason, self.maze, self.markers,
+                                self.bribes, self.keys, tuple(map(tuple, self.in_front)))
 
     # ------------------------------------------------------------------ outcome
     def scores(self) -> list[int]:
