@@ -98,25 +98,45 @@ def use_pure(pure: bool = True) -> Iterator[None]:
     from ..engine import menu
 
     before = _pure
+    _release()
     _pure = pure or _ext is None
-    menu._COMPILED.clear()
-    menu._SETUPS.clear()
+    menu.forget_compiled()
     try:
         yield
     finally:
+        _release()
         _pure = before
-        menu._COMPILED.clear()
-        menu._SETUPS.clear()
+        menu.forget_compiled()
+
+
+def _release() -> None:
+    """Every state the core's rollout API holds given back to Python."""
+    if _ext is not None:
+        for family in _families():
+            family.release()
 
 
 def compiled_play_out(cls: type) -> Callable[..., Any] | None:
     """The compiled ``play_out`` of the state class ``cls``, or None (played in Python)."""
     if extension() is None:
         return None
+    cls = getattr(cls, "_plain", cls)  # a state the rollout API holds: its own class
     for family in _families():
         fast: Callable[..., Any] | None = family.play_out_for(cls)
         if fast is not None:
             return fast
+    return None
+
+
+def compiled_steps(cls: type) -> Any:
+    """The rollout API on the core for states of ``cls`` (``resident.Steps``), or None."""
+    if extension() is None:
+        return None
+    cls = getattr(cls, "_plain", cls)  # a state the rollout API holds: its own class
+    for family in _families():
+        steps = family.steps_for(cls)
+        if steps is not None:
+            return steps
     return None
 
 
@@ -125,6 +145,7 @@ def compiled_setup(cls: type) -> Callable[..., Any] | None:
     fixed deal), or None (set up in Python)."""
     if extension() is None:
         return None
+    cls = getattr(cls, "_plain", cls)  # a state the rollout API holds: its own class
     for family in _families():
         fast: Callable[..., Any] | None = family.setup_for(cls)
         if fast is not None:

@@ -230,6 +230,8 @@ typedef struct {
     int pending_draw, last, finder, turn, current;
     int maze_dirty, tools_seen, bail, deck_full;
     unsigned front_dirty;  /* seats whose cards in front Python has not been told (set_front) */
+    unsigned hdirty;       /* seats whose hands changed (the rollout API writes only those) */
+    int said[6];           /* phase, pending_draw, last, finder, turn, current as last written */
     PyObject *setup;  /* the game's round set-up (classic.py _setup_of), or None */
     PyObject *pay;    /* the base game's pay-out on the core (classic.py _pay_spec), or None */
     int rounds;
@@ -749,10 +751,12 @@ static int setup_round(W *w, uint64_t *rs) {
 typedef struct { int count, tag, card; } Entry;
 
 static int hand_remove(W *w, int seat, int card) {
+    w->hdirty |= 1u << seat;
     return remove_card(w->hand[seat], &w->hn[seat], card);
 }
 
 static void draw(W *w, int seat, int n) {
+    w->hdirty |= 1u << seat;
     while (n-- > 0 && w->ndeck > 0) {
         w->hand[seat][w->hn[seat]++] = w->deck[--w->ndeck];
     }
@@ -1195,6 +1199,7 @@ static int seat_effect(W *w, int seat, int card, int target, int tool) {
         w->hn[seat] = w->hn[target];
         memcpy(w->hand[target], tmp, sizeof(int) * (size_t)n);
         w->hn[target] = n;
+        w->hdirty |= 1u << seat | 1u << target;
         draw(w, target, 1);
         w->pending_draw = 0;
         return 0;
@@ -1204,13 +1209,20 @@ static int seat_effect(W *w, int seat, int card, int target, int tool) {
     }
 }
 
-/* one decision: picks, applies and logs its action; GO_ON, PAUSE or ROUND_END (-1: error) */
-static int decide(W *w, int even, PyObject **action_out) {
+/* the menu of the current decision (ClassicState._menu's entries, in its order) and what
+   decoding its entries needs: the hand's kinds and counts, a discard's removable cards */
+typedef struct {
+    Entry e[MAXCARDS + 4];
+    int n, seat, nk, nrem, npairs;
+    int hd[MAXHAND], mult[MAXHAND], removable[MAXFRONT];
+} Menu;
+
+static int menu_of(W *w, Menu *m) {
     Tables *t = w->t;
-    Entry menu[MAXCARDS + 4];
-    int nm = 0, hd[MAXHAND], mult[MAXHAND], nk = 0;
-    int seats[MAXSEATS * 2], tools[MAXSEATS * 2], removable[MAXFRONT], nrem = 0, npairs = 0;
-    int seat = w->current;
+    int seats[MAXSEATS * 2], tools[MAXSEATS * 2];
+    int nm = 0, nk = 0, seat = w->current, *hd = m->hd, *mult = m->mult;
+    Entry *menu = m->e;
+    m->seat = seat; m->nrem = m->npairs = 0;
     if (w->phase == ORIENT) {
         menu[nm++] = (Entry){w->pend_n, T_ORIENT, -1};
     } else {
@@ -1245,15 +1257,25 @@ static int decide(W *w, int even, PyObject **action_out) {
             if (n) menu[nm++] = (Entry){n, T_SEATS, c};
         }
         if (t->discard_n && w->nfront[seat] && w->hn[seat] >= t->discard_n) {
-            nrem = front_kinds(w, seat, removable);
-            npairs = pair_count(mult, nk);
-            if (npairs) menu[nm++] = (Entry){npairs * nrem, T_DISCARD, -1};
+            m->nrem = front_kinds(w, seat, m->removable);
+            m->npairs = pair_count(mult, nk);
+            if (m->npairs) menu[nm++] = (Entry){m->npairs * m->nrem, T_DISCARD, -1};
         }
         if (nk) menu[nm++] = (Entry){pass_count(t, mult, nk), T_PASS, -1};
     }
     if (nm == 0) { PyErr_SetString(PyExc_AssertionError, "core: no legal action"); return -1; }
-    Entry *e;
-    int i;
+    m->n = nm; m->nk = nk;
+    return 0;
+}
+
+static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out);
+
+/* one decision: picks, applies and logs its action; GO_ON, PAUSE or ROUND_END (-1: error) */
+static int decide(W *w, int even, PyObject **action_out) {
+    Menu m;
+    if (menu_of(w, &m) < 0) return -1;
+    Entry *e, *menu = m.e;
+    int nm = m.n, i;
     if (even) {
         e = &menu[below(&w->rng, (uint64_t)nm)];
         i = (int)below(&w->rng, (uint64_t)e->count);
@@ -1264,6 +1286,16 @@ static int decide(W *w, int even, PyObject **action_out) {
         e = menu;
         while (i >= e->count) { i -= e->count; e++; }
     }
+    return act(w, &m, e, i, action_out);
+}
+
+/* the i-th action of the menu's entry e applied for the seat deciding, and logged (the
+   actor; the caller appends the action to the history) */
+static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
+    Tables *t = w->t;
+    int seat = m->seat, nk = m->nk, npairs = m->npairs, *hd = m->hd, *mult = m->mult,
+        *removable = m->removable;
+    int seats[MAXSEATS * 2], tools[MAXSEATS * 2];
     /* the actor is logged first (ClassicState._apply) */
     PyObject *actor = PyLong_FromLong(seat);
     if (actor == NULL || PyList_Append(w->actors, actor) < 0) { Py_XDECREF(actor); return -1; }
@@ -1372,6 +1404,7 @@ static int decide(W *w, int even, PyObject **action_out) {
 
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
                       PyObject *setup);
+static int release_resident(void);  /* the rollout API's state given back (it uses the grid) */
 static int busy;  /* the grid and the working state are in use (a play-out or a set-up) */
 
 /* classic_play_out(state, rng, until_round_end, even, tables) -> (played, finished)
@@ -1388,6 +1421,7 @@ static PyObject *classic_play_out(PyObject *self, PyObject *args) {
        (another thread, while this one ends a round) is played in Python instead */
     if (busy) return Py_BuildValue("(lOO)", 0L, Py_False, Py_False);
     busy = 1;
+    if (release_resident() < 0) { busy = 0; return NULL; }
     PyObject *result = play(state, rng, until, even, t, setup);
     busy = 0;
     return result;
@@ -1982,6 +2016,455 @@ error:
     return NULL;
 }
 
+/* ------------------------------------------------------------------ the rollout API */
+/* legal_actions, legal_count, legal_action, random_action and apply on the core: the
+ * position of the state played a decision at a time stays here between calls (the
+ * "resident" state: rw and the grid), so that a call costs what the decision costs, not a
+ * reading of the whole position.  While it is resident the state's class is core/classic.py's
+ * resident subclass of its own; everything the decisions change is written back into it as
+ * they are applied (hands, pile, seats, phase, the cards in front, the logs), but for the
+ * maze, which is written when something reads it (the subclass's maze, _mt and __dict__ give
+ * the state back to Python first: release) or another state comes to the core.  A round's
+ * end, a position the core does not take (the grid's edge) and anything else give the state
+ * back too; Python goes on from there exactly as it would have. */
+static W rw;
+/* the resident state (a weak reference: the core does not keep a state alive; one that dies
+   resident leaves nothing to write back) and its own class */
+static PyObject *res_ref, *res_plain;
+static Menu rmenu;
+static int rmenu_ok;
+static PyObject *rlist;  /* rmenu's actions, in order (the core's own list, never handed out) */
+static PyObject *rlast;  /* the action legal_action or random_action handed out last, */
+static int rlast_at;     /* at this index of the menu (apply finds it without a list) */
+
+/* the i-th action of the menu's entry e (a new reference), nothing changed */
+static PyObject *action_at(W *w, Menu *m, Entry *e, int i) {
+    Tables *t = w->t;
+    int card = e->card;
+    switch (e->tag) {
+    case T_ORIENT: {
+        PyObject *a = t->orient_obj[w->pend_opt[i]];
+        Py_INCREF(a);
+        return a;
+    }
+    case T_PATH: case T_LADDER: {
+        int otile = -1, at;
+        if (e->tag == T_PATH) {
+            frontier(w);
+            at = nth_fit(t, card, w->fr, w->frk, w->nfr, i, &otile);
+        } else {
+            int nc = ladder_cells(w);
+            at = nth_fit(t, card, w->lc, w->lck, nc, i, &otile);
+        }
+        if (at < 0) { PyErr_SetString(PyExc_AssertionError, "core: placement"); return NULL; }
+        return cached_action(t, t->place, 0, (py_of(at) << 8) | otile);
+    }
+    case T_PASS: {
+        int cs[3], n = nth_pass(t, m->hd, m->mult, m->nk, i, cs);
+        return pass_action(t, cs, n);
+    }
+    case T_DISCARD: {
+        int pair[2];
+        nth_pair(m->hd, m->mult, m->nk, i % m->npairs, pair);
+        return discard_action(t, pair, m->removable[i / m->npairs]);
+    }
+    case T_SEATS: {
+        int seats[MAXSEATS * 2], tools[MAXSEATS * 2];
+        if (seat_targets(w, m->seat, card, seats, tools) < 0) return NULL;
+        PyObject *a = t->effect[card] == E_REPAIR ? t->repair_act[card][seats[i]][tools[i]]
+                                                 : t->on_player[card][seats[i]];
+        Py_INCREF(a);
+        return a;
+    }
+    case T_CELL:
+        cell_targets(w, card, targets);
+        return cell_action(w, card, targets[i]);
+    default:
+        PyErr_SetString(PyExc_AssertionError, "core: menu tag");
+        return NULL;
+    }
+}
+
+/* every action of the menu, in order: the list legal_actions() gives */
+static PyObject *menu_list(W *w, Menu *m) {
+    int total = 0;
+    for (int k = 0; k < m->n; k++) total += m->e[k].count;
+    PyObject *list = PyList_New(total);
+    if (list == NULL) return NULL;
+    Tables *t = w->t;
+    int at = 0;
+    for (int k = 0; k < m->n; k++) {
+        Entry *e = &m->e[k];
+        if (e->tag == T_PATH) {  /* nth_fit's order, walked once: by orientation, then cell */
+            frontier(w);
+            int card = e->card;
+            for (int o = 0; o < t->norient[card]; o++)
+                for (int j = 0; j < w->nfr; j++) {
+                    if (!t->ofit[card][o][w->frk[j]]) continue;
+                    PyObject *a = cached_action(t, t->place, 0,
+                                                (py_of(w->fr[j]) << 8) | t->ootile[card][o]);
+                    if (a == NULL) { Py_DECREF(list); return NULL; }
+                    PyList_SET_ITEM(list, at++, a);
+                }
+            continue;
+        }
+        if (e->tag == T_CELL) {  /* the targets sorted once */
+            int n = cell_targets(w, e->card, targets);
+            for (int i = 0; i < n; i++) {
+                PyObject *a = cell_action(w, e->card, targets[i]);
+                if (a == NULL) { Py_DECREF(list); return NULL; }
+                PyList_SET_ITEM(list, at++, a);
+            }
+            continue;
+        }
+        if (e->tag == T_SEATS) {  /* the targets found once */
+            int seats[MAXSEATS * 2], tools[MAXSEATS * 2], card = e->card;
+            int n = seat_targets(w, m->seat, card, seats, tools);
+            if (n < 0) { Py_DECREF(list); return NULL; }
+            for (int i = 0; i < n; i++) {
+                PyObject *a = t->effect[card] == E_REPAIR ? t->repair_act[card][seats[i]][tools[i]]
+                                                         : t->on_player[card][seats[i]];
+                Py_INCREF(a);
+                PyList_SET_ITEM(list, at++, a);
+            }
+            continue;
+        }
+        for (int i = 0; i < e->count; i++) {
+            PyObject *a = action_at(w, m, e, i);
+            if (a == NULL) { Py_DECREF(list); return NULL; }
+            PyList_SET_ITEM(list, at++, a);
+        }
+    }
+    if (at != total) {
+        Py_DECREF(list);
+        PyErr_SetString(PyExc_AssertionError, "core: the menu's count");
+        return NULL;
+    }
+    return list;
+}
+
+/* the resident state's own field ``name`` (a new reference): read from its dict, past its
+   class's properties (which give the state back to Python) */
+static PyObject *own_field(PyObject *st, const char *name) {
+    PyObject *d = PyObject_GenericGetDict(st, NULL), *v = NULL;
+    if (d == NULL) return NULL;
+    PyObject *k = name_of(name);
+    if (k != NULL && (v = PyDict_GetItemWithError(d, k)) == NULL && !PyErr_Occurred())
+        PyErr_SetString(PyExc_AttributeError, name);
+    Py_XINCREF(v);
+    Py_DECREF(d);
+    return v;
+}
+
+/* what a decision changed written into the resident state: all but the maze (sync_out's
+   writes, only of what changed) */
+static int write_step(W *w) {
+    Tables *t = w->t;
+    PyObject *st = w->state;
+    if (flush_fronts(w) < 0) return -1;
+    if (w->hdirty) {
+        PyObject *hands = own_field(st, "hands");
+        if (hands == NULL) return -1;
+        for (int s = 0; s < w->seats; s++) {
+            if (!(w->hdirty & (1u << s))) continue;
+            PyObject *nl = PyList_New(w->hn[s]);
+            if (nl == NULL) { Py_DECREF(hands); return -1; }
+            for (int i = 0; i < w->hn[s]; i++) {
+                PyObject *code = t->codes[w->hand[s][i]];
+                Py_INCREF(code);
+                PyList_SET_ITEM(nl, i, code);
+            }
+            int r = PyList_SetSlice(PyList_GET_ITEM(hands, s), 0, PY_SSIZE_T_MAX, nl);
+            Py_DECREF(nl);
+            if (r < 0) { Py_DECREF(hands); return -1; }
+        }
+        Py_DECREF(hands);
+        w->hdirty = 0;
+    }
+    if (w->ndeck != w->ndeck0) {
+        PyObject *deck = own_field(st, "deck");
+        int r = deck == NULL ? -1 : PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
+        Py_XDECREF(deck);
+        if (r < 0) return -1;
+        w->ndeck0 = w->ndeck;
+    }
+    static const char *names[6] = {"phase", "pending_draw", "last", "finder", "turn", "current"};
+    int now[6] = {w->phase, w->pending_draw, w->last, w->finder, w->turn, w->current};
+    int orienting = w->phase == ORIENT, was = w->said[0] == ORIENT;
+    for (int k = 0; k < 6; k++)
+        if (now[k] != w->said[k]) {
+            if (set_int(st, names[k], now[k]) < 0) return -1;
+            w->said[k] = now[k];
+        }
+    if ((orienting || was) && write_pending(st, orienting, w->pend_g, w->pend_n, w->pend_opt) < 0)
+        return -1;
+    return 0;
+}
+
+/* nothing resident any more */
+static void forget(void) {
+    rmenu_ok = 0;
+    Py_CLEAR(rlist); Py_CLEAR(rlast); Py_CLEAR(res_ref); Py_CLEAR(res_plain);
+    Py_CLEAR(rw.discards); Py_CLEAR(rw.passed); Py_CLEAR(rw.history); Py_CLEAR(rw.actors);
+}
+
+/* the resident state (borrowed), or NULL (none, or it died) */
+static PyObject *resident_state(void) {
+    if (res_ref == NULL) return NULL;
+    PyObject *st = PyWeakref_GET_OBJECT(res_ref);
+    if (st == Py_None) { forget(); return NULL; }
+    return st;
+}
+
+/* the resident state given back to Python: its own class again, the maze written if it
+   changed (everything else was written as the decisions were applied) */
+static int release(void) {
+    PyObject *st = resident_state();
+    if (st == NULL) return 0;
+    Py_INCREF(st);
+    PyObject *plain = res_plain;
+    Py_INCREF(plain);
+    int r = set_attr(st, "__class__", plain);
+    rw.state = st;
+    if (r == 0) r = sync_out(&rw);
+    if (r == 0 && rw.tools_seen) {  /* the memo Python's menus leave behind (as play_out) */
+        PyObject *d = PyObject_GenericGetDict(st, NULL);
+        int has = d == NULL ? -1 : PyDict_Contains(d, name_of("_fronts_memo"));
+        Py_XDECREF(d);
+        if (has < 0) r = -1;
+        else if (!has) {
+            PyObject *m = PyObject_CallMethod(st, "_fronts", NULL);
+            if (m == NULL) r = -1;
+            Py_XDECREF(m);
+        }
+    }
+    forget();
+    Py_DECREF(st); Py_DECREF(plain);
+    return r;
+}
+
+/* ``state`` made the resident one (``ctx``: core/classic.py's (tables, resident class)): 1;
+   0 where the core does not take it now (the game ended, another phase, the grid's edge,
+   the core busy with another play-out); -1 on an error */
+static int enter(PyObject *state, PyObject *ctx) {
+    if (res_ref != NULL && resident_state() == state) return 1;
+    if (busy) return 0;
+    busy = 1;
+    int rc = release();
+    if (rc < 0) { busy = 0; return -1; }
+    W *w = &rw;
+    Tables *t = PyCapsule_GetPointer(PyTuple_GET_ITEM(ctx, 0), "pysaboteur._core.Tables");
+    if (t == NULL) { busy = 0; return -1; }
+    w->t = t; w->setup = Py_None; w->pay = Py_None; w->rounds = 0; w->deck_full = 0;
+    w->seats = 0; w->tools_seen = 0; w->bail = 0; w->front_dirty = 0;
+    w->state = state;
+    int terminal, round_no;
+    rc = -1;
+    if (state_flags(state, &terminal, &round_no) < 0) goto out;
+    if (terminal) { rc = 0; goto out; }
+    if (!(w->discards = get_attr(state, "discards")) || !(w->passed = get_attr(state, "passed"))
+        || !(w->history = get_attr(state, "history")) || !(w->actors = get_attr(state, "actors")))
+        goto out;
+    rc = sync_in(w);
+    if (rc != 0) { rc = rc < 0 ? -1 : 0; goto out; }
+    w->hdirty = 0;
+    w->said[0] = w->phase; w->said[1] = w->pending_draw; w->said[2] = w->last;
+    w->said[3] = w->finder; w->said[4] = w->turn; w->said[5] = w->current;
+    PyObject *plain = (PyObject *)Py_TYPE(state);
+    Py_INCREF(plain);
+    PyObject *ref = PyWeakref_NewRef(state, NULL);
+    if (ref == NULL || set_attr(state, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) {
+        Py_XDECREF(ref); Py_DECREF(plain); rc = -1; goto out;
+    }
+    res_ref = ref; res_plain = plain;
+    rmenu_ok = 0;
+    busy = 0;
+    return 1;
+out:
+    Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
+    busy = 0;
+    return rc;
+}
+
+static Menu *resident_menu(void) {
+    if (!rmenu_ok) {
+        if (menu_of(&rw, &rmenu) < 0) return NULL;
+        rmenu_ok = 1;
+    }
+    return &rmenu;
+}
+
+static int menu_total(Menu *m) {
+    int total = 0;
+    for (int k = 0; k < m->n; k++) total += m->e[k].count;
+    return total;
+}
+
+/* the entry holding the menu's index-th action, index made the entry's own */
+static Entry *entry_of(Menu *m, int *index) {
+    Entry *e = m->e;
+    while (*index >= e->count) { *index -= e->count; e++; }
+    return e;
+}
+
+/* the menu's index-th action, kept as the one handed out last */
+static PyObject *handed(Menu *m, int index) {
+    int i = index;
+    Entry *e = entry_of(m, &i);
+    PyObject *a = action_at(&rw, m, e, i);
+    if (a != NULL) {
+        Py_XSETREF(rlast, a);
+        Py_INCREF(a);
+        rlast_at = index;
+    }
+    return a;
+}
+
+/* the argument parsing every call shares: (state, ctx, ...) made resident, or not taken */
+#define ENTER(state, ctx, not_taken)                       \
+    do {                                                   \
+        int rc_ = enter(state, ctx);                       \
+        if (rc_ < 0) return NULL;                          \
+        if (rc_ == 0) { not_taken; }                       \
+    } while (0)
+
+/* the calls' arguments: (state, ctx, ...), ctx the (tables, resident class) tuple */
+static int step_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want) {
+    if (nargs != want || !PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != 2) {
+        PyErr_SetString(PyExc_TypeError, "core: the rollout API's arguments");
+        return 0;
+    }
+    return 1;
+}
+
+/* classic_legal(state, ctx) -> list, or None (not taken: Python lists them) */
+static PyObject *classic_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 2)) return NULL;
+    PyObject *state = args[0], *ctx = args[1];
+    ENTER(state, ctx, Py_RETURN_NONE);
+    if (rlist == NULL) {
+        Menu *m = resident_menu();
+        if (m == NULL || (rlist = menu_list(&rw, m)) == NULL) return NULL;
+    }
+    return PyList_GetSlice(rlist, 0, PY_SSIZE_T_MAX);  /* the caller's own copy */
+}
+
+/* classic_count(state, ctx) -> int, or -1 (not taken) */
+static PyObject *classic_count(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 2)) return NULL;
+    PyObject *state = args[0], *ctx = args[1];
+    ENTER(state, ctx, return PyLong_FromLong(-1));
+    Menu *m = resident_menu();
+    return m == NULL ? NULL : PyLong_FromLong(menu_total(m));
+}
+
+/* classic_nth(state, ctx, index) -> the action, or None (not taken) */
+static PyObject *classic_nth(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 3)) return NULL;
+    PyObject *state = args[0], *ctx = args[1];
+    Py_ssize_t index = PyNumber_AsSsize_t(args[2], PyExc_IndexError);
+    if (index == -1 && PyErr_Occurred()) return NULL;
+    ENTER(state, ctx, Py_RETURN_NONE);
+    Menu *m = resident_menu();
+    if (m == NULL) return NULL;
+    if (index < 0 || index >= menu_total(m)) {
+        PyErr_SetString(PyExc_IndexError, "legal action index out of range");
+        return NULL;
+    }
+    return handed(m, (int)index);
+}
+
+/* classic_random(state, ctx, rng) -> rng.below(legal_count()) drawn, that action; None (not
+   taken: nothing drawn) */
+static PyObject *classic_random(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 3)) return NULL;
+    PyObject *state = args[0], *ctx = args[1], *rng = args[2];
+    ENTER(state, ctx, Py_RETURN_NONE);
+    Menu *m = resident_menu();
+    uint64_t s;
+    if (m == NULL || get_rng(rng, &s) < 0) return NULL;
+    int i = (int)below(&s, (uint64_t)menu_total(m));
+    if (put_rng(rng, s) < 0) return NULL;
+    return handed(m, i);
+}
+
+/* classic_apply(state, ctx, action) -> 0: applied (and logged); 1: not among the legal
+   actions (nothing changed); 2: not taken (nothing changed: Python applies it) */
+static PyObject *classic_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 3)) return NULL;
+    PyObject *state = args[0], *ctx = args[1], *action = args[2];
+    ENTER(state, ctx, return PyLong_FromLong(2));
+    Menu *m = resident_menu();
+    if (m == NULL) return NULL;
+    Py_ssize_t index = -1;
+    if (action == rlast && rlast != NULL) index = rlast_at;  /* the one just handed out */
+    else {
+        if (rlist == NULL && (rlist = menu_list(&rw, m)) == NULL) return NULL;
+        Py_ssize_t n = PyList_GET_SIZE(rlist);
+        for (Py_ssize_t k = 0; k < n; k++)  /* the interned action itself, as a rule */
+            if (PyList_GET_ITEM(rlist, k) == action) { index = k; break; }
+        for (Py_ssize_t k = 0; index < 0 && k < n; k++) {  /* else an equal one (is_listed) */
+            int eq = PyObject_RichCompareBool(PyList_GET_ITEM(rlist, k), action, Py_EQ);
+            if (eq < 0) return NULL;
+            if (eq) index = k;
+        }
+    }
+    if (index < 0) return PyLong_FromLong(1);
+    int i = (int)index;
+    Entry *e = entry_of(m, &i);
+    PyObject *played = NULL;
+    busy = 1;
+    int res = act(&rw, m, e, i, &played);
+    rmenu_ok = 0;
+    Py_CLEAR(rlist); Py_CLEAR(rlast);
+    if (res < 0) { busy = 0; return NULL; }
+    Py_DECREF(played);  /* the history logs the caller's action, as State.apply does */
+    PyObject *history = rw.history;
+    Py_INCREF(history);
+    int bad;
+    if (res == ROUND_END) {  /* the state as Python's has it at _end_round, then its own */
+        bad = release() < 0;
+        busy = 0;
+        if (!bad) {
+            PyObject *r = PyObject_CallMethod(state, "_end_round", NULL);
+            bad = r == NULL;
+            Py_XDECREF(r);
+        }
+    } else {
+        bad = write_step(&rw) < 0;  /* all but the maze written now */
+        if (!bad && rw.bail) bad = release() < 0;  /* near the grid's edge: Python's from here */
+        busy = 0;
+    }
+    bad = bad || PyList_Append(history, action) < 0;
+    Py_DECREF(history);
+    if (bad) return NULL;
+    return PyLong_FromLong(0);
+}
+
+/* classic_release(state): the state given back to Python if it is the resident one (None:
+   whichever is) */
+static PyObject *classic_release(PyObject *self, PyObject *state) {
+    (void)self;
+    PyObject *st = resident_state();
+    if (st == NULL || (state != Py_None && st != state)) Py_RETURN_NONE;
+    if (busy) {
+        PyErr_SetString(PyExc_RuntimeError, "core: a resident state read while the core plays it");
+        return NULL;
+    }
+    busy = 1;
+    int r = release();
+    busy = 0;
+    if (r < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static int release_resident(void) { return release(); }
+
 /* first_round(state, tables, setup) -> bool: a new match's first round set up by the core
  * (ClassicState._setup_round for a match without a fixed deal: the same numbers drawn from
  * the state's generator, the same cards), the state and its maze written; False: the core
@@ -1994,6 +2477,7 @@ static PyObject *first_round(PyObject *self, PyObject *args) {
     if (t == NULL) return NULL;
     if (busy) Py_RETURN_FALSE;
     busy = 1;
+    if (release_resident() < 0) { busy = 0; return NULL; }
     static W w;
     PyObject *srng = NULL, *result = NULL;
     w.t = t; w.state = state; w.setup = setup;
@@ -2149,6 +2633,18 @@ PyMethodDef classic_methods[] = {
     {"first_round", first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, setup) -> bool."},
     {"make_tables", make_tables, METH_O, "Compile the tables of one catalogue (a spec dict)."},
+    {"classic_legal", (PyCFunction)(void (*)(void))classic_legal, METH_FASTCALL,
+     "legal_actions() on the core: (state, ctx) -> list, or None (not taken)."},
+    {"classic_count", (PyCFunction)(void (*)(void))classic_count, METH_FASTCALL,
+     "legal_count() on the core: (state, ctx) -> int, or -1 (not taken)."},
+    {"classic_nth", (PyCFunction)(void (*)(void))classic_nth, METH_FASTCALL,
+     "legal_action(index) on the core: (state, ctx, index) -> action, or None (not taken)."},
+    {"classic_random", (PyCFunction)(void (*)(void))classic_random, METH_FASTCALL,
+     "random_action(rng) on the core: (state, ctx, rng) -> action, or None (not taken)."},
+    {"classic_apply", (PyCFunction)(void (*)(void))classic_apply, METH_FASTCALL,
+     "apply(action) on the core: (state, ctx, action) -> 0 applied, 1 not legal, 2 not taken."},
+    {"classic_release", classic_release, METH_O,
+     "The state given back to Python if the core holds its position (the rollout API)."},
     {"classic_play_out", classic_play_out, METH_VARARGS,
      "Saboteur's (or Saboteur 2's) State.play_out: (state, rng, until_round_end, even, "
      "tables, setup) -> (played, finished, tools_seen)."},

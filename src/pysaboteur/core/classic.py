@@ -24,6 +24,7 @@ from ..engine.views import EndedBoard, LaterRoundEnd
 from ..games.classic import cards as CC
 from ..games.classic.menu import K_PATH, MAX_SEATS, REMOVES, tables
 from ..games.classic.state import ClassicGame, ClassicState
+from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
 COVERS = "Saboteur's and Saboteur 2's play-outs"
@@ -168,6 +169,54 @@ def _setup_of(game: ClassicGame, fresh: Callable[[Any], None] | None = None) -> 
 
 def _core_ids(cat: Any) -> dict[str, int]:
     return {code: i for i, code in enumerate(sorted(k.code for k in cat.kinds))}
+
+
+# ------------------------------------------------------------------ the rollout API
+def _classic_ctx(state: ClassicState) -> tuple[Any, type] | None:
+    game = state.game
+    if game.contexts != 1 or game.data.PASS_MAX != 1 or not state.DISTINCT_HAND:
+        return None
+    return _ctx_of(ClassicState, game.catalogue, _classic_rules)
+
+
+#: per state class, the rollout API's context (tables, resident class) with its catalogue
+_CTXS: dict[type, tuple[Any, tuple[Any, type]]] = {}
+
+
+def _ctx_of(cls: type, cat: Any, rules: Callable[[], Rules]) -> tuple[Any, type]:
+    """What the core's rollout API takes for the states of ``cls``: its tables and the class
+    its states have while the core holds them (``resident.resident_class``)."""
+    known = _CTXS.get(cls)
+    if known is not None and known[0] is cat:
+        return known[1]
+    resident = resident_class(cls, _calls())
+    ctx = (core_tables(cls, cat, rules), resident)
+    resident._ctx = ctx  # type: ignore[attr-defined]
+    _CTXS[cls] = (cat, ctx)
+    return ctx
+
+
+def _calls() -> Calls:
+    from . import _ext
+
+    assert _ext is not None
+    return Calls(_ext.classic_legal, _ext.classic_count, _ext.classic_nth, _ext.classic_random,
+                 _ext.classic_apply, _ext.classic_release)
+
+
+def steps_for(cls: type) -> Steps | None:
+    """The rollout API on the core for states of exactly ``cls`` (Saboteur's), else None."""
+    if cls is ClassicState:
+        return Steps(_calls(), _classic_ctx)
+    return None
+
+
+def release() -> None:
+    """Whichever state the rollout API holds given back to Python."""
+    from . import _ext
+
+    if _ext is not None:
+        _ext.classic_release(None)
 
 
 def play_out_for(cls: type) -> Any:
