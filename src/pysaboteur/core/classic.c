@@ -2201,6 +2201,20 @@ static int write_step(W *w) {
     return 0;
 }
 
+/* the memo of the cards in front that Python's menus leave in a state whose hands held a
+   tool card (as play_out leaves it: memos are not part of the position, but a state's dict
+   is the same on both paths) */
+static int leave_memo(PyObject *st) {
+    if (!rw.tools_seen) return 0;
+    PyObject *d = PyObject_GenericGetDict(st, NULL);
+    int has = d == NULL ? -1 : PyDict_Contains(d, name_of("_fronts_memo"));
+    Py_XDECREF(d);
+    if (has) return has < 0 ? -1 : 0;
+    PyObject *m = PyObject_CallMethod(st, "_fronts", NULL);
+    Py_XDECREF(m);
+    return m == NULL ? -1 : 0;
+}
+
 /* nothing resident any more */
 static void forget(void) {
     rmenu_ok = 0;
@@ -2227,17 +2241,7 @@ static int release(void) {
     int r = set_attr(st, "__class__", plain);
     rw.state = st;
     if (r == 0) r = sync_out(&rw);
-    if (r == 0 && rw.tools_seen) {  /* the memo Python's menus leave behind (as play_out) */
-        PyObject *d = PyObject_GenericGetDict(st, NULL);
-        int has = d == NULL ? -1 : PyDict_Contains(d, name_of("_fronts_memo"));
-        Py_XDECREF(d);
-        if (has < 0) r = -1;
-        else if (!has) {
-            PyObject *m = PyObject_CallMethod(st, "_fronts", NULL);
-            if (m == NULL) r = -1;
-            Py_XDECREF(m);
-        }
-    }
+    if (r == 0) r = leave_memo(st);
     forget();
     Py_DECREF(st); Py_DECREF(plain);
     return r;
@@ -2328,13 +2332,79 @@ static PyObject *handed(Menu *m, int index) {
         if (rc_ == 0) { not_taken; }                       \
     } while (0)
 
-/* the calls' arguments: (state, ctx, ...), ctx the (tables, resident class) tuple */
+/* the calls' arguments: (state, ctx, ...), ctx the (tables, resident class, set-up) tuple */
 static int step_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want) {
-    if (nargs != want || !PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != 2) {
+    if (nargs != want || !PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != 3) {
         PyErr_SetString(PyExc_TypeError, "core: the rollout API's arguments");
         return 0;
     }
     return 1;
+}
+
+/* the resident state's round ended with ``action`` (applied, not logged yet): the round's
+   end as play() has it, then either the next round set up on the core, the state written
+   whole and kept resident, or the state given back (Python set the round up, the match
+   ended, a round's thefts wait) */
+static int step_round_end(PyObject *state, PyObject *ctx, PyObject *action) {
+    W *w = &rw;
+    PyObject *st = resident_state();
+    if (st != state) { PyErr_SetString(PyExc_AssertionError, "core: not the resident state"); return -1; }
+    /* Python reads the state from here: its own class, the core's copy kept */
+    if (set_attr(st, "__class__", res_plain) < 0) return -1;
+    PyObject *setup = PyObject_CallOneArg(PyTuple_GET_ITEM(ctx, 2), st);  /* classic.py */
+    if (setup == NULL) return -1;
+    int terminal, round_no, rc = -1, keep = 0;
+    w->setup = setup;
+    w->rounds = setup == Py_None ? 0 : (int)PyLong_AsLong(PyTuple_GET_ITEM(setup, 9));
+    w->pay = setup == Py_None ? Py_None : PyTuple_GET_ITEM(setup, 11);
+    if (state_flags(st, &terminal, &round_no) < 0) goto out;
+    int write = w->pay == Py_None || round_no >= w->rounds;
+    if (!write && PyTuple_GET_SIZE(w->pay) > 9) {  /* Saboteur 2: thefts read the state */
+        PyObject *order = get_attr(st, "theft_order");
+        Py_ssize_t k = order ? PyObject_Length(order) : -1;
+        Py_XDECREF(order);
+        if (k < 0) goto out;
+        write = k > 0;
+    }
+    if (write && sync_out(w) < 0) goto out;
+    if ((w->pay != Py_None ? end_round_classic(w, w->pay, write)
+                           : call_round(w, "_end_round", NULL)) < 0
+        || PyList_Append(w->history, action) < 0)
+        goto out;
+    if (state_flags(st, &terminal, &round_no) < 0) goto out;
+    if (w->setup != Py_None && next_round_called) {  /* ClassicState._next_round, here */
+        int phase;
+        if (attr_int(st, "phase", &phase) < 0) goto out;
+        w->phase = MAIN;
+        if (set_int(st, "phase", MAIN) < 0) goto out;
+        if (round_no == w->rounds) {
+            if (set_attr(st, "terminal", Py_True) < 0) goto out;
+        } else {
+            uint64_t s;
+            PyObject *srng = get_attr(st, "rng");
+            if (srng == NULL || attr_int(st, "next_turn", &w->turn) < 0) { Py_XDECREF(srng); goto out; }
+            int fail = get_rng(srng, &s) < 0 || setup_round(w, &s) < 0 || put_rng(srng, s) < 0;
+            Py_DECREF(srng);
+            if (fail || sync_out(w) < 0) goto out;  /* the new round written whole */
+            keep = 1;
+        }
+    }
+    rc = 0;
+out:
+    w->setup = Py_None; w->pay = Py_None; w->rounds = 0;
+    Py_DECREF(setup);
+    if (rc == 0 && keep) {  /* resident in the new round */
+        w->hdirty = 0;
+        w->said[0] = w->phase; w->said[1] = w->pending_draw; w->said[2] = w->last;
+        w->said[3] = w->finder; w->said[4] = w->turn; w->said[5] = w->current;
+        rmenu_ok = 0;
+        Py_CLEAR(rlist); Py_CLEAR(rlast);
+        if (set_attr(st, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) { forget(); return -1; }
+        return 0;
+    }
+    if (rc == 0) rc = leave_memo(st);
+    forget();  /* Python's state is whole (or an error left it as it is) */
+    return rc;
 }
 
 /* classic_legal(state, ctx) -> list, or None (not taken: Python lists them) */
@@ -2427,20 +2497,15 @@ static PyObject *classic_apply(PyObject *self, PyObject *const *args, Py_ssize_t
     PyObject *history = rw.history;
     Py_INCREF(history);
     int bad;
-    if (res == ROUND_END) {  /* the state as Python's has it at _end_round, then its own */
-        bad = release() < 0;
+    if (res == ROUND_END) {
+        bad = step_round_end(state, ctx, action) < 0;  /* (the action logged there) */
         busy = 0;
-        if (!bad) {
-            PyObject *r = PyObject_CallMethod(state, "_end_round", NULL);
-            bad = r == NULL;
-            Py_XDECREF(r);
-        }
     } else {
         bad = write_step(&rw) < 0;  /* all but the maze written now */
         if (!bad && rw.bail) bad = release() < 0;  /* near the grid's edge: Python's from here */
         busy = 0;
+        bad = bad || PyList_Append(history, action) < 0;
     }
-    bad = bad || PyList_Append(history, action) < 0;
     Py_DECREF(history);
     if (bad) return NULL;
     return PyLong_FromLong(0);

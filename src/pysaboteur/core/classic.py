@@ -172,7 +172,7 @@ def _core_ids(cat: Any) -> dict[str, int]:
 
 
 # ------------------------------------------------------------------ the rollout API
-def _classic_ctx(state: ClassicState) -> tuple[Any, type] | None:
+def _classic_ctx(state: ClassicState) -> tuple[Any, type, Any] | None:
     game = state.game
     if game.contexts != 1 or game.data.PASS_MAX != 1 or not state.DISTINCT_HAND:
         return None
@@ -180,20 +180,36 @@ def _classic_ctx(state: ClassicState) -> tuple[Any, type] | None:
 
 
 #: per state class, the rollout API's context (tables, resident class) with its catalogue
-_CTXS: dict[type, tuple[Any, tuple[Any, type]]] = {}
+_CTXS: dict[type, tuple[Any, tuple[Any, type, Any]]] = {}
 
 
-def _ctx_of(cls: type, cat: Any, rules: Callable[[], Rules]) -> tuple[Any, type]:
-    """What the core's rollout API takes for the states of ``cls``: its tables and the class
-    its states have while the core holds them (``resident.resident_class``)."""
+def _ctx_of(cls: type, cat: Any, rules: Callable[[], Rules]) -> tuple[Any, type, Any]:
+    """What the core's rollout API takes for the states of ``cls``: its tables, the class
+    its states have while the core holds them (``resident.resident_class``) and what sets
+    the next round up at a round's end (``_next_setup``)."""
     known = _CTXS.get(cls)
     if known is not None and known[0] is cat:
         return known[1]
     resident = resident_class(cls, _calls())
-    ctx = (core_tables(cls, cat, rules), resident)
+    ctx = (core_tables(cls, cat, rules), resident, _next_setup)
     resident._ctx = ctx  # type: ignore[attr-defined]
     _CTXS[cls] = (cat, ctx)
     return ctx
+
+
+def _next_setup(state: ClassicState) -> tuple[Any, ...] | None:
+    """What the core needs to set the next round up itself at a round's end in the rollout
+    API (as ``play_out``), or None (Python's ``_end_round`` and ``_next_round`` do it)."""
+    if state.deal is not None:
+        return None
+    setup = _setup_of(state.game, _FRESH.get(type(state)))
+    if "_end_round" in state.__dict__:  # a round's end of its own (tests): it is called
+        setup = (*setup[:-1], None)
+    return setup
+
+
+#: a game's own fields of a new round, by state class (Saboteur 2's: core/expansion.py)
+_FRESH: dict[type, Callable[[Any], None]] = {}
 
 
 def _calls() -> Calls:

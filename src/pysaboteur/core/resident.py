@@ -34,7 +34,8 @@ from ..engine.rng import Rng
 
 class Calls(NamedTuple):
     """A family's C functions of the rollout API, each taking ``(state, ctx, ...)``
-    (``ctx``: the family's tables and the state's :class:`Resident` class)."""
+    (``ctx``: the family's tables, the state's :class:`Resident` class and what the family
+    needs at a round's end)."""
 
     legal: Callable[..., list[Action] | None]  # None: not taken (Python lists them)
     count: Callable[..., int]  # -1: not taken
@@ -51,7 +52,7 @@ class Steps:
     """The rollout API on the core for the states of one class whose games it takes
     (``ctx_of(state)``: the context, or None where the core does not take the game)."""
 
-    def __init__(self, calls: Calls, ctx_of: Callable[[Any], tuple[Any, type] | None]) -> None:
+    def __init__(self, calls: Calls, ctx_of: Callable[[Any], tuple[Any, type, Any] | None]) -> None:
         self.calls = calls
         self.ctx_of = ctx_of
 
@@ -123,7 +124,7 @@ def resident_class(plain: type, calls: Calls) -> type:
     applied = calls.apply
 
     class Resident(plain):  # type: ignore[misc]
-        _ctx: ClassVar[tuple[Any, type]]
+        _ctx: ClassVar[tuple[Any, type, Any]]
         _plain: ClassVar[type] = plain
 
         # the fields the core keeps a copy of, and that can be changed in place
