@@ -1086,40 +1086,52 @@ static PyObject *codes_tuple(Tables *t, const int *cards, int n) {
 }
 static PyObject *pass_action(Tables *t, const int *cards, int n) {
     if (n == 1) { Py_INCREF(t->single[cards[0]]); return t->single[cards[0]]; }
-    uint64_t k = 0, slot = 0;
-    if (n == 2) {  /* moves._PASSES[pair]: made once, cached here by the two ids */
-        k = ((uint64_t)(1 + MAXCARDS) << 40) | (uint64_t)(cards[0] << 8 | cards[1]);
-        slot = acache_slot(t, k);
-        if (t->aval[slot] != NULL) { Py_INCREF(t->aval[slot]); return t->aval[slot]; }
-    }
+    /* made once, cached here by the cards' ids (the pure menus make a pair's once,
+       moves._PASSES, and a triple's anew: actions are values, equal either way) */
+    uint64_t k = ((uint64_t)(MAXCARDS + n - 1) << 40) | (uint64_t)(cards[0] << 16 | cards[1] << 8
+                                                                   | (n == 3 ? cards[2] : 0));
+    uint64_t slot = acache_slot(t, k);
+    if (t->aval[slot] != NULL) { Py_INCREF(t->aval[slot]); return t->aval[slot]; }
     PyObject *combo = codes_tuple(t, cards, n), *a;
     if (combo == NULL) return NULL;
     if (n == 2) {
         a = PyObject_GetItem(t->passes, combo);
         Py_DECREF(combo);
-        acache_put(t, slot, k, a);
-        return a;
+    } else if ((a = new_action(t->pass_type, 1)) == NULL) {
+        Py_DECREF(combo);
+    } else {
+        PyTuple_SET_ITEM(a, 0, combo);
     }
-    if ((a = new_action(t->pass_type, 1)) == NULL) { Py_DECREF(combo); return NULL; }
-    PyTuple_SET_ITEM(a, 0, combo);
+    acache_put(t, slot, k, a);
     return a;
 }
 static PyObject *discard_action(Tables *t, const int *pair, int removed) {
+    uint64_t k = ((uint64_t)(MAXCARDS + 3) << 40) | (uint64_t)(pair[0] << 16 | pair[1] << 8 | removed);
+    uint64_t slot = acache_slot(t, k);
+    if (t->aval[slot] != NULL) { Py_INCREF(t->aval[slot]); return t->aval[slot]; }
     PyObject *combo = codes_tuple(t, pair, 2), *a;
     if (combo == NULL) return NULL;
     if ((a = new_action(t->discard_type, 2)) == NULL) { Py_DECREF(combo); return NULL; }
     PyTuple_SET_ITEM(a, 0, combo);
     Py_INCREF(t->codes[removed]);
     PyTuple_SET_ITEM(a, 1, t->codes[removed]);
+    acache_put(t, slot, k, a);
     return a;
 }
 
+static PyObject *rw_state(void);  /* the rollout API's resident state, or NULL */
 /* an action card's effect carried out by the state's own method (Saboteur 2's cards that
    change only what Python keeps, or the cards in front: read back after) */
+static PyObject *res_plain;
 static int py_on_player(W *w, int seat, int card, int target) {
     if (flush_fronts(w) < 0) return -1;
+    /* a state the rollout API holds is its own class for the call (what it reads and sets
+       is Python's: the roles), the core's copy kept */
+    PyObject *held = w->state == rw_state() ? (PyObject *)Py_TYPE(w->state) : NULL;
+    if (held != NULL && set_attr(w->state, "__class__", res_plain) < 0) return -1;
     PyObject *r = PyObject_CallMethod(w->state, "_play_on_player", "iOiO", seat,
                                       w->t->codes[card], target, Py_None);
+    if (held != NULL && set_attr(w->state, "__class__", held) < 0) { Py_XDECREF(r); return -1; }
     if (r == NULL) return -1;
     Py_DECREF(r);
     return load_fronts(w) == 0 ? 0 : -1;
@@ -2030,7 +2042,7 @@ error:
 static W rw;
 /* the resident state (a weak reference: the core does not keep a state alive; one that dies
    resident leaves nothing to write back) and its own class */
-static PyObject *res_ref, *res_plain;
+static PyObject *res_ref;
 static Menu rmenu;
 static int rmenu_ok;
 static PyObject *rlist;  /* rmenu's actions, in order (the core's own list, never handed out) */
@@ -2114,6 +2126,39 @@ static PyObject *menu_list(W *w, Menu *m) {
                 PyObject *a = cell_action(w, e->card, targets[i]);
                 if (a == NULL) { Py_DECREF(list); return NULL; }
                 PyList_SET_ITEM(list, at++, a);
+            }
+            continue;
+        }
+        if (e->tag == T_PASS || e->tag == T_DISCARD) {  /* nth_pass's and the discards' order */
+            const int *hd = m->hd, *mult = m->mult;
+            int nk = m->nk, cs[3], nrem = e->tag == T_DISCARD ? m->nrem : 1;
+            for (int r = 0; r < nrem; r++) {
+                if (e->tag == T_PASS) for (int a = 0; a < nk; a++) {
+                    cs[0] = hd[a];
+                    PyObject *x = pass_action(t, cs, 1);
+                    if (x == NULL) { Py_DECREF(list); return NULL; }
+                    PyList_SET_ITEM(list, at++, x);
+                }
+                if (e->tag == T_PASS && t->pass_max < 2) break;
+                for (int a = 0; a < nk; a++)
+                    for (int b = a; b < nk; b++) {
+                        if (b == a && mult[a] < 2) continue;
+                        cs[0] = hd[a]; cs[1] = hd[b];
+                        PyObject *x = e->tag == T_PASS ? pass_action(t, cs, 2)
+                                                       : discard_action(t, cs, m->removable[r]);
+                        if (x == NULL) { Py_DECREF(list); return NULL; }
+                        PyList_SET_ITEM(list, at++, x);
+                    }
+                if (e->tag == T_PASS && t->pass_max >= 3)
+                    for (int a = 0; a < nk; a++)
+                        for (int b = a; b < nk; b++)
+                            for (int c = b; c < nk; c++) {
+                                if (!triple_ok(mult, a, b, c)) continue;
+                                cs[0] = hd[a]; cs[1] = hd[b]; cs[2] = hd[c];
+                                PyObject *x = pass_action(t, cs, 3);
+                                if (x == NULL) { Py_DECREF(list); return NULL; }
+                                PyList_SET_ITEM(list, at++, x);
+                            }
             }
             continue;
         }
@@ -2229,6 +2274,8 @@ static PyObject *resident_state(void) {
     if (st == Py_None) { forget(); return NULL; }
     return st;
 }
+
+static PyObject *rw_state(void) { return res_ref == NULL ? NULL : resident_state(); }
 
 /* the resident state given back to Python: its own class again, the maze written if it
    changed (everything else was written as the decisions were applied) */

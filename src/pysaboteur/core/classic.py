@@ -221,10 +221,13 @@ def _calls() -> Calls:
 
 
 def steps_for(cls: type) -> Steps | None:
-    """The rollout API on the core for states of exactly ``cls`` (Saboteur's), else None."""
+    """The rollout API on the core for states of exactly ``cls`` (Saboteur's or Saboteur
+    2's), else None."""
     if cls is ClassicState:
         return Steps(_calls(), _classic_ctx)
-    return None
+    from . import expansion
+
+    return expansion.steps_for(cls)
 
 
 def release() -> None:

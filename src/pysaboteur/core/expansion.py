@@ -93,3 +93,19 @@ def _expansion_play_out(state: ExpansionState, rng: Rng, until_round_end: bool,
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     core = classic.core_tables(ExpansionState, game.catalogue, _rules)
     return classic.play_out(state, rng, until_round_end, policy, core, _fresh_round)
+
+
+def _expansion_ctx(state: ExpansionState) -> tuple[Any, type, Any] | None:
+    game = state.game
+    if game.contexts != 1 or game.data is not C:
+        return None
+    return classic._ctx_of(ExpansionState, game.catalogue, _rules)
+
+
+def steps_for(cls: type) -> classic.Steps | None:
+    """The rollout API on the core for states of exactly ``cls`` (Saboteur 2's), else None:
+    Saboteur's (the same C), a round's thefts left to Python."""
+    if cls is not ExpansionState:
+        return None
+    classic._FRESH[ExpansionState] = _fresh_round
+    return classic.Steps(classic._calls(), _expansion_ctx)
