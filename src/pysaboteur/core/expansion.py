@@ -26,6 +26,7 @@ from ..games.classic.menu import tables
 from ..games.expansion import cards as C
 from ..games.expansion.state import NEAR_GOALS, ExpansionGame, ExpansionOptions, ExpansionState
 from . import classic
+from .resident import Steps
 
 
 def _rules() -> classic.Rules:
@@ -102,10 +103,10 @@ def _expansion_ctx(state: ExpansionState) -> tuple[Any, type, Any] | None:
     return classic._ctx_of(ExpansionState, game.catalogue, _rules)
 
 
-def steps_for(cls: type) -> classic.Steps | None:
+def steps_for(cls: type) -> Steps | None:
     """The rollout API on the core for states of exactly ``cls`` (Saboteur 2's), else None:
     Saboteur's (the same C), a round's thefts left to Python."""
     if cls is not ExpansionState:
         return None
     classic._FRESH[ExpansionState] = _fresh_round
-    return classic.Steps(classic._calls(), _expansion_ctx)
+    return Steps(classic._calls(), _expansion_ctx)
