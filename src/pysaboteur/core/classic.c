@@ -1565,30 +1565,20 @@ static int pay_round(W *w, PyObject *pay, PyObject *nuggets, PyObject *gold, PyO
     return PyErr_Occurred() ? -1 : 0;
 }
 
-/* views.EndedBoard of the core's maze: what the round's end reads of it (the face-up cards
-   in the order laid, the goals still face down), for a round whose maze is not written */
+/* what the round's end reads of the core's maze, for a round whose maze is not written:
+   the face-up cards in the order laid and the goals still face down, packed (int32s:
+   the number of cards laid, then (cell, oriented tile) each, then (cell, card id) per goal),
+   made into a views.EndedBoard only if the round's end is read (classic.py _later_end) */
 static PyObject *ended_board(W *w, PyObject *pay) {
-    Tables *t = w->t;
-    PyObject *cells = PyDict_New(), *order = PyList_New(w->norder), *hidden = PyDict_New();
-    int ok = cells && order && hidden;
-    for (int i = 0; ok && i < w->norder; i++) {
+    (void)pay;
+    int32_t buf[1 + 2 * MAXORDER + 2 * MAXHID], n = 0;
+    buf[n++] = w->norder;
+    for (int i = 0; i < w->norder; i++) {
         int c = w->order[i];
-        PyObject *pc = PyLong_FromLong(py_of(c)), *ot = PyLong_FromLong(tile[c]);
-        if (pc == NULL || ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
-        Py_XDECREF(ot);
-        if (pc == NULL) break;
-        PyList_SET_ITEM(order, i, pc);
+        buf[n++] = (int32_t)py_of(c); buf[n++] = tile[c];
     }
-    for (int i = 0; ok && i < w->nh; i++) {
-        PyObject *pc = PyLong_FromLong(py_of(w->hcell[i]));
-        if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) ok = 0;
-        Py_XDECREF(pc);
-    }
-    PyObject *board = NULL;
-    if (ok) board = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(pay, 7), PyTuple_GET_ITEM(pay, 8),
-                                                 cells, order, hidden, NULL);
-    Py_XDECREF(cells); Py_XDECREF(order); Py_XDECREF(hidden);
-    return board;
+    for (int i = 0; i < w->nh; i++) { buf[n++] = (int32_t)py_of(w->hcell[i]); buf[n++] = w->hcard[i]; }
+    return PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)n * (Py_ssize_t)sizeof(int32_t));
 }
 
 /* Saboteur 2's routes (ExpansionState._routes): does a route from the sources (the start,

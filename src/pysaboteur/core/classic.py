@@ -20,7 +20,7 @@ from ..engine.game import RoundResult
 from ..engine.maze import FITS, Maze, Memo, cell, cell_actions_of
 from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
-from ..engine.views import EndedBoard, LaterRoundEnd
+from ..engine.views import EndedBoard, LaterRoundEnd, _round_end_of
 from ..games.classic import cards as CC
 from ..games.classic.menu import K_PATH, MAX_SEATS, REMOVES, tables
 from ..games.classic.state import ClassicGame, ClassicState
@@ -141,7 +141,33 @@ def _pay_spec(game: ClassicGame) -> tuple[Any, ...] | None:
     n = game.players
     return (CC.DIGGER, CC.SABOTEUR, CC.DIGGER_DRAW[n],
             tuple(CC.SABOTEUR_PAY.get(k, 0) for k in range(n + 1)), game.tables.value,
-            RoundResult, LaterRoundEnd, EndedBoard, game.catalogue)
+            RoundResult, later_end(game.catalogue), EndedBoard, game.catalogue)
+
+
+def later_end(cat: Any) -> Callable[..., LaterRoundEnd]:
+    """What the core calls at a round's end for its ``last_round``: ``(round_no, reason,
+    board, extra)``, the board the state's maze, or (a round whose maze the core did not
+    write) the packed cards of the core's (``ended_board`` in classic.c), unpacked into a
+    ``views.EndedBoard`` only if the round's end is read."""
+    codes = tuple(sorted(k.code for k in cat.kinds))  # by core id (``_core_ids``)
+
+    def made(round_no: int, reason: str, board: Any, extra: Any) -> LaterRoundEnd:
+        if type(board) is bytes:
+            return LaterRoundEnd.by(_unpacked_end, cat, codes, round_no, reason, board, extra)
+        return LaterRoundEnd(round_no, reason, board, extra)
+
+    return made
+
+
+def _unpacked_end(cat: Any, codes: tuple[str, ...], round_no: int, reason: str, packed: bytes,
+                  extra: Any) -> Any:
+    ints = memoryview(packed).cast("i")
+    laid = ints[0]
+    order = list(ints[1:1 + 2 * laid:2])
+    cells = dict(zip(order, ints[2:2 + 2 * laid:2], strict=True))
+    rest = ints[1 + 2 * laid:]
+    hidden = {c: codes[k] for c, k in zip(rest[::2], rest[1::2], strict=True)}
+    return _round_end_of(round_no, reason, EndedBoard(cat, cells, order, hidden), extra)
 
 
 def _setup_of(game: ClassicGame, fresh: Callable[[Any], None] | None = None) -> tuple[Any, ...]:

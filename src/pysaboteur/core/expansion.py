@@ -21,7 +21,7 @@ from typing import Any
 
 from ..engine.game import RoundResult
 from ..engine.rng import Rng
-from ..engine.views import EndedBoard, LaterRoundEnd
+from ..engine.views import EndedBoard
 from ..games.classic.menu import tables
 from ..games.expansion import cards as C
 from ..games.expansion.state import NEAR_GOALS, ExpansionGame, ExpansionOptions, ExpansionState
@@ -64,7 +64,7 @@ def pay_spec(game: Any) -> tuple[Any, ...] | None:
     own = ((team[C.BLUE], team[C.GREEN]), (C.BLUE, C.GREEN), C.BOSS, C.PROFITEER, C.SABOTEUR,
            C.GEOLOGIST, C.PAYOUT, C.DEDUCTION, options.door_rule == "literal", doors,
            bytes(f.crystals for f in feats), bytes(bool(f.gold) for f in feats))
-    return (None,) * 5 + (RoundResult, LaterRoundEnd, EndedBoard, cat, own)
+    return (None,) * 5 + (RoundResult, classic.later_end(cat), EndedBoard, cat, own)
 
 
 def play_out_for(cls: type) -> Any:
