@@ -208,3 +208,44 @@ def test_switching_the_core_off_gives_the_state_back() -> None:
         assert not held(state)
     state.legal_actions()
     assert held(state)
+
+
+def test_threads_playing_their_own_states() -> None:
+    """Threads that each play their own states (a server's bots beside its tables) take the
+    core from each other, switching as often as the interpreter may: every state plays the
+    game it plays alone, pure, reads whole whenever it is read, and its copies' play-outs
+    are the same."""
+    import sys
+    import threading
+
+    def match(seed: int, out: dict[int, Any]) -> None:
+        state = make_game(("classic", "expansion")[seed % 2], 3 + seed % 4).new_state(seed)
+        rng = Rng(seed)
+        views, ends = [], []
+        while not state.is_terminal:
+            step(state, rng, seed % 3)
+            if len(state.history) % 9 == 0:
+                views.append(state.view(state.current_player if not state.is_terminal else 0))
+            if len(state.history) % 25 == 0:  # a bot's play-out on a copy
+                copy_ = state.clone()
+                ends.append((copy_.play_out(Rng(seed)), copy_.returns()))
+        out[seed] = (whole(state), state.history, state.results, views, ends)
+
+    alone: dict[int, Any] = {}
+    with core.use_pure():
+        for seed in range(12):
+            match(seed, alone)
+    together: dict[int, Any] = {}
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=lambda k=k: [match(s, together)
+                                                        for s in range(k, 12, 4)])
+                   for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(before)
+    assert together == alone

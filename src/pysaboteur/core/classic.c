@@ -14,6 +14,7 @@
  * routes, door rule, shares and crystals); elsewhere it calls the state's own _end_round.
  */
 #include "core.h"
+#include <sched.h>
 
 #define MAXSEATS 16
 #define MAXCARDS 160
@@ -554,11 +555,12 @@ done:
 
 static int flush_fronts(W *w);
 
+static PyObject *own_field(PyObject *st, const char *name);
 static int sync_out(W *w) {
     Tables *t = w->t;
     PyObject *st = w->state;
     if (flush_fronts(w) < 0) return -1;
-    PyObject *hands = get_attr(st, "hands");
+    PyObject *hands = own_field(st, "hands");
     if (hands == NULL) return -1;
     for (int s = 0; s < w->seats; s++) {
         PyObject *nl = PyList_New(w->hn[s]);
@@ -574,7 +576,7 @@ static int sync_out(W *w) {
     }
     Py_DECREF(hands);
     if (w->deck_full) {  /* a round the core dealt: the whole pile */
-        PyObject *deck = get_attr(st, "deck"), *nl = PyList_New(w->ndeck);
+        PyObject *deck = own_field(st, "deck"), *nl = PyList_New(w->ndeck);
         if (deck == NULL || nl == NULL) { Py_XDECREF(deck); Py_XDECREF(nl); return -1; }
         for (int i = 0; i < w->ndeck; i++) {
             PyObject *code = t->codes[w->deck[i]];
@@ -587,7 +589,10 @@ static int sync_out(W *w) {
         w->deck_full = 0;
         w->ndeck0 = w->ndeck;
     } else if (w->ndeck != w->ndeck0) {
-        if (trim_list(st, "deck", w->ndeck) < 0) return -1;
+        PyObject *deck = own_field(st, "deck");
+        int r = deck == NULL ? -1 : PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
+        Py_XDECREF(deck);
+        if (r < 0) return -1;
         w->ndeck0 = w->ndeck;
     }
     if (set_int(st, "phase", w->phase) || set_int(st, "pending_draw", w->pending_draw)
@@ -615,7 +620,17 @@ static int sync_out(W *w) {
         Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
         Py_XDECREF(rd); Py_XDECREF(rid); Py_XDECREF(src);
         if (r == NULL) return -1;
+        /* (maze, memo) into the state's dict: past a held state's properties (release) */
+        PyObject *d = PyObject_GenericGetDict(st, NULL);
+        int bad = d == NULL || !PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2
+                  || PyDict_SetItem(d, name_of("maze"), PyTuple_GET_ITEM(r, 0)) < 0
+                  || PyDict_SetItem(d, name_of("_mt"), PyTuple_GET_ITEM(r, 1)) < 0;
+        Py_XDECREF(d);
         Py_DECREF(r);
+        if (bad) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "core: put_maze");
+            return -1;
+        }
         w->maze_dirty = 0;
     }
     return 0;
@@ -1417,7 +1432,20 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
                       PyObject *setup);
 static int release_resident(void);  /* the rollout API's state given back (it uses the grid) */
-static int busy;  /* the grid and the working state are in use (a play-out or a set-up) */
+static int busy;  /* the grid and the working states are in use (by busy_owner's thread) */
+static unsigned long busy_owner;
+static inline void take_busy(void) { busy = 1; busy_owner = PyThread_get_thread_ident(); }
+/* another thread's work on the core (in one of its calls into Python) waited for, the
+   interpreter's lock let go meanwhile; 1: the core is busy with this thread's own work */
+static int wait_core(void) {
+    while (busy) {
+        if (busy_owner == PyThread_get_thread_ident()) return 1;
+        Py_BEGIN_ALLOW_THREADS
+        sched_yield();
+        Py_END_ALLOW_THREADS
+    }
+    return 0;
+}
 
 /* classic_play_out(state, rng, until_round_end, even, tables) -> (played, finished)
  * finished False: the core stopped at a position it does not take (written back), and the
@@ -1429,10 +1457,11 @@ static PyObject *classic_play_out(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOppOO", &state, &rng, &until, &even, &caps, &setup)) return NULL;
     Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.Tables");
     if (t == NULL) return NULL;
-    /* one working state for the process: a second play-out while one is in a Python call
-       (another thread, while this one ends a round) is played in Python instead */
-    if (busy) return Py_BuildValue("(lOO)", 0L, Py_False, Py_False);
-    busy = 1;
+    /* one working state for the process: a play-out asked for while another thread's work is
+       in a call into Python waits for it; one asked for from this thread's own call into
+       Python (a round's end of its own) is played in Python instead */
+    if (wait_core()) return Py_BuildValue("(lOO)", 0L, Py_False, Py_False);
+    take_busy();
     if (release_resident() < 0) { busy = 0; return NULL; }
     PyObject *result = play(state, rng, until, even, t, setup);
     busy = 0;
@@ -2275,27 +2304,30 @@ static int release(void) {
     Py_INCREF(st);
     PyObject *plain = res_plain;
     Py_INCREF(plain);
-    int r = set_attr(st, "__class__", plain);
+    /* everything written before the class goes back (nothing here runs Python code: another
+       thread sees the state held, or whole) */
     rw.state = st;
-    if (r == 0) r = sync_out(&rw);
+    int r = sync_out(&rw);
+    if (r == 0) r = set_attr(st, "__class__", plain);
     if (r == 0) r = leave_memo(st);
     forget();
     Py_DECREF(st); Py_DECREF(plain);
     return r;
 }
 
-/* ``state`` made the resident one (``ctx``: core/classic.py's (tables, resident class)): 1;
-   0 where the core does not take it now (the game ended, another phase, the grid's edge,
-   the core busy with another play-out); -1 on an error */
+/* ``state`` made the resident one (``ctx``: core/classic.py's (tables, resident class,
+   set-up)): 1; 0 where the core does not take it now (the game ended, another phase, the
+   grid's edge); -1 on an error.  The caller holds the core (take_busy) */
 static int enter(PyObject *state, PyObject *ctx) {
+    /* another thread's work on the core waits for nothing but its calls into Python: this
+       one waits for it to end (the position held may be changing under it); this thread's
+       own (a call into Python from the core's work, asking for another state) plays pure */
     if (res_ref != NULL && resident_state() == state) return 1;
-    if (busy) return 0;
-    busy = 1;
     int rc = release();
-    if (rc < 0) { busy = 0; return -1; }
+    if (rc < 0) return -1;
     W *w = &rw;
     Tables *t = PyCapsule_GetPointer(PyTuple_GET_ITEM(ctx, 0), "pysaboteur._core.Tables");
-    if (t == NULL) { busy = 0; return -1; }
+    if (t == NULL) return -1;
     w->t = t; w->setup = Py_None; w->pay = Py_None; w->rounds = 0; w->deck_full = 0;
     w->seats = 0; w->tools_seen = 0; w->bail = 0; w->front_dirty = 0;
     w->state = state;
@@ -2319,11 +2351,9 @@ static int enter(PyObject *state, PyObject *ctx) {
     }
     res_ref = ref; res_plain = plain;
     rmenu_ok = 0;
-    busy = 0;
     return 1;
 out:
     Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
-    busy = 0;
     return rc;
 }
 
@@ -2445,7 +2475,7 @@ out:
 }
 
 /* classic_legal(state, ctx) -> list, or None (not taken: Python lists them) */
-static PyObject *classic_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *classic_legal_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 2)) return NULL;
     PyObject *state = args[0], *ctx = args[1];
@@ -2458,7 +2488,7 @@ static PyObject *classic_legal(PyObject *self, PyObject *const *args, Py_ssize_t
 }
 
 /* classic_count(state, ctx) -> int, or -1 (not taken) */
-static PyObject *classic_count(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *classic_count_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 2)) return NULL;
     PyObject *state = args[0], *ctx = args[1];
@@ -2468,7 +2498,7 @@ static PyObject *classic_count(PyObject *self, PyObject *const *args, Py_ssize_t
 }
 
 /* classic_nth(state, ctx, index) -> the action, or None (not taken) */
-static PyObject *classic_nth(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *classic_nth_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 3)) return NULL;
     PyObject *state = args[0], *ctx = args[1];
@@ -2486,7 +2516,7 @@ static PyObject *classic_nth(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 /* classic_random(state, ctx, rng) -> rng.below(legal_count()) drawn, that action; None (not
    taken: nothing drawn) */
-static PyObject *classic_random(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *classic_random_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 3)) return NULL;
     PyObject *state = args[0], *ctx = args[1], *rng = args[2];
@@ -2501,7 +2531,7 @@ static PyObject *classic_random(PyObject *self, PyObject *const *args, Py_ssize_
 
 /* classic_apply(state, ctx, action) -> 0: applied (and logged); 1: not among the legal
    actions (nothing changed); 2: not taken (nothing changed: Python applies it) */
-static PyObject *classic_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *classic_apply_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 3)) return NULL;
     PyObject *state = args[0], *ctx = args[1], *action = args[2];
@@ -2525,22 +2555,19 @@ static PyObject *classic_apply(PyObject *self, PyObject *const *args, Py_ssize_t
     int i = (int)index;
     Entry *e = entry_of(m, &i);
     PyObject *played = NULL;
-    busy = 1;
     int res = act(&rw, m, e, i, &played);
     rmenu_ok = 0;
     Py_CLEAR(rlist); Py_CLEAR(rlast);
-    if (res < 0) { busy = 0; return NULL; }
+    if (res < 0) return NULL;
     Py_DECREF(played);  /* the history logs the caller's action, as State.apply does */
     PyObject *history = rw.history;
     Py_INCREF(history);
     int bad;
     if (res == ROUND_END) {
         bad = step_round_end(state, ctx, action) < 0;  /* (the action logged there) */
-        busy = 0;
     } else {
         bad = write_step(&rw) < 0;  /* all but the maze written now */
         if (!bad && rw.bail) bad = release() < 0;  /* near the grid's edge: Python's from here */
-        busy = 0;
         bad = bad || PyList_Append(history, action) < 0;
     }
     Py_DECREF(history);
@@ -2548,17 +2575,33 @@ static PyObject *classic_apply(PyObject *self, PyObject *const *args, Py_ssize_t
     return PyLong_FromLong(0);
 }
 
+/* each call holds the core from start to end: its calls into Python (the actions' tables,
+   a round's end) let other threads run, which wait for it (wait_core) */
+#define HELD(name, not_taken)                                                              \
+    static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {     \
+        if (wait_core()) not_taken;                                                       \
+        take_busy();                                                                      \
+        PyObject *r = name##_held(self, args, nargs);                                     \
+        busy = 0;                                                                         \
+        return r;                                                                         \
+    }
+HELD(classic_legal, Py_RETURN_NONE)
+HELD(classic_count, return PyLong_FromLong(-1))
+HELD(classic_nth, Py_RETURN_NONE)
+HELD(classic_random, Py_RETURN_NONE)
+HELD(classic_apply, return PyLong_FromLong(2))
+
 /* classic_release(state): the state given back to Python if it is the resident one (None:
    whichever is) */
 static PyObject *classic_release(PyObject *self, PyObject *state) {
     (void)self;
-    PyObject *st = resident_state();
-    if (st == NULL || (state != Py_None && st != state)) Py_RETURN_NONE;
-    if (busy) {
-        PyErr_SetString(PyExc_RuntimeError, "core: a resident state read while the core plays it");
+    if (wait_core()) {
+        PyErr_SetString(PyExc_RuntimeError, "core: a held state read while the core plays it");
         return NULL;
     }
-    busy = 1;
+    PyObject *st = resident_state();
+    if (st == NULL || (state != Py_None && st != state)) Py_RETURN_NONE;
+    take_busy();
     int r = release();
     busy = 0;
     if (r < 0) return NULL;
@@ -2577,8 +2620,8 @@ static PyObject *first_round(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOO", &state, &caps, &setup)) return NULL;
     Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.Tables");
     if (t == NULL) return NULL;
-    if (busy) Py_RETURN_FALSE;
-    busy = 1;
+    if (wait_core()) Py_RETURN_FALSE;
+    take_busy();
     if (release_resident() < 0) { busy = 0; return NULL; }
     static W w;
     PyObject *srng = NULL, *result = NULL;

@@ -43,8 +43,10 @@ Rules = tuple[int, int, int, tuple[int, ...]]
 
 def _put_maze(state: ClassicState, cells: dict[int, int], hidden: dict[int, str],
               constraint: dict[int, int], order: list[int], reach: dict[int, int],
-              reach_in: dict[int, int], sources: dict[int, int], version: int) -> None:
-    """A new maze for ``state`` from the core's (its clones keep theirs: copy-on-write)."""
+              reach_in: dict[int, int], sources: dict[int, int],
+              version: int) -> tuple[Maze, Memo]:
+    """A new maze for ``state`` from the core's, and its memo (its clones keep theirs:
+    copy-on-write); the core puts both in the state."""
     maze = Maze.__new__(Maze)
     maze.cat = state.game.catalogue
     maze.cells, maze.hidden, maze.constraint, maze.order = cells, hidden, constraint, order
@@ -52,8 +54,7 @@ def _put_maze(state: ClassicState, cells: dict[int, int], hidden: dict[int, str]
     maze.blocks = [{}]  # one reach context (the core's only); Saboteur's tiles block no passage
     maze.reach, maze.reach_in = [reach], [reach_in]
     maze.version = version
-    state.maze = maze
-    state._mt = Memo()
+    return maze, Memo()
 
 
 def _spec(cat: Any, rules: Rules) -> dict[str, Any]:
