@@ -2064,7 +2064,7 @@ static W rw;
 static PyObject *res_ref;
 static Menu rmenu;
 static int rmenu_ok;
-static PyObject *rlist;  /* rmenu's actions, in order (the core's own list, never handed out) */
+static int rlisted;  /* rarr holds rmenu's actions (menu_list) */
 static PyObject *rlast;  /* the action legal_action or random_action handed out last, */
 static int rlast_at;     /* at this index of the menu (apply finds it without a list) */
 
@@ -2116,12 +2116,29 @@ static PyObject *action_at(W *w, Menu *m, Entry *e, int i) {
     }
 }
 
-/* every action of the menu, in order: the list legal_actions() gives */
-static PyObject *menu_list(W *w, Menu *m) {
+/* every action of the menu, in order (the list legal_actions() gives), into rarr (the
+   core's own references: a C array, not one more Python container for the collector to
+   count and walk every decision); their number, or -1 */
+static Py_ssize_t rn, rcap;
+static PyObject **rarr;
+static void rarr_clear(void) {
+    for (Py_ssize_t k = 0; k < rn; k++) Py_DECREF(rarr[k]);
+    rn = 0;
+}
+#define PUT(x)                                                    \
+    do {                                                          \
+        if (at >= total) { Py_DECREF(x); goto miscount; }         \
+        rarr[at++] = (x); rn = at;                                \
+    } while (0)
+static Py_ssize_t menu_list(W *w, Menu *m) {
     int total = 0;
     for (int k = 0; k < m->n; k++) total += m->e[k].count;
-    PyObject *list = PyList_New(total);
-    if (list == NULL) return NULL;
+    rarr_clear();
+    if (total > rcap) {
+        PyObject **grown = PyMem_Realloc(rarr, sizeof(PyObject *) * (size_t)total);
+        if (grown == NULL) { PyErr_NoMemory(); return -1; }
+        rarr = grown; rcap = total;
+    }
     Tables *t = w->t;
     int at = 0;
     for (int k = 0; k < m->n; k++) {
@@ -2134,8 +2151,8 @@ static PyObject *menu_list(W *w, Menu *m) {
                     if (!t->ofit[card][o][w->frk[j]]) continue;
                     PyObject *a = cached_action(t, t->place, 0,
                                                 (py_of(w->fr[j]) << 8) | t->ootile[card][o]);
-                    if (a == NULL) { Py_DECREF(list); return NULL; }
-                    PyList_SET_ITEM(list, at++, a);
+                    if (a == NULL) return -1;
+                    PUT(a);
                 }
             continue;
         }
@@ -2143,8 +2160,8 @@ static PyObject *menu_list(W *w, Menu *m) {
             int n = cell_targets(w, e->card, targets);
             for (int i = 0; i < n; i++) {
                 PyObject *a = cell_action(w, e->card, targets[i]);
-                if (a == NULL) { Py_DECREF(list); return NULL; }
-                PyList_SET_ITEM(list, at++, a);
+                if (a == NULL) return -1;
+                PUT(a);
             }
             continue;
         }
@@ -2155,8 +2172,8 @@ static PyObject *menu_list(W *w, Menu *m) {
                 if (e->tag == T_PASS) for (int a = 0; a < nk; a++) {
                     cs[0] = hd[a];
                     PyObject *x = pass_action(t, cs, 1);
-                    if (x == NULL) { Py_DECREF(list); return NULL; }
-                    PyList_SET_ITEM(list, at++, x);
+                    if (x == NULL) return -1;
+                    PUT(x);
                 }
                 if (e->tag == T_PASS && t->pass_max < 2) break;
                 for (int a = 0; a < nk; a++)
@@ -2165,8 +2182,8 @@ static PyObject *menu_list(W *w, Menu *m) {
                         cs[0] = hd[a]; cs[1] = hd[b];
                         PyObject *x = e->tag == T_PASS ? pass_action(t, cs, 2)
                                                        : discard_action(t, cs, m->removable[r]);
-                        if (x == NULL) { Py_DECREF(list); return NULL; }
-                        PyList_SET_ITEM(list, at++, x);
+                        if (x == NULL) return -1;
+                        PUT(x);
                     }
                 if (e->tag == T_PASS && t->pass_max >= 3)
                     for (int a = 0; a < nk; a++)
@@ -2175,8 +2192,8 @@ static PyObject *menu_list(W *w, Menu *m) {
                                 if (!triple_ok(mult, a, b, c)) continue;
                                 cs[0] = hd[a]; cs[1] = hd[b]; cs[2] = hd[c];
                                 PyObject *x = pass_action(t, cs, 3);
-                                if (x == NULL) { Py_DECREF(list); return NULL; }
-                                PyList_SET_ITEM(list, at++, x);
+                                if (x == NULL) return -1;
+                                PUT(x);
                             }
             }
             continue;
@@ -2184,28 +2201,28 @@ static PyObject *menu_list(W *w, Menu *m) {
         if (e->tag == T_SEATS) {  /* the targets found once */
             int seats[MAXSEATS * 2], tools[MAXSEATS * 2], card = e->card;
             int n = seat_targets(w, m->seat, card, seats, tools);
-            if (n < 0) { Py_DECREF(list); return NULL; }
+            if (n < 0) return -1;
             for (int i = 0; i < n; i++) {
                 PyObject *a = t->effect[card] == E_REPAIR ? t->repair_act[card][seats[i]][tools[i]]
                                                          : t->on_player[card][seats[i]];
                 Py_INCREF(a);
-                PyList_SET_ITEM(list, at++, a);
+                PUT(a);
             }
             continue;
         }
         for (int i = 0; i < e->count; i++) {
             PyObject *a = action_at(w, m, e, i);
-            if (a == NULL) { Py_DECREF(list); return NULL; }
-            PyList_SET_ITEM(list, at++, a);
+            if (a == NULL) return -1;
+            PUT(a);
         }
     }
-    if (at != total) {
-        Py_DECREF(list);
-        PyErr_SetString(PyExc_AssertionError, "core: the menu's count");
-        return NULL;
-    }
-    return list;
+    if (at != total) goto miscount;
+    return total;
+miscount:
+    PyErr_SetString(PyExc_AssertionError, "core: the menu's count");
+    return -1;
 }
+#undef PUT
 
 /* the resident state's own field ``name`` (a new reference): read from its dict, past its
    class's properties (which give the state back to Python) */
@@ -2229,17 +2246,19 @@ static int write_step(W *w) {
     if (w->hdirty) {
         PyObject *hands = own_field(st, "hands");
         if (hands == NULL) return -1;
-        for (int s = 0; s < w->seats; s++) {
+        for (int s = 0; s < w->seats; s++) {  /* changed in place, no list made */
             if (!(w->hdirty & (1u << s))) continue;
-            PyObject *nl = PyList_New(w->hn[s]);
-            if (nl == NULL) { Py_DECREF(hands); return -1; }
-            for (int i = 0; i < w->hn[s]; i++) {
+            PyObject *h = PyList_GET_ITEM(hands, s);
+            Py_ssize_t had = PyList_GET_SIZE(h), n = w->hn[s];
+            int r = had > n ? PyList_SetSlice(h, n, had, NULL) : 0;
+            for (Py_ssize_t i = 0; r == 0 && i < n; i++) {
                 PyObject *code = t->codes[w->hand[s][i]];
-                Py_INCREF(code);
-                PyList_SET_ITEM(nl, i, code);
+                if (i >= had) r = PyList_Append(h, code);
+                else if (PyList_GET_ITEM(h, i) != code) {
+                    Py_INCREF(code);
+                    r = PyList_SetItem(h, i, code);
+                }
             }
-            int r = PyList_SetSlice(PyList_GET_ITEM(hands, s), 0, PY_SSIZE_T_MAX, nl);
-            Py_DECREF(nl);
             if (r < 0) { Py_DECREF(hands); return -1; }
         }
         Py_DECREF(hands);
@@ -2282,7 +2301,7 @@ static int leave_memo(PyObject *st) {
 /* nothing resident any more */
 static void forget(void) {
     rmenu_ok = 0;
-    Py_CLEAR(rlist); Py_CLEAR(rlast); Py_CLEAR(res_ref); Py_CLEAR(res_plain);
+    rlisted = 0; rarr_clear(); Py_CLEAR(rlast); Py_CLEAR(res_ref); Py_CLEAR(res_plain);
     Py_CLEAR(rw.discards); Py_CLEAR(rw.passed); Py_CLEAR(rw.history); Py_CLEAR(rw.actors);
 }
 
@@ -2465,7 +2484,7 @@ out:
         w->said[0] = w->phase; w->said[1] = w->pending_draw; w->said[2] = w->last;
         w->said[3] = w->finder; w->said[4] = w->turn; w->said[5] = w->current;
         rmenu_ok = 0;
-        Py_CLEAR(rlist); Py_CLEAR(rlast);
+        rlisted = 0; rarr_clear(); Py_CLEAR(rlast);
         if (set_attr(st, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) { forget(); return -1; }
         return 0;
     }
@@ -2480,11 +2499,15 @@ static PyObject *classic_legal_held(PyObject *self, PyObject *const *args, Py_ss
     if (!step_args(args, nargs, 2)) return NULL;
     PyObject *state = args[0], *ctx = args[1];
     ENTER(state, ctx, Py_RETURN_NONE);
-    if (rlist == NULL) {
+    if (!rlisted) {
         Menu *m = resident_menu();
-        if (m == NULL || (rlist = menu_list(&rw, m)) == NULL) return NULL;
+        if (m == NULL || menu_list(&rw, m) < 0) return NULL;
+        rlisted = 1;
     }
-    return PyList_GetSlice(rlist, 0, PY_SSIZE_T_MAX);  /* the caller's own copy */
+    PyObject *list = PyList_New(rn);  /* the caller's own */
+    if (list == NULL) return NULL;
+    for (Py_ssize_t k = 0; k < rn; k++) { Py_INCREF(rarr[k]); PyList_SET_ITEM(list, k, rarr[k]); }
+    return list;
 }
 
 /* classic_count(state, ctx) -> int, or -1 (not taken) */
@@ -2541,12 +2564,15 @@ static PyObject *classic_apply_held(PyObject *self, PyObject *const *args, Py_ss
     Py_ssize_t index = -1;
     if (action == rlast && rlast != NULL) index = rlast_at;  /* the one just handed out */
     else {
-        if (rlist == NULL && (rlist = menu_list(&rw, m)) == NULL) return NULL;
-        Py_ssize_t n = PyList_GET_SIZE(rlist);
+        if (!rlisted) {
+            if (menu_list(&rw, m) < 0) return NULL;
+            rlisted = 1;
+        }
+        Py_ssize_t n = rn;
         for (Py_ssize_t k = 0; k < n; k++)  /* the interned action itself, as a rule */
-            if (PyList_GET_ITEM(rlist, k) == action) { index = k; break; }
+            if (rarr[k] == action) { index = k; break; }
         for (Py_ssize_t k = 0; index < 0 && k < n; k++) {  /* else an equal one (is_listed) */
-            int eq = PyObject_RichCompareBool(PyList_GET_ITEM(rlist, k), action, Py_EQ);
+            int eq = PyObject_RichCompareBool(rarr[k], action, Py_EQ);
             if (eq < 0) return NULL;
             if (eq) index = k;
         }
@@ -2557,7 +2583,7 @@ static PyObject *classic_apply_held(PyObject *self, PyObject *const *args, Py_ss
     PyObject *played = NULL;
     int res = act(&rw, m, e, i, &played);
     rmenu_ok = 0;
-    Py_CLEAR(rlist); Py_CLEAR(rlast);
+    rlisted = 0; rarr_clear(); Py_CLEAR(rlast);
     if (res < 0) return NULL;
     Py_DECREF(played);  /* the history logs the caller's action, as State.apply does */
     PyObject *history = rw.history;
