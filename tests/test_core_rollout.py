@@ -249,3 +249,23 @@ def test_threads_playing_their_own_states() -> None:
     finally:
         sys.setswitchinterval(before)
     assert together == alone
+
+
+def test_a_method_looked_up_while_held_works_after() -> None:
+    """``state.apply`` looked up while the core held the state, called once it is Python's
+    again (and the other way round): the same move, either way."""
+    results = []
+    for pure in (False, True):
+        with core.use_pure(pure):
+            state = opening(12, 15)
+            rng = Rng(3)
+            for k in range(40):
+                legal, count, nth = state.legal_actions, state.legal_count, state.legal_action
+                apply = state.apply
+                if k % 2:
+                    state.view(0)  # gives a held state back
+                n = count()
+                assert legal() == [nth(i) for i in range(n)]
+                apply(nth(rng.below(n)), check=bool(k % 3))
+            results.append((whole(state), state.history))
+    assert results[0] == results[1]

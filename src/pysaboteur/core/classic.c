@@ -2636,6 +2636,129 @@ static PyObject *classic_release(PyObject *self, PyObject *state) {
 
 static int release_resident(void) { return release(); }
 
+/* ------------------------------------------------------------------ the held class's methods */
+/* legal_actions, legal_count, legal_action and apply of the class a held state has
+   (core/resident.py's Resident) as C methods: the rollout API without a Python frame a
+   call.  Each reads the context off the state's class; a state given back since (its own
+   class again: a method looked up before) is Python's, through its own method. */
+static PyObject *held_ctx(PyObject *self) {  /* borrowed; NULL: not held (no error set) */
+    PyObject *d = Py_TYPE(self)->tp_dict, *k = name_of("_ctx");
+    return d == NULL || k == NULL ? NULL : PyDict_GetItemWithError(d, k);
+}
+
+static PyObject *as_python(PyObject *self, const char *name, PyObject *arg) {
+    PyObject *r = classic_release(NULL, self);
+    if (r == NULL) return NULL;
+    Py_DECREF(r);
+    PyObject *meth = name_of(name);
+    return arg == NULL ? PyObject_CallMethodNoArgs(self, meth) : PyObject_CallMethodOneArg(self, meth, arg);
+}
+
+static PyObject *m_legal(PyObject *self, PyObject *noargs) {
+    (void)noargs;
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_actions", NULL);
+    PyObject *a[2] = {self, ctx}, *r = classic_legal(NULL, a, 2);
+    if (r != Py_None) return r;
+    Py_DECREF(r);
+    return as_python(self, "legal_actions", NULL);
+}
+
+static PyObject *m_count(PyObject *self, PyObject *noargs) {
+    (void)noargs;
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_count", NULL);
+    PyObject *a[2] = {self, ctx}, *r = classic_count(NULL, a, 2);
+    if (r == NULL) return NULL;
+    long n = PyLong_AsLong(r);
+    if (n >= 0) return r;
+    Py_DECREF(r);
+    return as_python(self, "legal_count", NULL);
+}
+
+static PyObject *m_nth(PyObject *self, PyObject *index) {
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_action", index);
+    PyObject *a[3] = {self, ctx, index}, *r = classic_nth(NULL, a, 3);
+    if (r != Py_None) return r;
+    Py_DECREF(r);
+    return as_python(self, "legal_action", index);
+}
+
+/* apply(action, check=True): State.apply's way on the core (core/resident.py) */
+static PyObject *m_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *action = nargs > 0 ? args[0] : NULL, *check_o = nargs > 1 ? args[1] : NULL;
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k), *v = args[nargs + k];
+        if (PyUnicode_CompareWithASCIIString(key, "action") == 0 && action == NULL) action = v;
+        else if (PyUnicode_CompareWithASCIIString(key, "check") == 0 && check_o == NULL) check_o = v;
+        else { PyErr_Format(PyExc_TypeError, "apply() got an unexpected keyword argument %R", key); return NULL; }
+    }
+    if (action == NULL || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "apply() takes an action and, optionally, check");
+        return NULL;
+    }
+    int check = check_o == NULL ? 1 : PyObject_IsTrue(check_o);
+    if (check < 0) return NULL;
+    PyObject *ctx = held_ctx(self), *done = NULL;
+    if (ctx == NULL && PyErr_Occurred()) return NULL;
+    long rc = 2;
+    if (ctx != NULL) {
+        PyObject *a[3] = {self, ctx, action};
+        if ((done = classic_apply(NULL, a, 3)) == NULL) return NULL;
+        rc = PyLong_AsLong(done);
+        Py_DECREF(done);
+        if (rc == 0) Py_RETURN_NONE;
+    }
+    PyObject *r = classic_release(NULL, self);
+    if (r == NULL) return NULL;
+    Py_DECREF(r);
+    if (rc == 1) {  /* not among the legal actions */
+        if (check) {
+            PyObject *err = PyObject_CallMethodOneArg(self, name_of("explain"), action);
+            if (err != NULL) {
+                PyErr_SetObject((PyObject *)Py_TYPE(err), err);
+                Py_DECREF(err);
+            }
+            return NULL;
+        }
+        /* unchecked: Python's own way (State.apply) */
+        r = PyObject_CallMethodOneArg(self, name_of("_apply"), action);
+        if (r == NULL) return NULL;
+        Py_DECREF(r);
+        PyObject *history = get_attr(self, "history");
+        int bad = history == NULL || PyList_Append(history, action) < 0;
+        Py_XDECREF(history);
+        if (bad) return NULL;
+        Py_RETURN_NONE;
+    }
+    return PyObject_CallMethod(self, "apply", "OO", action, check ? Py_True : Py_False);
+}
+
+static PyMethodDef held_defs[] = {
+    {"legal_actions", m_legal, METH_NOARGS, "The legal actions (on the compiled core)."},
+    {"legal_count", m_count, METH_NOARGS, "len(legal_actions()) (on the compiled core)."},
+    {"legal_action", m_nth, METH_O, "legal_actions()[index] (on the compiled core)."},
+    {"apply", (PyCFunction)(void (*)(void))m_apply, METH_FASTCALL | METH_KEYWORDS,
+     "Play the action for the current player (on the compiled core)."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* classic_held_methods(cls) -> {name: method}: the C methods above, put on the held class,
+   made for the state's own class ``cls`` (they take a state of either class) */
+static PyObject *classic_held_methods(PyObject *self, PyObject *cls) {
+    (void)self;
+    if (!PyType_Check(cls)) { PyErr_SetString(PyExc_TypeError, "core: a class"); return NULL; }
+    PyObject *out = PyDict_New();
+    for (PyMethodDef *d = held_defs; out != NULL && d->ml_name != NULL; d++) {
+        PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, d);
+        if (descr == NULL || PyDict_SetItemString(out, d->ml_name, descr) < 0) Py_CLEAR(out);
+        Py_XDECREF(descr);
+    }
+    return out;
+}
+
 /* first_round(state, tables, setup) -> bool: a new match's first round set up by the core
  * (ClassicState._setup_round for a match without a fixed deal: the same numbers drawn from
  * the state's generator, the same cards), the state and its maze written; False: the core
@@ -2816,6 +2939,8 @@ PyMethodDef classic_methods[] = {
      "apply(action) on the core: (state, ctx, action) -> 0 applied, 1 not legal, 2 not taken."},
     {"classic_release", classic_release, METH_O,
      "The state given back to Python if the core holds its position (the rollout API)."},
+    {"classic_held_methods", classic_held_methods, METH_O,
+     "The rollout API's C methods for the class of a held state: (cls) -> {name: method}."},
     {"classic_play_out", classic_play_out, METH_VARARGS,
      "Saboteur's (or Saboteur 2's) State.play_out: (state, rng, until_round_end, even, "
      "tables, setup) -> (played, finished, tools_seen)."},

@@ -217,7 +217,16 @@ def _ctx_of(cls: type, cat: Any, rules: Callable[[], Rules]) -> tuple[Any, type,
     known = _CTXS.get(cls)
     if known is not None and known[0] is cat:
         return known[1]
+    from . import _ext
+
+    assert _ext is not None
     resident = resident_class(cls, _calls())
+    # the rollout API's hot methods in C (no Python frame a call; the same behaviour as
+    # resident.py's, which they replace)
+    # (made for ``cls``: a method looked up while the state was held is called on it as
+    # Python's own once the state is given back)
+    for name, method in _ext.classic_held_methods(cls).items():
+        setattr(resident, name, method)
     ctx = (core_tables(cls, cat, rules), resident, _next_setup)
     resident._ctx = ctx  # type: ignore[attr-defined]
     _CTXS[cls] = (cat, ctx)
