@@ -21,8 +21,8 @@ compiled path is on.
 The core is one C module made of one file per game family (``core/core.h``, ``setup.py``'s
 ``CORE_SOURCES``); on the Python side each family is a module here (:data:`FAMILIES`) that
 compiles its tables from the engine's and says which state classes it plays
-(``play_out_for``, ``setup_for``) and what it covers (``COVERS``).  Everything else runs in
-Python.
+(``play_out_for``, ``setup_for``, ``steps_for``: the rollout API, ``release``) and what it
+covers (``COVERS``).  Everything else runs in Python.
 """
 
 from __future__ import annotations
