@@ -1,0 +1,727 @@
+/* Determinization on the compiled core (issue 24): a whole sample of a determinizer in C.
+ *
+ * A determinizer (each game's determinize.py) is built once from one seat's view; it hands the
+ * core a plan (``det_plan``: what it worked out from the view, nothing else), and each
+ * ``det_sample(plan, rng)`` then does what the determinizer's pure ``sample`` does: the
+ * template's clone, the numbers of ``engine.rng.Draws.take`` (the same words of the chooser's
+ * generator), the unknown cards' order (``engine.rng.reorder``: the Lehmer code's digits,
+ * read straight off the words: the digits of a number in the mixed radix n, n - 1, ..., 1
+ * are those of the number modulo n!), the hands, piles and passes cut from it, the maze of
+ * the face-down cards' deal (the determinizer's own ``Deals``, looked up by the same code),
+ * the looks, and the dwarf cards (weighted as ``_deal_roles`` weighs them, with the same
+ * floating-point sums) or, in The Lost Mines, the treasures' values and the clans' deals
+ * (``_pick``).  The same sample, bit for bit, as the pure path from the same generator.
+ */
+#include "core.h"
+#include <math.h>
+
+#define DMAXN 1024  /* unknown cards at most (more: the determinizer stays pure) */
+#define DMAXW 160   /* words of one Lehmer code at most (1024! < 2**8770) */
+#define DMAXC 64    /* calls of the generator */
+#define DMAXS 16    /* seats */
+
+typedef struct { int n, words, at; PyObject *bound; } Call;  /* n = -1: a raw number */
+
+enum { K_CLASSIC = 1, K_LOST_MINES = 2 };
+
+typedef struct {
+    int kind;
+    PyObject *spec;  /* the spec tuple: keeps every object read from it alive */
+    PyObject *template, *rng_type, *memo_type, *cards;
+    int ncalls, words, seat, ncards;
+    Call calls[DMAXC];
+    /* Saboteur, Saboteur 2 */
+    int nother, oseat[DMAXS], ohand[DMAXS], opass[DMAXS], deck, aside;
+    PyObject *mazes, *looked, *role_pool, *looks;
+    int nrseats, rseat[DMAXS], weighted, spare, aside_roles, expansion;
+    double *weights;  /* [role seat][index in role_pool] */
+    /* The Lost Mines */
+    PyObject *codes, *treasures, *clans;
+} Plan;
+
+static PyObject *s_dict, *s_mt, *s_value, *s_shared, *s_state, *s_hidden, *s_cells, *empty;
+static PyObject *k_rng, *k_mt, *k_history, *k_actors, *k_deck, *k_discards, *k_passed,
+    *k_hands, *k_aside, *k_maze, *k_seen, *k_roles, *k_spare_roles, *k_hats_aside,
+    *k_inspected, *k_pawn, *k_pawn_seg, *k_seen_mines, *k_layout, *k_treasures_out,
+    *k_dwarves, *k_dwarf_aside;
+/* the lists a clone copies that a sample keeps (ClassicState.clone, LostMinesState.clone;
+   the rest a sample replaces), NULL-ended; set by determinize_init */
+static PyObject *classic_lists[4], *lost_mines_lists[6];
+
+static void plan_free(PyObject *capsule) {
+    Plan *p = PyCapsule_GetPointer(capsule, "pysaboteur.det_plan");
+    if (p == NULL) return;
+    Py_XDECREF(p->spec);
+    PyMem_Free(p->weights);
+    PyMem_Free(p);
+}
+
+/* ------------------------------------------------------------------ the numbers */
+/* calls: [(n, words, bound or None)]: n = -1 a raw number (one word), n < 2 nothing, else a
+   Lehmer code of n items over ``words`` words (engine.rng._plan), its bound n! given where
+   the code itself is needed and n! > 2**64 */
+static int read_calls(Plan *p, PyObject *calls) {
+    if (!PyList_Check(calls) || PyList_GET_SIZE(calls) > DMAXC) goto bad;
+    p->ncalls = (int)PyList_GET_SIZE(calls);
+    int at = 0;
+    for (int i = 0; i < p->ncalls; i++) {
+        Call *c = &p->calls[i];
+        long n, words;
+        PyObject *bound;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(calls, i), "llO", &n, &words, &bound)) return -1;
+        if (words < 0 || words > DMAXW || n > DMAXN || (n == -1 && words != 1)
+            || (n >= 0 && n < 2 && words != 0) || (n >= 2 && n <= 20 && words != 2)) goto bad;
+        c->n = (int)n; c->words = (int)words; c->at = at;
+        c->bound = bound == Py_None ? NULL : bound;
+        at += c->words;
+    }
+    p->words = at;
+    return at <= 4096 ? 0 : -1;
+bad:
+    PyErr_SetString(PyExc_ValueError, "core: a determinizer's calls");
+    return -1;
+}
+
+/* the words of every call, drawn from ``rng`` as Draws.take draws them (next64, in order) */
+static int draw_words(PyObject *rng, uint64_t *v, int words) {
+    uint64_t st;
+    if (get_rng(rng, &st) < 0) return -1;
+    for (int k = 0; k < words; k++) {
+        uint64_t z = (st += GAMMA);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        v[k] = z ^ (z >> 31);
+    }
+    return put_rng(rng, st);
+}
+
+/* reorder(code, range(n)): the Lehmer code's digits (lowest first, radix n, n - 1, ...), each
+   the index of the next item among those left.  The code's words are read as one number (the
+   first the most significant), divided in 32-bit limbs by as many radixes at once as keep
+   their product below 2**32 (engine.rng.lehmer, classic.c's lehmer) */
+static void perm_of(const uint64_t *v, const Call *c, int *out) {
+    int n = c->n, left[DMAXN];
+    for (int i = 0; i < n; i++) left[i] = i;
+    if (n < 2) { if (n == 1) out[0] = 0; return; }
+    uint32_t limb[2 * DMAXW];
+    int nl = 2 * c->words, top = nl - 1, done = 0;
+    for (int k = 0; k < c->words; k++) {
+        uint64_t w = v[c->at + c->words - 1 - k];
+        limb[2 * k] = (uint32_t)w;
+        limb[2 * k + 1] = (uint32_t)(w >> 32);
+    }
+    while (top > 0 && limb[top] == 0) top--;
+    for (int i = n; i >= 1;) {
+        uint64_t radix[8], prod = 1;
+        int g = 0;
+        while (g < 8 && i - g >= 1 && prod * (uint64_t)(i - g) < (1ULL << 32)) {
+            radix[g] = (uint64_t)(i - g); prod *= radix[g]; g++;
+        }
+        uint64_t rem = 0;
+        for (int k = top; k >= 0; k--) {
+            uint64_t cur = rem << 32 | limb[k];
+            limb[k] = (uint32_t)(cur / prod);
+            rem = cur % prod;
+        }
+        while (top > 0 && limb[top] == 0) top--;
+        for (int d = 0; d < g; d++) {
+            int j = (int)(rem % radix[d]);
+            rem /= radix[d];
+            out[done] = left[j];
+            memmove(left + j, left + j + 1, sizeof(int) * (size_t)(n - done - j - 1));
+            done++;
+        }
+        i -= g;
+    }
+}
+
+/* the code itself (what Draws.take gives: the words' number modulo n!), for a Deals look-up */
+static PyObject *code_of(const uint64_t *v, const Call *c) {
+    if (c->n < 2) return PyLong_FromLong(0);
+    if (c->bound == NULL) {
+        if (c->n > 20) { PyErr_SetString(PyExc_ValueError, "core: a code's bound"); return NULL; }
+        uint64_t f = 1;
+        for (int i = 2; i <= c->n; i++) f *= (uint64_t)i;
+        unsigned __int128 x = (unsigned __int128)v[c->at] << 64 | v[c->at + 1];
+        return PyLong_FromUnsignedLongLong((uint64_t)(x % f));
+    }
+    unsigned char buf[8 * DMAXW];
+    for (int k = 0; k < c->words; k++)
+        for (int b = 0; b < 8; b++) buf[8 * k + b] = (unsigned char)(v[c->at + k] >> (56 - 8 * b));
+    PyObject *num = _PyLong_FromByteArray(buf, (size_t)(8 * c->words), 0, 0);
+    if (num == NULL) return NULL;
+    PyObject *x = PyNumber_Remainder(num, c->bound);
+    Py_DECREF(num);
+    return x;
+}
+
+/* ------------------------------------------------------------------ the clone */
+static PyObject *new_obj(PyObject *type) {
+    PyTypeObject *t = (PyTypeObject *)type;
+    return t->tp_new(t, empty, NULL);
+}
+
+static PyObject *new_rng(PyObject *type, uint64_t state) {
+    PyObject *r = new_obj(type), *v = PyLong_FromUnsignedLongLong(state);
+    if (r == NULL || v == NULL || PyObject_SetAttr(r, s_state, v) < 0) { Py_XDECREF(r); r = NULL; }
+    Py_XDECREF(v);
+    return r;
+}
+
+static inline int put(PyObject *d, PyObject *k, PyObject *v) {  /* steals v */
+    if (v == NULL) return -1;
+    int r = PyDict_SetItem(d, k, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static inline PyObject *field(PyObject *d, PyObject *k) {  /* borrowed */
+    PyObject *v = PyDict_GetItemWithError(d, k);
+    if (v == NULL && !PyErr_Occurred()) PyErr_SetObject(PyExc_AttributeError, k);
+    return v;
+}
+
+static inline PyObject *copy_list(PyObject *l) {
+    if (!PyList_Check(l)) { PyErr_SetString(PyExc_TypeError, "core: a list expected"); return NULL; }
+    return PyList_GetSlice(l, 0, PY_SSIZE_T_MAX);
+}
+
+static int copy_field(PyObject *d, PyObject *k) {  /* d[k] = d[k].copy() */
+    PyObject *l = field(d, k);
+    return l == NULL ? -1 : put(d, k, copy_list(l));
+}
+
+/* the template's clone as its class's clone makes it (ClassicState.clone, LostMinesState.clone),
+   but for the fields every sample replaces: a new state with a copy of the template's dict,
+   the template's memo marked shared and the sample's a new one (its value the template's,
+   or none); the lists ``names`` copied.  Returns the state, its dict in *nd (borrowed) */
+static PyObject *clone_of(Plan *p, PyObject **nd_out, int memo_value, PyObject *const *names) {
+    PyObject *tpl = p->template, *st = NULL, *nd = NULL, *memo = NULL;
+    PyObject *d = PyObject_GetAttr(tpl, s_dict);
+    if (d == NULL) return NULL;
+    if (!PyDict_Check(d)) { PyErr_SetString(PyExc_TypeError, "core: a state's dict"); goto fail; }
+    nd = PyDict_Copy(d);
+    st = new_obj((PyObject *)Py_TYPE(tpl));
+    if (nd == NULL || st == NULL || PyObject_SetAttr(st, s_dict, nd) < 0) goto fail;
+    PyObject *old = field(d, k_mt);
+    if (old == NULL || PyObject_SetAttr(old, s_shared, Py_True) < 0) goto fail;
+    memo = new_obj(p->memo_type);
+    if (memo == NULL) goto fail;
+    PyObject *value = Py_None;
+    if (memo_value) {
+        value = PyObject_GetAttr(old, s_value);
+        if (value == NULL) goto fail;
+    } else Py_INCREF(value);
+    int r = PyObject_SetAttr(memo, s_value, value);
+    Py_DECREF(value);
+    if (r < 0 || PyObject_SetAttr(memo, s_shared, Py_True) < 0) goto fail;
+    if (PyDict_SetItem(nd, k_mt, memo) < 0) goto fail;
+    for (int i = 0; names[i] != NULL; i++)
+        if (copy_field(nd, names[i]) < 0) goto fail;
+    Py_DECREF(memo); Py_DECREF(d); Py_DECREF(nd);
+    *nd_out = nd;  /* the state's own dict holds it */
+    return st;
+fail:
+    Py_XDECREF(memo); Py_DECREF(d); Py_XDECREF(nd); Py_XDECREF(st);
+    return NULL;
+}
+
+/* a new list of the items cards[order[from:from + n]] */
+static PyObject *cut(PyObject *cards, const int *order, int from, int n) {
+    PyObject *l = PyList_New(n);
+    if (l == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *c = PyList_GET_ITEM(cards, order[from + i]);
+        Py_INCREF(c);
+        PyList_SET_ITEM(l, i, c);
+    }
+    return l;
+}
+
+/* the hands: the seat's a copy of the template's, the others' given (stolen) in parts[s] */
+static PyObject *hands_of(PyObject *nd, int seat, PyObject **parts) {
+    PyObject *old = field(nd, k_hands);
+    if (old == NULL) return NULL;
+    if (!PyList_Check(old)) { PyErr_SetString(PyExc_TypeError, "core: hands"); return NULL; }
+    Py_ssize_t n = PyList_GET_SIZE(old);
+    PyObject *hands = PyList_New(n);
+    if (hands == NULL) return NULL;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        PyObject *h = s == seat ? copy_list(PyList_GET_ITEM(old, s)) : parts[s];
+        parts[s] = NULL;
+        if (h == NULL) { Py_DECREF(hands); return NULL; }
+        PyList_SET_ITEM(hands, s, h);
+    }
+    return hands;
+}
+
+/* a list of dicts replaced by a list of their copies (copy-on-write looks) */
+static PyObject *copy_dicts(PyObject *l) {
+    if (!PyList_Check(l)) { PyErr_SetString(PyExc_TypeError, "core: a list expected"); return NULL; }
+    Py_ssize_t n = PyList_GET_SIZE(l);
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *d = PyList_GET_ITEM(l, i);
+        PyObject *c = PyDict_Check(d) ? PyDict_Copy(d) : PyObject_CallMethod(d, "copy", NULL);
+        if (c == NULL) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, i, c);
+    }
+    return out;
+}
+
+/* sum(xs) as the running Python adds floats (3.12 on: Neumaier's compensated sum) */
+static double py_sum(const double *x, int n) {
+    if (n == 0) return 0.0;
+    double f = x[0];
+#if PY_VERSION_HEX >= 0x030C0000
+    double c = 0.0;
+    for (int i = 1; i < n; i++) {
+        double t = f + x[i];
+        if (fabs(f) >= fabs(x[i])) c += (f - t) + x[i];
+        else c += (x[i] - t) + f;
+        f = t;
+    }
+    if (c && isfinite(c)) f += c;
+#else
+    for (int i = 1; i < n; i++) f += x[i];
+#endif
+    return f;
+}
+
+/* ------------------------------------------------------------------ Saboteur, Saboteur 2 */
+/* spec: (template, rng_type, memo_type, calls, seat, unknown_cards, sizes [(seat, hand,
+   passes)], deck, mazes, looked [(seat, cell)], role_pool, role_seats, weights ([[float]] per
+   role seat, by the pool's index) or None, spare, aside, expansion, looks [(a, b)]) */
+static int classic_plan(Plan *p, PyObject *spec) {
+    PyObject *calls, *sizes, *seats, *weights;
+    if (!PyArg_ParseTuple(spec, "OOOOiO!O!iOO!O!O!Oiip" "O!", &p->template, &p->rng_type,
+                          &p->memo_type, &calls, &p->seat, &PyList_Type, &p->cards,
+                          &PyList_Type, &sizes, &p->deck, &p->mazes, &PyList_Type, &p->looked,
+                          &PyList_Type, &p->role_pool, &PyList_Type, &seats, &weights,
+                          &p->spare, &p->aside_roles, &p->expansion, &PyList_Type, &p->looks))
+        return -1;
+    if (read_calls(p, calls) < 0) return -1;
+    p->ncards = (int)PyList_GET_SIZE(p->cards);
+    p->nother = (int)PyList_GET_SIZE(sizes);
+    p->nrseats = (int)PyList_GET_SIZE(seats);
+    int npool = (int)PyList_GET_SIZE(p->role_pool), total = 0;
+    p->weighted = weights != Py_None;
+    if (p->nother >= DMAXS || p->nrseats >= DMAXS || p->ncards > DMAXN || npool > 64
+        || p->ncalls < 4 || p->calls[0].n != -1 || p->calls[1].n != p->ncards
+        || p->calls[3].n != npool
+        || p->ncalls != (p->weighted ? 5 + p->nrseats : 4)
+        || (p->weighted && p->calls[4].n != p->nrseats)) goto bad;
+    for (int i = 0; i < p->nother; i++) {
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(sizes, i), "iii", &p->oseat[i], &p->ohand[i],
+                              &p->opass[i])) return -1;
+        if (p->oseat[i] < 0 || p->oseat[i] >= DMAXS || p->ohand[i] < 0 || p->opass[i] < 0) goto bad;
+        total += p->ohand[i] + p->opass[i];
+    }
+    if (p->deck < 0 || total + p->deck > p->ncards || p->seat < 0 || p->seat >= DMAXS) goto bad;
+    p->aside = p->ncards - total - p->deck;
+    for (int i = 0; i < p->nrseats; i++) {
+        p->rseat[i] = (int)PyLong_AsLong(PyList_GET_ITEM(seats, i));
+        if (p->rseat[i] < 0 || p->rseat[i] >= DMAXS) goto bad;
+    }
+    if (p->weighted) {
+        if (!PyList_Check(weights) || PyList_GET_SIZE(weights) != p->nrseats) goto bad;
+        p->weights = PyMem_Malloc(sizeof(double) * (size_t)(p->nrseats * npool + 1));
+        if (p->weights == NULL) { PyErr_NoMemory(); return -1; }
+        for (int i = 0; i < p->nrseats; i++) {
+            PyObject *row = PyList_GET_ITEM(weights, i);
+            if (!PyList_Check(row) || PyList_GET_SIZE(row) != npool) goto bad;
+            for (int j = 0; j < npool; j++) {
+                double w = PyFloat_AsDouble(PyList_GET_ITEM(row, j));
+                if (w == -1.0 && PyErr_Occurred()) return -1;
+                p->weights[i * npool + j] = w;
+            }
+        }
+    }
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "core: a Saboteur determinizer's plan");
+    return -1;
+}
+
+/* a sample (Determinizer.sample): the same state as the pure path's, the same words of rng */
+static int classic_sample(Plan *p, PyObject *rng, PyObject **result) {
+    uint64_t v[4096];
+    int order[DMAXN], pool[64], seats_order[DMAXS], dealt[DMAXS];
+    PyObject *parts[DMAXS] = {NULL}, *nd, *st = NULL, *passed, *x = NULL;
+    if (PyList_GET_SIZE(p->cards) != p->ncards) {
+        PyErr_SetString(PyExc_RuntimeError, "core: the unknown cards changed");
+        return -1;
+    }
+    if (draw_words(rng, v, p->words) < 0) return -1;
+    st = clone_of(p, &nd, 1, classic_lists);
+    if (st == NULL) return -1;
+    if (put(nd, k_rng, new_rng(p->rng_type, v[0])) < 0) goto fail;
+    /* the unknown cards: seat by seat the hand then the passes, the pile, the set-aside */
+    perm_of(v, &p->calls[1], order);
+    passed = field(nd, k_passed);
+    if (passed == NULL || put(nd, k_passed, passed = copy_list(passed)) < 0) goto fail;
+    int k = 0;
+    for (int i = 0; i < p->nother; i++) {
+        int s = p->oseat[i];
+        Py_XSETREF(parts[s], cut(p->cards, order, k, p->ohand[i]));
+        if (parts[s] == NULL) goto fail;
+        k += p->ohand[i];
+        for (int j = 0; j < p->opass[i]; j++, k++) {
+            PyObject *t = Py_BuildValue("(iO)", s, PyList_GET_ITEM(p->cards, order[k]));
+            int r = t == NULL ? -1 : PyList_Append(passed, t);
+            Py_XDECREF(t);
+            if (r < 0) goto fail;
+        }
+    }
+    if (put(nd, k_hands, hands_of(nd, p->seat, parts)) < 0
+        || put(nd, k_deck, cut(p->cards, order, k, p->deck)) < 0
+        || put(nd, k_aside, cut(p->cards, order, k + p->deck, p->aside)) < 0) goto fail;
+    /* the maze with the goals dealt (the determinizer's Deals: kept, or made by Python) */
+    x = code_of(v, &p->calls[2]);
+    if (x == NULL) goto fail;
+    PyObject *maze = PyDict_GetItemWithError(p->mazes, x);
+    if (maze != NULL) Py_INCREF(maze);
+    else if (PyErr_Occurred() || (maze = PyObject_GetItem(p->mazes, x)) == NULL) goto fail;
+    Py_CLEAR(x);
+    if (put(nd, k_maze, maze) < 0) goto fail;  /* the dict holds it now */
+    if (PyList_GET_SIZE(p->looked)) {  /* other seats' map looks at goals still face down */
+        PyObject *seen = field(nd, k_seen), *hidden;
+        if (seen == NULL || put(nd, k_seen, seen = copy_dicts(seen)) < 0) goto fail;
+        if ((hidden = PyObject_GetAttr(maze, s_hidden)) == NULL) goto fail;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(p->looked); i++) {
+            PyObject *look = PyList_GET_ITEM(p->looked, i);
+            PyObject *c = PyTuple_GET_ITEM(look, 1);
+            Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(look, 0));
+            PyObject *code = PyObject_GetItem(hidden, c);
+            int r = code == NULL || s < 0 || s >= PyList_GET_SIZE(seen) ? -1
+                    : PyObject_SetItem(PyList_GET_ITEM(seen, s), c, code);
+            Py_XDECREF(code);
+            if (r < 0) { Py_DECREF(hidden); goto fail; }
+        }
+        Py_DECREF(hidden);
+    }
+    /* the dwarf cards (_deal_roles) */
+    int npool = p->calls[3].n, nr = p->nrseats, ndealt;
+    perm_of(v, &p->calls[3], pool);
+    if (!p->weighted) {
+        ndealt = nr < npool ? nr : npool;
+        for (int i = 0; i < ndealt; i++) { seats_order[i] = i; dealt[i] = pool[i]; }
+        memmove(pool, pool + ndealt, sizeof(int) * (size_t)(npool - ndealt));
+        npool -= ndealt;
+    } else {
+        double chances[64];
+        perm_of(v, &p->calls[4], seats_order);
+        for (int t = 0; t < nr; t++) {
+            const double *w = p->weights + seats_order[t] * p->calls[3].n;
+            for (int j = 0; j < npool; j++) chances[j] = w[pool[j]];
+            uint64_t raw = v[p->calls[5 + t].at];
+            double pick = (double)(raw >> 11) / 9007199254740992.0 * py_sum(chances, npool);
+            int i = 0, last = npool - 1;
+            while (i < last && pick >= chances[i]) { pick -= chances[i]; i++; }
+            if (npool == 0) { PyErr_SetString(PyExc_IndexError, "pop from empty list"); goto fail; }
+            dealt[t] = pool[i];
+            memmove(pool + i, pool + i + 1, sizeof(int) * (size_t)(npool - i - 1));
+            npool--;
+        }
+        ndealt = nr;
+    }
+    PyObject *roles = field(nd, k_roles);
+    if (roles == NULL || put(nd, k_roles, roles = copy_list(roles)) < 0) goto fail;
+    for (int t = 0; t < ndealt; t++) {
+        int s = p->rseat[seats_order[t]];
+        PyObject *role = PyList_GET_ITEM(p->role_pool, dealt[t]);
+        Py_INCREF(role);
+        if (PyList_SetItem(roles, s, role) < 0) goto fail;
+    }
+    int spare = p->spare < npool ? p->spare : npool;
+    if (put(nd, k_spare_roles, cut(p->role_pool, pool, 0, spare)) < 0) goto fail;
+    if (p->expansion) {
+        int aside = p->aside_roles < npool - spare ? p->aside_roles : npool - spare;
+        if (put(nd, k_hats_aside, cut(p->role_pool, pool, spare, aside)) < 0) goto fail;
+        if (PyList_GET_SIZE(p->looks)) {  /* other seats' inspections, on the sampled cards */
+            PyObject *insp = field(nd, k_inspected);
+            if (insp == NULL || put(nd, k_inspected, insp = copy_dicts(insp)) < 0) goto fail;
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(p->looks); i++) {
+                PyObject *look = PyList_GET_ITEM(p->looks, i);
+                PyObject *a = PyTuple_GET_ITEM(look, 0), *b = PyTuple_GET_ITEM(look, 1);
+                PyObject *da = PyObject_GetItem(insp, a), *rb = PyObject_GetItem(roles, b);
+                int r = da == NULL || rb == NULL ? -1 : PyObject_SetItem(da, b, rb);
+                Py_XDECREF(da); Py_XDECREF(rb);
+                if (r < 0) goto fail;
+            }
+        }
+    }
+    *result = st;
+    return 0;
+fail:
+    for (int s = 0; s < DMAXS; s++) Py_XDECREF(parts[s]);
+    Py_XDECREF(x);
+    Py_XDECREF(st);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ The Lost Mines */
+/* spec: (template, rng_type, memo_type, calls, seat, unknown_cards, sizes [(seat, hand)],
+   deck, aside, mazes, looked [(seat, cell)], codes, treasures [(slots, deals)],
+   clans [(seats, options, cumulative, spare)]) */
+static int lost_mines_plan(Plan *p, PyObject *spec) {
+    PyObject *calls, *sizes;
+    if (!PyArg_ParseTuple(spec, "OOOOiO!O!iiOO!OO!O!", &p->template, &p->rng_type,
+                          &p->memo_type, &calls, &p->seat, &PyList_Type, &p->cards,
+                          &PyList_Type, &sizes, &p->deck, &p->aside, &p->mazes,
+                          &PyList_Type, &p->looked, &p->codes, &PyList_Type, &p->treasures,
+                          &PyList_Type, &p->clans))
+        return -1;
+    if (read_calls(p, calls) < 0) return -1;
+    p->ncards = (int)PyList_GET_SIZE(p->cards);
+    p->nother = (int)PyList_GET_SIZE(sizes);
+    int total = 0, ntypes = (int)PyList_GET_SIZE(p->treasures), nchoices = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(p->clans); i++) {
+        PyObject *clan = PyList_GET_ITEM(p->clans, i);
+        if (!PyTuple_Check(clan) || PyTuple_GET_SIZE(clan) != 4
+            || !PyList_Check(PyTuple_GET_ITEM(clan, 0)) || !PyList_Check(PyTuple_GET_ITEM(clan, 1))
+            || !PyList_Check(PyTuple_GET_ITEM(clan, 2)) || !PyList_Check(PyTuple_GET_ITEM(clan, 3))
+            || PyList_GET_SIZE(PyTuple_GET_ITEM(clan, 1)) < 1
+            || PyList_GET_SIZE(PyTuple_GET_ITEM(clan, 1)) != PyList_GET_SIZE(PyTuple_GET_ITEM(clan, 2))
+            || PyList_GET_SIZE(PyTuple_GET_ITEM(clan, 1)) != PyList_GET_SIZE(PyTuple_GET_ITEM(clan, 3)))
+            goto bad;
+        nchoices += PyList_GET_SIZE(PyTuple_GET_ITEM(clan, 1)) > 1;
+    }
+    for (int i = 0; i < ntypes; i++) {
+        PyObject *t = PyList_GET_ITEM(p->treasures, i);
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 2 || !PyList_Check(PyTuple_GET_ITEM(t, 0)))
+            goto bad;
+    }
+    if (p->nother >= DMAXS || p->ncards > DMAXN || p->ncalls != 3 + ntypes + nchoices
+        || p->calls[0].n != -1 || p->calls[1].n != p->ncards) goto bad;
+    for (int i = 3 + ntypes; i < p->ncalls; i++) if (p->calls[i].n != -1) goto bad;
+    for (int i = 0; i < p->nother; i++) {
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(sizes, i), "ii", &p->oseat[i], &p->ohand[i]))
+            return -1;
+        if (p->oseat[i] < 0 || p->oseat[i] >= DMAXS || p->ohand[i] < 0) goto bad;
+        total += p->ohand[i];
+    }
+    if (p->deck < 0 || p->aside < 0 || total + p->deck + p->aside > p->ncards
+        || p->seat < 0 || p->seat >= DMAXS) goto bad;
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "core: a Lost Mines determinizer's plan");
+    return -1;
+}
+
+/* _pick: the first cumulative weight above the draw, the last if none is */
+static Py_ssize_t pick_of(uint64_t number, PyObject *cumulative) {
+    Py_ssize_t n = PyList_GET_SIZE(cumulative), lo = 0, hi = n;
+    double last = PyFloat_AsDouble(PyList_GET_ITEM(cumulative, n - 1));
+    if (last == -1.0 && PyErr_Occurred()) return -1;
+    double x = (double)number / 18446744073709551616.0 * last;
+    while (lo < hi) {  /* bisect_right */
+        Py_ssize_t mid = (lo + hi) / 2;
+        double c = PyFloat_AsDouble(PyList_GET_ITEM(cumulative, mid));
+        if (c == -1.0 && PyErr_Occurred()) return -1;
+        if (x < c) hi = mid; else lo = mid + 1;
+    }
+    return lo < n - 1 ? lo : n - 1;
+}
+
+/* a sample (Determinizer.sample of games/lost_mines/determinize.py) */
+static int lost_mines_sample(Plan *p, PyObject *rng, PyObject **result) {
+    uint64_t v[4096];
+    int order[DMAXN];
+    PyObject *parts[DMAXS] = {NULL}, *nd, *st = NULL, *x = NULL;
+    if (PyList_GET_SIZE(p->cards) != p->ncards) {
+        PyErr_SetString(PyExc_RuntimeError, "core: the unknown cards changed");
+        return -1;
+    }
+    if (draw_words(rng, v, p->words) < 0) return -1;
+    st = clone_of(p, &nd, 0, lost_mines_lists);
+    if (st == NULL) return -1;
+    if (put(nd, k_rng, new_rng(p->rng_type, v[0])) < 0) goto fail;
+    /* the unknown cards: the other hands, the pile, the set-aside cards, face-down discards */
+    perm_of(v, &p->calls[1], order);
+    int k = 0;
+    for (int i = 0; i < p->nother; i++) {
+        Py_XSETREF(parts[p->oseat[i]], cut(p->cards, order, k, p->ohand[i]));
+        if (parts[p->oseat[i]] == NULL) goto fail;
+        k += p->ohand[i];
+    }
+    PyObject *discards = field(nd, k_discards);  /* the clone's copy */
+    if (put(nd, k_hands, hands_of(nd, p->seat, parts)) < 0
+        || put(nd, k_deck, cut(p->cards, order, k, p->deck)) < 0
+        || put(nd, k_aside, cut(p->cards, order, k + p->deck, p->aside)) < 0
+        || discards == NULL) goto fail;
+    k += p->deck + p->aside;
+    for (; k < p->ncards; k++)
+        if (PyList_Append(discards, PyList_GET_ITEM(p->cards, order[k])) < 0) goto fail;
+    /* the maze with the mines dealt */
+    x = code_of(v, &p->calls[2]);
+    if (x == NULL) goto fail;
+    PyObject *maze = PyDict_GetItemWithError(p->mazes, x);
+    if (maze != NULL) Py_INCREF(maze);
+    else if (PyErr_Occurred() || (maze = PyObject_GetItem(p->mazes, x)) == NULL) goto fail;
+    Py_CLEAR(x);
+    if (put(nd, k_maze, maze) < 0) goto fail;
+    if (PyList_GET_SIZE(p->looked)) {
+        PyObject *seen = field(nd, k_seen_mines), *hidden, *cells;
+        if (seen == NULL || put(nd, k_seen_mines, seen = copy_dicts(seen)) < 0) goto fail;
+        if ((hidden = PyObject_GetAttr(maze, s_hidden)) == NULL) goto fail;
+        if ((cells = PyObject_GetAttr(maze, s_cells)) == NULL) { Py_DECREF(hidden); goto fail; }
+        int r = 0;
+        for (Py_ssize_t i = 0; r == 0 && i < PyList_GET_SIZE(p->looked); i++) {
+            PyObject *look = PyList_GET_ITEM(p->looked, i), *code;
+            PyObject *c = PyTuple_GET_ITEM(look, 1);
+            Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(look, 0));
+            r = PySequence_Contains(hidden, c);
+            if (r == 1) code = PyObject_GetItem(hidden, c);
+            else if (r == 0) {
+                PyObject *ot = PyObject_GetItem(cells, c);
+                code = ot == NULL ? NULL : PyObject_GetItem(p->codes, ot);
+                Py_XDECREF(ot);
+            } else code = NULL;
+            r = code == NULL || s < 0 || s >= PyList_GET_SIZE(seen) ? -1
+                : PyObject_SetItem(PyList_GET_ITEM(seen, s), c, code);
+            Py_XDECREF(code);
+        }
+        Py_DECREF(hidden); Py_DECREF(cells);
+        if (r < 0) goto fail;
+    }
+    /* the treasures' values, type by type: the slots' and the ones left out */
+    PyObject *layout = field(nd, k_layout), *out = PyList_New(0);
+    if (put(nd, k_treasures_out, out) < 0 || layout == NULL
+        || put(nd, k_layout, layout = copy_list(layout)) < 0) goto fail;
+    int at = 3;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(p->treasures); i++, at++) {
+        PyObject *t = PyList_GET_ITEM(p->treasures, i), *slots = PyTuple_GET_ITEM(t, 0);
+        PyObject *deals = PyTuple_GET_ITEM(t, 1), *deal, *values, *left;
+        if ((x = code_of(v, &p->calls[at])) == NULL) goto fail;
+        deal = PyObject_GetItem(deals, x);
+        Py_CLEAR(x);
+        if (deal == NULL) goto fail;
+        if (!PyTuple_Check(deal) || PyTuple_GET_SIZE(deal) != 2
+            || !PyList_Check(values = PyTuple_GET_ITEM(deal, 0))
+            || !PyList_Check(left = PyTuple_GET_ITEM(deal, 1))) {
+            Py_DECREF(deal);
+            PyErr_SetString(PyExc_TypeError, "core: a deal of treasures");
+            goto fail;
+        }
+        Py_ssize_t m = PyList_GET_SIZE(slots) < PyList_GET_SIZE(values)
+                       ? PyList_GET_SIZE(slots) : PyList_GET_SIZE(values);
+        int r = 0;
+        for (Py_ssize_t j = 0; r == 0 && j < m; j++) {
+            PyObject *code = PyList_GET_ITEM(values, j);
+            Py_ssize_t slot = PyLong_AsSsize_t(PyList_GET_ITEM(slots, j));
+            if (slot < 0 || slot >= PyList_GET_SIZE(layout)) { r = -1; break; }
+            Py_INCREF(code);
+            r = PyList_SetItem(layout, slot, code);
+        }
+        if (r == 0) r = PyList_SetSlice(out, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, left);  /* out += left */
+        else if (!PyErr_Occurred()) PyErr_SetString(PyExc_IndexError, "core: a slot");
+        Py_DECREF(deal);
+        if (r < 0) goto fail;
+    }
+    /* the clans' dwarf cards: a deal drawn by weight where there is a choice */
+    PyObject *dwarves = field(nd, k_dwarves), *aside = PyList_New(0);
+    if (put(nd, k_dwarf_aside, aside) < 0 || dwarves == NULL
+        || put(nd, k_dwarves, dwarves = copy_list(dwarves)) < 0) goto fail;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(p->clans); i++) {
+        PyObject *clan = PyList_GET_ITEM(p->clans, i);
+        PyObject *seats = PyTuple_GET_ITEM(clan, 0), *options = PyTuple_GET_ITEM(clan, 1);
+        Py_ssize_t choice = 0;
+        if (PyList_GET_SIZE(options) > 1) {
+            choice = pick_of(v[p->calls[at].at], PyTuple_GET_ITEM(clan, 2));
+            at++;
+            if (choice < 0) goto fail;
+        }
+        PyObject *deal = PyList_GET_ITEM(options, choice);
+        if (!PyTuple_Check(deal) || PyTuple_GET_SIZE(deal) != PyList_GET_SIZE(seats)) {
+            PyErr_SetString(PyExc_ValueError, "core: a clan's deal");
+            goto fail;
+        }
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(seats); j++) {
+            Py_ssize_t s = PyLong_AsSsize_t(PyList_GET_ITEM(seats, j));
+            PyObject *d = PyTuple_GET_ITEM(deal, j);
+            if (s < 0 || s >= PyList_GET_SIZE(dwarves)) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_IndexError, "core: a seat");
+                goto fail;
+            }
+            Py_INCREF(d);
+            PyList_SetItem(dwarves, s, d);
+        }
+        if (PyList_SetSlice(aside, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX,
+                            PyList_GET_ITEM(PyTuple_GET_ITEM(clan, 3), choice)) < 0) goto fail;
+    }
+    *result = st;
+    return 0;
+fail:
+    for (int s = 0; s < DMAXS; s++) Py_XDECREF(parts[s]);
+    Py_XDECREF(x);
+    Py_XDECREF(st);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ entry points */
+/* det_plan(kind, spec) -> plan: "classic" (Saboteur and Saboteur 2) or "lost-mines" */
+static PyObject *det_plan(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *kind;
+    PyObject *spec;
+    if (!PyArg_ParseTuple(args, "sO!", &kind, &PyTuple_Type, &spec)) return NULL;
+    Plan *p = PyMem_Calloc(1, sizeof(Plan));
+    if (p == NULL) return PyErr_NoMemory();
+    int r;
+    if (strcmp(kind, "classic") == 0) { p->kind = K_CLASSIC; r = classic_plan(p, spec); }
+    else if (strcmp(kind, "lost-mines") == 0) { p->kind = K_LOST_MINES; r = lost_mines_plan(p, spec); }
+    else { PyErr_SetString(PyExc_ValueError, "core: no such determinizer"); r = -1; }
+    if (r == 0 && (!PyType_Check(p->rng_type) || !PyType_Check(p->memo_type))) {
+        PyErr_SetString(PyExc_TypeError, "core: a determinizer's types");
+        r = -1;
+    }
+    if (r < 0) { PyMem_Free(p->weights); PyMem_Free(p); return NULL; }
+    Py_INCREF(spec);
+    p->spec = spec;
+    PyObject *capsule = PyCapsule_New(p, "pysaboteur.det_plan", plan_free);
+    if (capsule == NULL) { Py_DECREF(spec); PyMem_Free(p->weights); PyMem_Free(p); }
+    return capsule;
+}
+
+/* det_sample(plan, rng) -> a sample, the determinizer's sample(rng) */
+static PyObject *det_sample(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *rng, *result = NULL;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &rng)) return NULL;
+    Plan *p = PyCapsule_GetPointer(capsule, "pysaboteur.det_plan");
+    if (p == NULL) return NULL;
+    int r = p->kind == K_CLASSIC ? classic_sample(p, rng, &result)
+                                 : lost_mines_sample(p, rng, &result);
+    return r < 0 ? NULL : result;
+}
+
+PyMethodDef determinize_methods[] = {
+    {"det_plan", det_plan, METH_VARARGS,
+     "A determinizer's plan for the core: (kind, spec) -> plan (see core/determinize.c)."},
+    {"det_sample", det_sample, METH_VARARGS,
+     "A determinizer's sample on the core: (plan, rng) -> state."},
+    {NULL, NULL, 0, NULL},
+};
+
+int determinize_init(void) {
+    struct { PyObject **at; const char *text; } names[] = {
+        {&s_dict, "__dict__"}, {&s_mt, "_mt"}, {&s_value, "value"}, {&s_shared, "shared"},
+        {&s_state, "state"}, {&s_hidden, "hidden"}, {&s_cells, "cells"}, {&k_rng, "rng"},
+        {&k_mt, "_mt"}, {&k_history, "history"}, {&k_actors, "actors"}, {&k_deck, "deck"},
+        {&k_discards, "discards"}, {&k_passed, "passed"}, {&k_hands, "hands"},
+        {&k_aside, "aside"}, {&k_maze, "maze"}, {&k_seen, "seen"}, {&k_roles, "roles"},
+        {&k_spare_roles, "spare_roles"}, {&k_hats_aside, "hats_aside"},
+        {&k_inspected, "inspected"}, {&k_pawn, "pawn"}, {&k_pawn_seg, "pawn_seg"},
+        {&k_seen_mines, "seen_mines"}, {&k_layout, "layout"},
+        {&k_treasures_out, "treasures_out"}, {&k_dwarves, "dwarves"},
+        {&k_dwarf_aside, "dwarf_aside"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if ((*names[i].at = PyUnicode_InternFromString(names[i].text)) == NULL) return -1;
+    classic_lists[0] = k_history; classic_lists[1] = k_actors; classic_lists[2] = k_discards;
+    lost_mines_lists[0] = k_history; lost_mines_lists[1] = k_actors; lost_mines_lists[2] = k_pawn;
+    lost_mines_lists[3] = k_pawn_seg; lost_mines_lists[4] = k_discards;
+    empty = PyTuple_New(0);
+    return empty == NULL ? -1 : 0;
+}
