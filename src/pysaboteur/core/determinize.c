@@ -20,7 +20,11 @@
 #define DMAXC 64    /* calls of the generator */
 #define DMAXS 16    /* seats */
 
-typedef struct { int n, words, at; PyObject *bound; } Call;  /* n = -1: a raw number */
+/* a group of a Lehmer code's radixes (top, top - 1, ..., top - g + 1), their product below
+   2**32, shifted to its top bit (by shift), and its reciprocal for udiv_2by1 */
+typedef struct { uint64_t d, v; int shift, top, g; } Group;
+
+typedef struct { int n, words, at, ngroups; PyObject *bound; Group *groups; } Call;  /* n = -1: a raw number */
 
 enum { K_CLASSIC = 1, K_LOST_MINES = 2 };
 
@@ -35,6 +39,9 @@ typedef struct {
     PyObject *mazes, *looked, *role_pool, *looks;
     int nrseats, rseat[DMAXS], weighted, spare, aside_roles, expansion;
     double *weights;  /* [role seat][index in role_pool] */
+    int npass;
+    PyObject **passes;  /* the tuples (seat, card) of passes, made once: [other seat][card] */
+    int *first;         /* per unknown card, the index of its first copy (the same code) */
     /* The Lost Mines */
     PyObject *codes, *treasures, *clans;
 } Plan;
@@ -52,11 +59,36 @@ static void plan_free(PyObject *capsule) {
     Plan *p = PyCapsule_GetPointer(capsule, "pysaboteur.det_plan");
     if (p == NULL) return;
     Py_XDECREF(p->spec);
+    for (int i = 0; i < p->ncalls; i++) PyMem_Free(p->calls[i].groups);
+    if (p->passes != NULL)
+        for (int i = 0; i < p->nother * p->ncards; i++) Py_XDECREF(p->passes[i]);
+    PyMem_Free(p->passes);
+    PyMem_Free(p->first);
     PyMem_Free(p->weights);
     PyMem_Free(p);
 }
 
 /* ------------------------------------------------------------------ the numbers */
+/* the groups of a Lehmer code of c->n items: as many radixes at once as keep their product
+   below 2**32, from n down to 2 (the last item's digit is 0) */
+static int make_groups(Call *c) {
+    c->groups = PyMem_Malloc(sizeof(Group) * (size_t)c->n);
+    if (c->groups == NULL) { PyErr_NoMemory(); return -1; }
+    c->ngroups = 0;
+    for (int i = c->n; i >= 2;) {
+        Group *g = &c->groups[c->ngroups++];
+        uint64_t prod = 1;
+        g->top = i; g->g = 0;
+        while (i - g->g >= 2 && prod * (uint64_t)(i - g->g) < (1ULL << 32)) prod *= (uint64_t)(i - g->g++);
+        g->shift = __builtin_clzll(prod);
+        g->d = prod << g->shift;
+        /* floor((2**128 - 1) / d) - 2**64 */
+        g->v = (uint64_t)(~(unsigned __int128)0 / g->d);
+        i -= g->g;
+    }
+    return 0;
+}
+
 /* calls: [(n, words, bound or None)]: n = -1 a raw number (one word), n < 2 nothing, else a
    Lehmer code of n items over ``words`` words (engine.rng._plan), its bound n! given where
    the code itself is needed and n! > 2**64 */
@@ -74,6 +106,7 @@ static int read_calls(Plan *p, PyObject *calls) {
         c->n = (int)n; c->words = (int)words; c->at = at;
         c->bound = bound == Py_None ? NULL : bound;
         at += c->words;
+        if (n >= 2 && make_groups(c) < 0) return -1;
     }
     p->words = at;
     return at <= 4096 ? 0 : -1;
@@ -95,43 +128,92 @@ static int draw_words(PyObject *rng, uint64_t *v, int words) {
     return put_rng(rng, st);
 }
 
+/* (u1 u0) divided by a normalized d (its top bit set, u1 < d) with its reciprocal v =
+   floor((2**128 - 1) / d) - 2**64: the quotient, the remainder in *r, no division (Moller and
+   Granlund, "Improved division by invariant integers", algorithm 4) */
+static inline uint64_t udiv_2by1(uint64_t u1, uint64_t u0, uint64_t d, uint64_t v, uint64_t *r) {
+    unsigned __int128 q = (unsigned __int128)v * u1 + ((unsigned __int128)u1 << 64 | u0);
+    uint64_t q1 = (uint64_t)(q >> 64) + 1, q0 = (uint64_t)q, rr = u0 - q1 * d;
+    if (rr > q0) { q1--; rr += d; }
+    if (rr >= d) { q1++; rr -= d; }
+    *r = rr;
+    return q1;
+}
+
+/* a 32-bit number's quotient and remainder by a radix d (2 <= d <= DMAXN) without a
+   division: Lemire, Kaser and Kurz's fastmod, exact for every 32-bit number; magic[d] is
+   2**64 / d rounded up (set by determinize_init) */
+static uint64_t magic[DMAXN + 1];
+static inline uint32_t fast_mod(uint32_t a, uint32_t d) {
+    return (uint32_t)(((unsigned __int128)(magic[d] * a) * d) >> 64);
+}
+static inline uint32_t fast_div(uint32_t a, uint32_t d) {
+    return (uint32_t)(((unsigned __int128)magic[d] * a) >> 64);
+}
+
+/* the index of the k-th bit set in x (k below the bits set): Vigna's broadword select
+   ("Broadword implementation of rank/select queries", 2008): the bytes' running counts side
+   by side, the byte found by comparing them all with k at once, the bit by a table
+   (select_in_byte[byte | rank << 8], set by determinize_init) */
+static uint8_t select_in_byte[256 * 8];
+static inline int select_bit(uint64_t x, uint32_t k) {
+    const uint64_t ones4 = 0x1111111111111111ULL, ones8 = 0x0101010101010101ULL,
+                   msbs8 = 0x8080808080808080ULL;
+    uint64_t s = x - ((x & 0xA * ones4) >> 1);
+    s = (s & 0x3 * ones4) + ((s >> 2) & 0x3 * ones4);
+    s = (s + (s >> 4)) & 0xF * ones8;
+    uint64_t sums = s * ones8;  /* byte i: the bits set in bytes 0..i */
+    uint64_t below = ((k * ones8 | msbs8) - sums) & msbs8;  /* the bytes whose sum is <= k */
+    int place = (int)((((below >> 7) * ones8) >> 56) * 8);
+    uint32_t rank = k - (uint32_t)(((sums << 8) >> place) & 0xFF);
+    return place + select_in_byte[((x >> place) & 0xFF) | rank << 8];
+}
+
 /* reorder(code, range(n)): the Lehmer code's digits (lowest first, radix n, n - 1, ...), each
    the index of the next item among those left.  The code's words are read as one number (the
-   first the most significant), divided in 32-bit limbs by as many radixes at once as keep
-   their product below 2**32 (engine.rng.lehmer, classic.c's lehmer) */
+   first the most significant), its 64-bit limbs divided by as many radixes at once as keep
+   their product below 2**32, that remainder split into their digits (engine.rng.lehmer); the
+   items left are bits of a mask, the j-th found by counting */
 static void perm_of(const uint64_t *v, const Call *c, int *out) {
-    int n = c->n, left[DMAXN];
-    for (int i = 0; i < n; i++) left[i] = i;
+    int n = c->n;
     if (n < 2) { if (n == 1) out[0] = 0; return; }
-    uint32_t limb[2 * DMAXW];
-    int nl = 2 * c->words, top = nl - 1, done = 0;
-    for (int k = 0; k < c->words; k++) {
-        uint64_t w = v[c->at + c->words - 1 - k];
-        limb[2 * k] = (uint32_t)w;
-        limb[2 * k + 1] = (uint32_t)(w >> 32);
+    uint64_t limbs[DMAXW + 1], *limb = limbs + 1, left[DMAXN / 64];  /* limb[-1] = 0 */
+    int top = c->words - 1, done = 0, nmask = (n + 63) / 64, count[DMAXN / 64];
+    limbs[0] = 0;
+    for (int k = 0; k < c->words; k++) limb[k] = v[c->at + c->words - 1 - k];
+    for (int w = 0; w < nmask; w++) {
+        count[w] = (w + 1) * 64 <= n ? 64 : n - w * 64;
+        left[w] = count[w] == 64 ? ~0ULL : (1ULL << count[w]) - 1;
     }
     while (top > 0 && limb[top] == 0) top--;
-    for (int i = n; i >= 1;) {
-        uint64_t radix[8], prod = 1;
-        int g = 0;
-        while (g < 8 && i - g >= 1 && prod * (uint64_t)(i - g) < (1ULL << 32)) {
-            radix[g] = (uint64_t)(i - g); prod *= radix[g]; g++;
+    for (int gi = 0; gi <= c->ngroups; gi++) {
+        uint32_t r32 = 0, top_radix = 1;
+        int g = 1;
+        if (gi < c->ngroups) {  /* the number divided by the group's product, limb by limb */
+            const Group *grp = &c->groups[gi];
+            int sh = grp->shift;  /* 32 to 63: the product is below 2**32 */
+            uint64_t rem = limb[top] >> (64 - sh);
+            for (int k = top; k >= 0; k--)
+                limb[k] = udiv_2by1(rem, limb[k] << sh | limb[k - 1] >> (64 - sh), grp->d,
+                                    grp->v, &rem);
+            while (top > 0 && limb[top] == 0) top--;
+            r32 = (uint32_t)(rem >> sh);
+            top_radix = (uint32_t)grp->top;
+            g = grp->g;
         }
-        uint64_t rem = 0;
-        for (int k = top; k >= 0; k--) {
-            uint64_t cur = rem << 32 | limb[k];
-            limb[k] = (uint32_t)(cur / prod);
-            rem = cur % prod;
+        for (int d = 0; d < g; d++, done++) {  /* its remainder split into its digits */
+            uint32_t j = 0, radix = top_radix - (uint32_t)d;
+            if (radix > 1) {
+                j = fast_mod(r32, radix);
+                r32 = fast_div(r32, radix);
+            }
+            int w = 0;  /* the j-th item still left */
+            for (; j >= (uint32_t)count[w]; w++) j -= (uint32_t)count[w];
+            int b = select_bit(left[w], j);
+            left[w] &= ~(1ULL << b);
+            count[w]--;
+            out[done] = w * 64 + b;
         }
-        while (top > 0 && limb[top] == 0) top--;
-        for (int d = 0; d < g; d++) {
-            int j = (int)(rem % radix[d]);
-            rem /= radix[d];
-            out[done] = left[j];
-            memmove(left + j, left + j + 1, sizeof(int) * (size_t)(n - done - j - 1));
-            done++;
-        }
-        i -= g;
     }
 }
 
@@ -316,9 +398,21 @@ static int classic_plan(Plan *p, PyObject *spec) {
                               &p->opass[i])) return -1;
         if (p->oseat[i] < 0 || p->oseat[i] >= DMAXS || p->ohand[i] < 0 || p->opass[i] < 0) goto bad;
         total += p->ohand[i] + p->opass[i];
+        p->npass += p->opass[i];
     }
     if (p->deck < 0 || total + p->deck > p->ncards || p->seat < 0 || p->seat >= DMAXS) goto bad;
     p->aside = p->ncards - total - p->deck;
+    if (p->npass) {
+        p->passes = PyMem_Calloc((size_t)(p->nother * p->ncards), sizeof(PyObject *));
+        p->first = PyMem_Malloc(sizeof(int) * (size_t)p->ncards);
+        if (p->passes == NULL || p->first == NULL) { PyErr_NoMemory(); return -1; }
+        for (int i = 0; i < p->ncards; i++) {  /* the unknown cards are sorted: copies in a row */
+            int same = i > 0 ? PyObject_RichCompareBool(PyList_GET_ITEM(p->cards, i - 1),
+                                                        PyList_GET_ITEM(p->cards, i), Py_EQ) : 0;
+            if (same < 0) return -1;
+            p->first[i] = same ? p->first[i - 1] : i;
+        }
+    }
     for (int i = 0; i < p->nrseats; i++) {
         p->rseat[i] = (int)PyLong_AsLong(PyList_GET_ITEM(seats, i));
         if (p->rseat[i] < 0 || p->rseat[i] >= DMAXS) goto bad;
@@ -347,7 +441,7 @@ bad:
 static int classic_sample(Plan *p, PyObject *rng, PyObject **result) {
     uint64_t v[4096];
     int order[DMAXN], pool[64], seats_order[DMAXS], dealt[DMAXS];
-    PyObject *parts[DMAXS] = {NULL}, *nd, *st = NULL, *passed, *x = NULL;
+    PyObject *parts[DMAXS] = {NULL}, *nd, *st = NULL, *x = NULL;
     if (PyList_GET_SIZE(p->cards) != p->ncards) {
         PyErr_SetString(PyExc_RuntimeError, "core: the unknown cards changed");
         return -1;
@@ -358,8 +452,19 @@ static int classic_sample(Plan *p, PyObject *rng, PyObject **result) {
     if (put(nd, k_rng, new_rng(p->rng_type, v[0])) < 0) goto fail;
     /* the unknown cards: seat by seat the hand then the passes, the pile, the set-aside */
     perm_of(v, &p->calls[1], order);
-    passed = field(nd, k_passed);
-    if (passed == NULL || put(nd, k_passed, passed = copy_list(passed)) < 0) goto fail;
+    /* the passes: the template's, then the other seats' face-down ones (their tuples kept) */
+    PyObject *passed = field(nd, k_passed);
+    if (passed == NULL) goto fail;
+    if (!PyList_Check(passed)) { PyErr_SetString(PyExc_TypeError, "core: passed"); goto fail; }
+    Py_ssize_t known = PyList_GET_SIZE(passed);
+    PyObject *all = PyList_New(known + p->npass);
+    if (all == NULL) goto fail;
+    for (Py_ssize_t i = 0; i < known; i++) {
+        PyObject *t = PyList_GET_ITEM(passed, i);
+        Py_INCREF(t);
+        PyList_SET_ITEM(all, i, t);
+    }
+    if (put(nd, k_passed, all) < 0) goto fail;
     int k = 0;
     for (int i = 0; i < p->nother; i++) {
         int s = p->oseat[i];
@@ -367,10 +472,11 @@ static int classic_sample(Plan *p, PyObject *rng, PyObject **result) {
         if (parts[s] == NULL) goto fail;
         k += p->ohand[i];
         for (int j = 0; j < p->opass[i]; j++, k++) {
-            PyObject *t = Py_BuildValue("(iO)", s, PyList_GET_ITEM(p->cards, order[k]));
-            int r = t == NULL ? -1 : PyList_Append(passed, t);
-            Py_XDECREF(t);
-            if (r < 0) goto fail;
+            PyObject **kept = &p->passes[i * p->ncards + p->first[order[k]]];
+            if (*kept == NULL && (*kept = Py_BuildValue("(iO)", s, PyList_GET_ITEM(p->cards, order[k]))) == NULL)
+                goto fail;
+            Py_INCREF(*kept);
+            PyList_SET_ITEM(all, known++, *kept);
         }
     }
     if (put(nd, k_hands, hands_of(nd, p->seat, parts)) < 0
@@ -685,11 +791,12 @@ static PyObject *det_plan(PyObject *self, PyObject *args) {
 }
 
 /* det_sample(plan, rng) -> a sample, the determinizer's sample(rng) */
-static PyObject *det_sample(PyObject *self, PyObject *args) {
+static PyObject *det_sample(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    PyObject *capsule, *rng, *result = NULL;
-    if (!PyArg_ParseTuple(args, "OO", &capsule, &rng)) return NULL;
-    Plan *p = PyCapsule_GetPointer(capsule, "pysaboteur.det_plan");
+    PyObject *result = NULL;
+    if (nargs != 2) { PyErr_SetString(PyExc_TypeError, "det_sample(plan, rng)"); return NULL; }
+    PyObject *rng = args[1];
+    Plan *p = PyCapsule_GetPointer(args[0], "pysaboteur.det_plan");
     if (p == NULL) return NULL;
     int r = p->kind == K_CLASSIC ? classic_sample(p, rng, &result)
                                  : lost_mines_sample(p, rng, &result);
@@ -699,7 +806,7 @@ static PyObject *det_sample(PyObject *self, PyObject *args) {
 PyMethodDef determinize_methods[] = {
     {"det_plan", det_plan, METH_VARARGS,
      "A determinizer's plan for the core: (kind, spec) -> plan (see core/determinize.c)."},
-    {"det_sample", det_sample, METH_VARARGS,
+    {"det_sample", (PyCFunction)(void (*)(void))det_sample, METH_FASTCALL,
      "A determinizer's sample on the core: (plan, rng) -> state."},
     {NULL, NULL, 0, NULL},
 };
@@ -722,6 +829,14 @@ int determinize_init(void) {
     classic_lists[0] = k_history; classic_lists[1] = k_actors; classic_lists[2] = k_discards;
     lost_mines_lists[0] = k_history; lost_mines_lists[1] = k_actors; lost_mines_lists[2] = k_pawn;
     lost_mines_lists[3] = k_pawn_seg; lost_mines_lists[4] = k_discards;
+    for (int d = 2; d <= DMAXN; d++) magic[d] = UINT64_MAX / (uint64_t)d + 1;
+    for (int byte = 0; byte < 256; byte++)
+        for (int rank = 0; rank < 8; rank++) {
+            int seen = 0, at = 8;
+            for (int bit = 0; bit < 8; bit++)
+                if (byte >> bit & 1 && seen++ == rank) { at = bit; break; }
+            select_in_byte[byte | rank << 8] = (uint8_t)at;
+        }
     empty = PyTuple_New(0);
     return empty == NULL ? -1 : 0;
 }
