@@ -21,8 +21,9 @@
 #define DMAXS 16    /* seats */
 
 /* a group of a Lehmer code's radixes (top, top - 1, ..., top - g + 1), their product below
-   2**32, shifted to its top bit (by shift), and its reciprocal for udiv_2by1 */
-typedef struct { uint64_t d, v; int shift, top, g; } Group;
+   2**64 shifted to its top bit (by shift) with its reciprocal for udiv_2by1; the group's
+   first glo radixes' product below 2**32 (d_lo, v_lo, shift_lo the same way), the rest's too */
+typedef struct { uint64_t d, v, d_lo, v_lo; int shift, shift_lo, top, g, glo; } Group;
 
 typedef struct { int n, words, at, ngroups; PyObject *bound; Group *groups; } Call;  /* n = -1: a raw number */
 
@@ -69,21 +70,25 @@ static void plan_free(PyObject *capsule) {
 }
 
 /* ------------------------------------------------------------------ the numbers */
-/* the groups of a Lehmer code of c->n items: as many radixes at once as keep their product
-   below 2**32, from n down to 2 (the last item's digit is 0) */
+/* the groups of a Lehmer code of c->n items, from n down to 2 (the last item's digit is 0):
+   as many radixes as keep their product below 2**32, then as many again */
 static int make_groups(Call *c) {
     c->groups = PyMem_Malloc(sizeof(Group) * (size_t)c->n);
     if (c->groups == NULL) { PyErr_NoMemory(); return -1; }
     c->ngroups = 0;
     for (int i = c->n; i >= 2;) {
         Group *g = &c->groups[c->ngroups++];
-        uint64_t prod = 1;
+        uint64_t lo = 1, hi = 1;
         g->top = i; g->g = 0;
-        while (i - g->g >= 2 && prod * (uint64_t)(i - g->g) < (1ULL << 32)) prod *= (uint64_t)(i - g->g++);
-        g->shift = __builtin_clzll(prod);
-        g->d = prod << g->shift;
-        /* floor((2**128 - 1) / d) - 2**64 */
-        g->v = (uint64_t)(~(unsigned __int128)0 / g->d);
+        while (i - g->g >= 2 && lo * (uint64_t)(i - g->g) < (1ULL << 32)) lo *= (uint64_t)(i - g->g++);
+        g->glo = g->g;
+        while (i - g->g >= 2 && hi * (uint64_t)(i - g->g) < (1ULL << 32)) hi *= (uint64_t)(i - g->g++);
+        g->shift = __builtin_clzll(lo * hi);
+        g->d = lo * hi << g->shift;
+        g->v = (uint64_t)(~(unsigned __int128)0 / g->d);  /* floor((2**128 - 1) / d) - 2**64 */
+        g->shift_lo = __builtin_clzll(lo);
+        g->d_lo = lo << g->shift_lo;
+        g->v_lo = (uint64_t)(~(unsigned __int128)0 / g->d_lo);
         i -= g->g;
     }
     return 0;
@@ -187,22 +192,31 @@ static void perm_of(const uint64_t *v, const Call *c, int *out) {
     }
     while (top > 0 && limb[top] == 0) top--;
     for (int gi = 0; gi <= c->ngroups; gi++) {
-        uint32_t r32 = 0, top_radix = 1;
-        int g = 1;
+        uint32_t r32 = 0, r_hi = 0, top_radix = 1;
+        int g = 1, glo = 1;
         if (gi < c->ngroups) {  /* the number divided by the group's product, limb by limb */
             const Group *grp = &c->groups[gi];
-            int sh = grp->shift;  /* 32 to 63: the product is below 2**32 */
-            uint64_t rem = limb[top] >> (64 - sh);
-            for (int k = top; k >= 0; k--)
-                limb[k] = udiv_2by1(rem, limb[k] << sh | limb[k - 1] >> (64 - sh), grp->d,
-                                    grp->v, &rem);
+            int sh = grp->shift;
+            uint64_t rem = 0, low;
+            if (sh) {
+                rem = limb[top] >> (64 - sh);
+                for (int k = top; k >= 0; k--)
+                    limb[k] = udiv_2by1(rem, limb[k] << sh | limb[k - 1] >> (64 - sh), grp->d,
+                                        grp->v, &rem);
+            } else
+                for (int k = top; k >= 0; k--) limb[k] = udiv_2by1(rem, limb[k], grp->d, grp->v, &rem);
             while (top > 0 && limb[top] == 0) top--;
-            r32 = (uint32_t)(rem >> sh);
+            rem >>= sh;  /* below the product: its low radixes' part, then the rest's */
+            sh = grp->shift_lo;  /* 32 to 63 */
+            r_hi = (uint32_t)udiv_2by1(rem >> (64 - sh), rem << sh, grp->d_lo, grp->v_lo, &low);
+            r32 = (uint32_t)(low >> sh);
             top_radix = (uint32_t)grp->top;
             g = grp->g;
+            glo = grp->glo;
         }
-        for (int d = 0; d < g; d++, done++) {  /* its remainder split into its digits */
+        for (int d = 0; d < g; d++, done++) {  /* the remainders split into their digits */
             uint32_t j = 0, radix = top_radix - (uint32_t)d;
+            if (d == glo) r32 = r_hi;
             if (radix > 1) {
                 j = fast_mod(r32, radix);
                 r32 = fast_div(r32, radix);
