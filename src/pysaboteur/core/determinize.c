@@ -14,6 +14,7 @@
  */
 #include "core.h"
 #include <math.h>
+#include <structmember.h>
 
 #define DMAXN 1024  /* unknown cards at most (more: the determinizer stays pure) */
 #define DMAXW 160   /* words of one Lehmer code at most (1024! < 2**8770) */
@@ -33,6 +34,7 @@ typedef struct {
     int kind;
     PyObject *spec;  /* the spec tuple: keeps every object read from it alive */
     PyObject *template, *rng_type, *memo_type, *cards;
+    Py_ssize_t off_state, off_value, off_shared;  /* Rng.state, Memo.value, Memo.shared */
     int ncalls, words, seat, ncards;
     Call calls[DMAXC];
     /* Saboteur, Saboteur 2 */
@@ -56,9 +58,8 @@ static PyObject *k_rng, *k_mt, *k_history, *k_actors, *k_deck, *k_discards, *k_p
    the rest a sample replaces), NULL-ended; set by determinize_init */
 static PyObject *classic_lists[4], *lost_mines_lists[6];
 
-static void plan_free(PyObject *capsule) {
-    Plan *p = PyCapsule_GetPointer(capsule, "pysaboteur.det_plan");
-    if (p == NULL) return;
+/* everything a plan holds (its spec, if it got one; what it made) */
+static void plan_release(Plan *p) {
     Py_XDECREF(p->spec);
     for (int i = 0; i < p->ncalls; i++) PyMem_Free(p->calls[i].groups);
     if (p->passes != NULL)
@@ -67,6 +68,11 @@ static void plan_free(PyObject *capsule) {
     PyMem_Free(p->first);
     PyMem_Free(p->weights);
     PyMem_Free(p);
+}
+
+static void plan_free(PyObject *capsule) {
+    Plan *p = PyCapsule_GetPointer(capsule, "pysaboteur.det_plan");
+    if (p != NULL) plan_release(p);
 }
 
 /* ------------------------------------------------------------------ the numbers */
@@ -257,9 +263,37 @@ static PyObject *new_obj(PyObject *type) {
     return t->tp_new(t, empty, NULL);
 }
 
-static PyObject *new_rng(PyObject *type, uint64_t state) {
-    PyObject *r = new_obj(type), *v = PyLong_FromUnsignedLongLong(state);
-    if (r == NULL || v == NULL || PyObject_SetAttr(r, s_state, v) < 0) { Py_XDECREF(r); r = NULL; }
+/* a __slots__ member's offset in the objects of ``type`` (-1: not a plain object slot of a
+   type with the generic setattr: then the attribute is set and read by name) */
+static Py_ssize_t slot_offset(PyObject *type, PyObject *name) {
+    PyTypeObject *t = (PyTypeObject *)type;
+    if (t->tp_setattro != PyObject_GenericSetAttr || t->tp_getattro != PyObject_GenericGetAttr)
+        return -1;
+    PyObject *descr = _PyType_Lookup(t, name);
+    if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type)) return -1;
+    PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
+    return (m->type == T_OBJECT_EX || m->type == T_OBJECT) && !(m->flags & READONLY) ? m->offset : -1;
+}
+
+static inline int set_slot(PyObject *o, Py_ssize_t off, PyObject *name, PyObject *v) {
+    if (off < 0) return PyObject_SetAttr(o, name, v);
+    PyObject **at = (PyObject **)((char *)o + off);
+    Py_INCREF(v);
+    Py_XSETREF(*at, v);
+    return 0;
+}
+
+static inline PyObject *get_slot(PyObject *o, Py_ssize_t off, PyObject *name) {  /* new ref */
+    if (off < 0) return PyObject_GetAttr(o, name);
+    PyObject *v = *(PyObject **)((char *)o + off);
+    if (v == NULL) PyErr_SetObject(PyExc_AttributeError, name);
+    else Py_INCREF(v);
+    return v;
+}
+
+static PyObject *new_rng(Plan *p, uint64_t state) {
+    PyObject *r = new_obj(p->rng_type), *v = PyLong_FromUnsignedLongLong(state);
+    if (r == NULL || v == NULL || set_slot(r, p->off_state, s_state, v) < 0) { Py_XDECREF(r); r = NULL; }
     Py_XDECREF(v);
     return r;
 }
@@ -300,17 +334,19 @@ static PyObject *clone_of(Plan *p, PyObject **nd_out, int memo_value, PyObject *
     st = new_obj((PyObject *)Py_TYPE(tpl));
     if (nd == NULL || st == NULL || PyObject_SetAttr(st, s_dict, nd) < 0) goto fail;
     PyObject *old = field(d, k_mt);
-    if (old == NULL || PyObject_SetAttr(old, s_shared, Py_True) < 0) goto fail;
+    if (old == NULL) goto fail;
+    int mine = Py_IS_TYPE(old, (PyTypeObject *)p->memo_type);  /* else: by name */
+    if (set_slot(old, mine ? p->off_shared : -1, s_shared, Py_True) < 0) goto fail;
     memo = new_obj(p->memo_type);
     if (memo == NULL) goto fail;
     PyObject *value = Py_None;
     if (memo_value) {
-        value = PyObject_GetAttr(old, s_value);
+        value = get_slot(old, mine ? p->off_value : -1, s_value);
         if (value == NULL) goto fail;
     } else Py_INCREF(value);
-    int r = PyObject_SetAttr(memo, s_value, value);
+    int r = set_slot(memo, p->off_value, s_value, value);
     Py_DECREF(value);
-    if (r < 0 || PyObject_SetAttr(memo, s_shared, Py_True) < 0) goto fail;
+    if (r < 0 || set_slot(memo, p->off_shared, s_shared, Py_True) < 0) goto fail;
     if (PyDict_SetItem(nd, k_mt, memo) < 0) goto fail;
     for (int i = 0; names[i] != NULL; i++)
         if (copy_field(nd, names[i]) < 0) goto fail;
@@ -463,7 +499,7 @@ static int classic_sample(Plan *p, PyObject *rng, PyObject **result) {
     if (draw_words(rng, v, p->words) < 0) return -1;
     st = clone_of(p, &nd, 1, classic_lists);
     if (st == NULL) return -1;
-    if (put(nd, k_rng, new_rng(p->rng_type, v[0])) < 0) goto fail;
+    if (put(nd, k_rng, new_rng(p, v[0])) < 0) goto fail;
     /* the unknown cards: seat by seat the hand then the passes, the pile, the set-aside */
     perm_of(v, &p->calls[1], order);
     /* the passes: the template's, then the other seats' face-down ones (their tuples kept) */
@@ -656,7 +692,7 @@ static int lost_mines_sample(Plan *p, PyObject *rng, PyObject **result) {
     if (draw_words(rng, v, p->words) < 0) return -1;
     st = clone_of(p, &nd, 0, lost_mines_lists);
     if (st == NULL) return -1;
-    if (put(nd, k_rng, new_rng(p->rng_type, v[0])) < 0) goto fail;
+    if (put(nd, k_rng, new_rng(p, v[0])) < 0) goto fail;
     /* the unknown cards: the other hands, the pile, the set-aside cards, face-down discards */
     perm_of(v, &p->calls[1], order);
     int k = 0;
@@ -796,11 +832,14 @@ static PyObject *det_plan(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "core: a determinizer's types");
         r = -1;
     }
-    if (r < 0) { PyMem_Free(p->weights); PyMem_Free(p); return NULL; }
+    if (r < 0) { plan_release(p); return NULL; }
+    p->off_state = slot_offset(p->rng_type, s_state);
+    p->off_value = slot_offset(p->memo_type, s_value);
+    p->off_shared = slot_offset(p->memo_type, s_shared);
     Py_INCREF(spec);
     p->spec = spec;
     PyObject *capsule = PyCapsule_New(p, "pysaboteur.det_plan", plan_free);
-    if (capsule == NULL) { Py_DECREF(spec); PyMem_Free(p->weights); PyMem_Free(p); }
+    if (capsule == NULL) plan_release(p);
     return capsule;
 }
 
