@@ -126,18 +126,6 @@ bad:
     return -1;
 }
 
-/* the words of every call, drawn from ``rng`` as Draws.take draws them (next64, in order) */
-static int draw_words(PyObject *rng, uint64_t *v, int words) {
-    uint64_t st;
-    if (get_rng(rng, &st) < 0) return -1;
-    for (int k = 0; k < words; k++) {
-        uint64_t z = (st += GAMMA);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        v[k] = z ^ (z >> 31);
-    }
-    return put_rng(rng, st);
-}
 
 /* (u1 u0) divided by a normalized d (its top bit set, u1 < d) with its reciprocal v =
    floor((2**128 - 1) / d) - 2**64: the quotient, the remainder in *r, no division (Moller and
@@ -151,13 +139,10 @@ static inline uint64_t udiv_2by1(uint64_t u1, uint64_t u0, uint64_t d, uint64_t 
     return q1;
 }
 
-/* a 32-bit number's quotient and remainder by a radix d (2 <= d <= DMAXN) without a
-   division: Lemire, Kaser and Kurz's fastmod, exact for every 32-bit number; magic[d] is
-   2**64 / d rounded up (set by determinize_init) */
+/* a 32-bit number's quotient by a radix d (2 <= d <= DMAXN) without a division: Lemire,
+   Kaser and Kurz's fastdiv, exact for every 32-bit number; magic[d] is 2**64 / d rounded up
+   (set by determinize_init) */
 static uint64_t magic[DMAXN + 1];
-static inline uint32_t fast_mod(uint32_t a, uint32_t d) {
-    return (uint32_t)(((unsigned __int128)(magic[d] * a) * d) >> 64);
-}
 static inline uint32_t fast_div(uint32_t a, uint32_t d) {
     return (uint32_t)(((unsigned __int128)magic[d] * a) >> 64);
 }
@@ -224,8 +209,9 @@ static void perm_of(const uint64_t *v, const Call *c, int *out) {
             uint32_t j = 0, radix = top_radix - (uint32_t)d;
             if (d == glo) r32 = r_hi;
             if (radix > 1) {
-                j = fast_mod(r32, radix);
-                r32 = fast_div(r32, radix);
+                uint32_t q = fast_div(r32, radix);
+                j = r32 - q * radix;
+                r32 = q;
             }
             int w = 0;  /* the j-th item still left */
             for (; j >= (uint32_t)count[w]; w++) j -= (uint32_t)count[w];
@@ -255,6 +241,13 @@ static PyObject *code_of(const uint64_t *v, const Call *c) {
     PyObject *x = PyNumber_Remainder(num, c->bound);
     Py_DECREF(num);
     return x;
+}
+
+/* deals[code] of a determinizer's Deals (a dict that makes what it lacks): a new reference */
+static PyObject *deal_of(PyObject *deals, PyObject *code) {
+    PyObject *v = PyDict_Check(deals) ? PyDict_GetItemWithError(deals, code) : NULL;
+    if (v != NULL) { Py_INCREF(v); return v; }
+    return PyErr_Occurred() ? NULL : PyObject_GetItem(deals, code);
 }
 
 /* ------------------------------------------------------------------ the clone */
@@ -289,6 +282,28 @@ static inline PyObject *get_slot(PyObject *o, Py_ssize_t off, PyObject *name) { 
     if (v == NULL) PyErr_SetObject(PyExc_AttributeError, name);
     else Py_INCREF(v);
     return v;
+}
+
+/* the words of every call, drawn from the chooser ``rng`` as Draws.take draws them (next64,
+   in order); its state read and written by its slot where it is the engine's Rng */
+static int draw_words(Plan *p, PyObject *rng, uint64_t *v) {
+    Py_ssize_t off = Py_IS_TYPE(rng, (PyTypeObject *)p->rng_type) ? p->off_state : -1;
+    PyObject *o = get_slot(rng, off, s_state);
+    if (o == NULL) return -1;
+    uint64_t st = PyLong_AsUnsignedLongLong(o);
+    Py_DECREF(o);
+    if (st == (uint64_t)-1 && PyErr_Occurred()) return -1;
+    for (int k = 0; k < p->words; k++) {
+        uint64_t z = (st += GAMMA);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        v[k] = z ^ (z >> 31);
+    }
+    o = PyLong_FromUnsignedLongLong(st);
+    if (o == NULL) return -1;
+    int r = set_slot(rng, off, s_state, o);
+    Py_DECREF(o);
+    return r;
 }
 
 static PyObject *new_rng(Plan *p, uint64_t state) {
@@ -496,7 +511,7 @@ static int classic_sample(Plan *p, PyObject *rng, PyObject **result) {
         PyErr_SetString(PyExc_RuntimeError, "core: the unknown cards changed");
         return -1;
     }
-    if (draw_words(rng, v, p->words) < 0) return -1;
+    if (draw_words(p, rng, v) < 0) return -1;
     st = clone_of(p, &nd, 1, classic_lists);
     if (st == NULL) return -1;
     if (put(nd, k_rng, new_rng(p, v[0])) < 0) goto fail;
@@ -535,10 +550,9 @@ static int classic_sample(Plan *p, PyObject *rng, PyObject **result) {
     /* the maze with the goals dealt (the determinizer's Deals: kept, or made by Python) */
     x = code_of(v, &p->calls[2]);
     if (x == NULL) goto fail;
-    PyObject *maze = PyDict_GetItemWithError(p->mazes, x);
-    if (maze != NULL) Py_INCREF(maze);
-    else if (PyErr_Occurred() || (maze = PyObject_GetItem(p->mazes, x)) == NULL) goto fail;
+    PyObject *maze = deal_of(p->mazes, x);
     Py_CLEAR(x);
+    if (maze == NULL) goto fail;
     if (put(nd, k_maze, maze) < 0) goto fail;  /* the dict holds it now */
     if (PyList_GET_SIZE(p->looked)) {  /* other seats' map looks at goals still face down */
         PyObject *seen = field(nd, k_seen), *hidden;
@@ -689,7 +703,7 @@ static int lost_mines_sample(Plan *p, PyObject *rng, PyObject **result) {
         PyErr_SetString(PyExc_RuntimeError, "core: the unknown cards changed");
         return -1;
     }
-    if (draw_words(rng, v, p->words) < 0) return -1;
+    if (draw_words(p, rng, v) < 0) return -1;
     st = clone_of(p, &nd, 0, lost_mines_lists);
     if (st == NULL) return -1;
     if (put(nd, k_rng, new_rng(p, v[0])) < 0) goto fail;
@@ -712,10 +726,9 @@ static int lost_mines_sample(Plan *p, PyObject *rng, PyObject **result) {
     /* the maze with the mines dealt */
     x = code_of(v, &p->calls[2]);
     if (x == NULL) goto fail;
-    PyObject *maze = PyDict_GetItemWithError(p->mazes, x);
-    if (maze != NULL) Py_INCREF(maze);
-    else if (PyErr_Occurred() || (maze = PyObject_GetItem(p->mazes, x)) == NULL) goto fail;
+    PyObject *maze = deal_of(p->mazes, x);
     Py_CLEAR(x);
+    if (maze == NULL) goto fail;
     if (put(nd, k_maze, maze) < 0) goto fail;
     if (PyList_GET_SIZE(p->looked)) {
         PyObject *seen = field(nd, k_seen_mines), *hidden, *cells;
@@ -750,7 +763,7 @@ static int lost_mines_sample(Plan *p, PyObject *rng, PyObject **result) {
         PyObject *t = PyList_GET_ITEM(p->treasures, i), *slots = PyTuple_GET_ITEM(t, 0);
         PyObject *deals = PyTuple_GET_ITEM(t, 1), *deal, *values, *left;
         if ((x = code_of(v, &p->calls[at])) == NULL) goto fail;
-        deal = PyObject_GetItem(deals, x);
+        deal = deal_of(deals, x);
         Py_CLEAR(x);
         if (deal == NULL) goto fail;
         if (!PyTuple_Check(deal) || PyTuple_GET_SIZE(deal) != 2
