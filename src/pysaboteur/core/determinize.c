@@ -174,12 +174,14 @@ static void perm_of(const uint64_t *v, const Call *c, int *out) {
     int n = c->n;
     if (n < 2) { if (n == 1) out[0] = 0; return; }
     uint64_t limbs[DMAXW + 1], *limb = limbs + 1, left[DMAXN / 64];  /* limb[-1] = 0 */
-    int top = c->words - 1, done = 0, nmask = (n + 63) / 64, count[DMAXN / 64];
+    /* the items left: bits of the words left[]; before[w]: how many are in the words before w */
+    int top = c->words - 1, done = 0, nmask = (n + 63) / 64, before[DMAXN / 64];
     limbs[0] = 0;
     for (int k = 0; k < c->words; k++) limb[k] = v[c->at + c->words - 1 - k];
     for (int w = 0; w < nmask; w++) {
-        count[w] = (w + 1) * 64 <= n ? 64 : n - w * 64;
-        left[w] = count[w] == 64 ? ~0ULL : (1ULL << count[w]) - 1;
+        int in = (w + 1) * 64 <= n ? 64 : n - w * 64;
+        left[w] = in == 64 ? ~0ULL : (1ULL << in) - 1;
+        before[w] = w * 64;
     }
     while (top > 0 && limb[top] == 0) top--;
     for (int gi = 0; gi <= c->ngroups; gi++) {
@@ -213,11 +215,11 @@ static void perm_of(const uint64_t *v, const Call *c, int *out) {
                 j = r32 - q * radix;
                 r32 = q;
             }
-            int w = 0;  /* the j-th item still left */
-            for (; j >= (uint32_t)count[w]; w++) j -= (uint32_t)count[w];
-            int b = select_bit(left[w], j);
+            int w = 0;  /* the j-th item still left: its word found without a branch */
+            for (int k = 1; k < nmask; k++) w += (int)j >= before[k];
+            int b = select_bit(left[w], j - (uint32_t)before[w]);
             left[w] &= ~(1ULL << b);
-            count[w]--;
+            for (int k = 1; k < nmask; k++) before[k] -= k > w;
             out[done] = w * 64 + b;
         }
     }
