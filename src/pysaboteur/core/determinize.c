@@ -43,8 +43,10 @@ typedef struct {
     int nrseats, rseat[DMAXS], weighted, spare, aside_roles, expansion;
     double *weights;  /* [role seat][index in role_pool] */
     int npass;
-    PyObject **passes;  /* the tuples (seat, card) of passes, made once: [other seat][card] */
-    int *first;         /* per unknown card, the index of its first copy (the same code) */
+    int nkinds;         /* the unknown cards' distinct codes */
+    int *card_kind;     /* per unknown card, its code's index among them */
+    PyObject **passes;  /* the tuples (seat, card) of passes: [other seat][kind], shared by
+                           every plan (pass_tuples), looked up at first use */
     /* The Lost Mines */
     PyObject *codes, *treasures, *clans;
 } Plan;
@@ -63,9 +65,9 @@ static void plan_release(Plan *p) {
     Py_XDECREF(p->spec);
     for (int i = 0; i < p->ncalls; i++) PyMem_Free(p->calls[i].groups);
     if (p->passes != NULL)
-        for (int i = 0; i < p->nother * p->ncards; i++) Py_XDECREF(p->passes[i]);
+        for (int i = 0; i < p->nother * p->nkinds; i++) Py_XDECREF(p->passes[i]);
     PyMem_Free(p->passes);
-    PyMem_Free(p->first);
+    PyMem_Free(p->card_kind);
     PyMem_Free(p->weights);
     PyMem_Free(p);
 }
@@ -470,15 +472,16 @@ static int classic_plan(Plan *p, PyObject *spec) {
     if (p->deck < 0 || total + p->deck > p->ncards || p->seat < 0 || p->seat >= DMAXS) goto bad;
     p->aside = p->ncards - total - p->deck;
     if (p->npass) {
-        p->passes = PyMem_Calloc((size_t)(p->nother * p->ncards), sizeof(PyObject *));
-        p->first = PyMem_Malloc(sizeof(int) * (size_t)p->ncards);
-        if (p->passes == NULL || p->first == NULL) { PyErr_NoMemory(); return -1; }
+        p->card_kind = PyMem_Malloc(sizeof(int) * (size_t)(p->ncards + 1));
+        if (p->card_kind == NULL) { PyErr_NoMemory(); return -1; }
         for (int i = 0; i < p->ncards; i++) {  /* the unknown cards are sorted: copies in a row */
             int same = i > 0 ? PyObject_RichCompareBool(PyList_GET_ITEM(p->cards, i - 1),
                                                         PyList_GET_ITEM(p->cards, i), Py_EQ) : 0;
             if (same < 0) return -1;
-            p->first[i] = same ? p->first[i - 1] : i;
+            p->card_kind[i] = same ? p->card_kind[i - 1] : p->nkinds++;
         }
+        p->passes = PyMem_Calloc((size_t)(p->nother * p->nkinds + 1), sizeof(PyObject *));
+        if (p->passes == NULL) { PyErr_NoMemory(); return -1; }
     }
     for (int i = 0; i < p->nrseats; i++) {
         p->rseat[i] = (int)PyLong_AsLong(PyList_GET_ITEM(seats, i));
@@ -502,6 +505,18 @@ static int classic_plan(Plan *p, PyObject *spec) {
 bad:
     PyErr_SetString(PyExc_ValueError, "core: a Saboteur determinizer's plan");
     return -1;
+}
+
+/* the tuple (seat, card) of a face-down pass, one for every plan: tuples are values, and a
+   few hundred shared ones stay in the processor's caches where each plan's own would not */
+static PyObject *pass_tuples;  /* {(seat, card): the same tuple} */
+static PyObject *pass_tuple(int seat, PyObject *card) {
+    PyObject *t = Py_BuildValue("(iO)", seat, card);
+    if (t == NULL) return NULL;
+    PyObject *kept = PyDict_SetDefault(pass_tuples, t, t);  /* borrowed */
+    Py_XINCREF(kept);
+    Py_DECREF(t);
+    return kept;
 }
 
 /* a sample (Determinizer.sample): the same state as the pure path's, the same words of rng */
@@ -539,8 +554,8 @@ static int classic_sample(Plan *p, PyObject *rng, PyObject **result) {
         if (parts[s] == NULL) goto fail;
         k += p->ohand[i];
         for (int j = 0; j < p->opass[i]; j++, k++) {
-            PyObject **kept = &p->passes[i * p->ncards + p->first[order[k]]];
-            if (*kept == NULL && (*kept = Py_BuildValue("(iO)", s, PyList_GET_ITEM(p->cards, order[k]))) == NULL)
+            PyObject **kept = &p->passes[i * p->nkinds + p->card_kind[order[k]]];
+            if (*kept == NULL && (*kept = pass_tuple(s, PyList_GET_ITEM(p->cards, order[k]))) == NULL)
                 goto fail;
             Py_INCREF(*kept);
             PyList_SET_ITEM(all, known++, *kept);
@@ -906,5 +921,6 @@ int determinize_init(void) {
             select_in_byte[byte | rank << 8] = (uint8_t)at;
         }
     empty = PyTuple_New(0);
-    return empty == NULL ? -1 : 0;
+    pass_tuples = PyDict_New();
+    return empty == NULL || pass_tuples == NULL ? -1 : 0;
 }
