@@ -54,8 +54,21 @@ def _same(a: Any, b: Any) -> str | None:
     return difference(a, b)
 
 
+@pytest.fixture(params=["pdep", "broadword"])
+def selection(request: pytest.FixtureRequest) -> Any:
+    """Both ways the core finds a Lehmer code's items (pdep where the processor has it fast,
+    else a broadword select): each must give the same samples."""
+    ext = core.extension()
+    if ext is None:
+        yield None
+        return
+    before = ext.det_select(request.param == "pdep")
+    yield request.param
+    ext.det_select(before)
+
+
 @pytest.mark.parametrize(("name", "players"), GAMES)
-def test_samples_are_the_same_on_both_paths(name: str, players: int) -> None:
+def test_samples_are_the_same_on_both_paths(name: str, players: int, selection: Any) -> None:
     """Two determinizers of one view, one sampling pure and one on the core: from the same
     generator the same samples, field by field, and the generator left in the same state;
     with and without beliefs; looks, inspections and every phase among the positions."""

@@ -167,64 +167,100 @@ static inline int select_bit(uint64_t x, uint32_t k) {
     return place + select_in_byte[((x >> place) & 0xFF) | rank << 8];
 }
 
-/* reorder(code, range(n)): the Lehmer code's digits (lowest first, radix n, n - 1, ...), each
-   the index of the next item among those left.  The code's words are read as one number (the
-   first the most significant), its 64-bit limbs divided by as many radixes at once as keep
-   their product below 2**32, that remainder split into their digits (engine.rng.lehmer); the
-   items left are bits of a mask, the j-th found by counting */
+/* reorder(code, range(n)), first the digits: the Lehmer code's digits (lowest first, radix n,
+   n - 1, ...).  The code's words are read as one number (the first the most significant), its
+   64-bit limbs divided by a group of radixes at a time (make_groups), the remainder split in
+   two 32-bit parts and those into their digits (engine.rng.lehmer) */
+static void digits_of(const uint64_t *v, const Call *c, int *digit) {
+    uint64_t limbs[DMAXW + 1], *limb = limbs + 1;  /* limb[-1] = 0 */
+    int top = c->words - 1, done = 0;
+    limbs[0] = 0;
+    for (int k = 0; k < c->words; k++) limb[k] = v[c->at + c->words - 1 - k];
+    while (top > 0 && limb[top] == 0) top--;
+    for (int gi = 0; gi < c->ngroups; gi++) {
+        const Group *grp = &c->groups[gi];
+        int sh = grp->shift;
+        uint64_t rem = 0, low;
+        if (sh) {
+            rem = limb[top] >> (64 - sh);
+            for (int k = top; k >= 0; k--)
+                limb[k] = udiv_2by1(rem, limb[k] << sh | limb[k - 1] >> (64 - sh), grp->d,
+                                    grp->v, &rem);
+        } else
+            for (int k = top; k >= 0; k--) limb[k] = udiv_2by1(rem, limb[k], grp->d, grp->v, &rem);
+        while (top > 0 && limb[top] == 0) top--;
+        rem >>= sh;  /* below the product: its low radixes' part, then the rest's */
+        sh = grp->shift_lo;  /* 32 to 63 */
+        uint32_t r_hi = (uint32_t)udiv_2by1(rem >> (64 - sh), rem << sh, grp->d_lo, grp->v_lo, &low);
+        uint32_t r32 = (uint32_t)(low >> sh), radix = (uint32_t)grp->top;
+        for (int d = 0; d < grp->g; d++, done++, radix--) {
+            if (d == grp->glo) r32 = r_hi;
+            uint32_t q = fast_div(r32, radix);
+            digit[done] = (int)(r32 - q * radix);
+            r32 = q;
+        }
+    }
+    digit[done] = 0;  /* the last item */
+}
+
+/* then the items: each digit j the index of the next item among those left (pool.pop(j)).
+   The items left are the bits of words; before[w] counts those in the words before w, so
+   that the j-th one's word is found without a branch, and its bit by SELECT */
+#define SELECT_ITEMS(SELECT)                                                              \
+    uint64_t left[DMAXN / 64];                                                            \
+    int before[DMAXN / 64], nmask = (n + 63) / 64;                                        \
+    for (int w = 0; w < nmask; w++) {                                                     \
+        int in = (w + 1) * 64 <= n ? 64 : n - w * 64;                                     \
+        left[w] = in == 64 ? ~0ULL : (1ULL << in) - 1;                                    \
+        before[w] = w * 64;                                                               \
+    }                                                                                     \
+    for (int i = 0; i < n; i++) {                                                         \
+        uint32_t j = (uint32_t)io[i];                                                     \
+        int w = 0;                                                                        \
+        for (int k = 1; k < nmask; k++) w += (int)j >= before[k];                         \
+        int b = SELECT(left[w], j - (uint32_t)before[w]);                                 \
+        left[w] &= ~(1ULL << b);                                                          \
+        for (int k = 1; k < nmask; k++) before[k] -= k > w;                               \
+        io[i] = w * 64 + b;                                                               \
+    }
+
+static void items_plain(int n, int *io) { SELECT_ITEMS(select_bit) }
+
+/* with BMI2's pdep where it is fast (not on AMD's families 15h and 17h, where it is
+   microcode): the j-th bit set of x is the one pdep puts bit j on */
+static int use_pdep;
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define PDEP_SELECT(x, j) __builtin_ctzll(_pdep_u64(1ULL << (j), (x)))
+__attribute__((target("bmi2"))) static void items_pdep(int n, int *io) { SELECT_ITEMS(PDEP_SELECT) }
+#define HAVE_PDEP 1
+#endif
+
 static void perm_of(const uint64_t *v, const Call *c, int *out) {
     int n = c->n;
     if (n < 2) { if (n == 1) out[0] = 0; return; }
-    uint64_t limbs[DMAXW + 1], *limb = limbs + 1, left[DMAXN / 64];  /* limb[-1] = 0 */
-    /* the items left: bits of the words left[]; before[w]: how many are in the words before w */
-    int top = c->words - 1, done = 0, nmask = (n + 63) / 64, before[DMAXN / 64];
-    limbs[0] = 0;
-    for (int k = 0; k < c->words; k++) limb[k] = v[c->at + c->words - 1 - k];
-    for (int w = 0; w < nmask; w++) {
-        int in = (w + 1) * 64 <= n ? 64 : n - w * 64;
-        left[w] = in == 64 ? ~0ULL : (1ULL << in) - 1;
-        before[w] = w * 64;
+    digits_of(v, c, out);
+#ifdef HAVE_PDEP
+    if (use_pdep) { items_pdep(n, out); return; }
+#endif
+    items_plain(n, out);
+}
+
+/* det_select(pdep) -> bool: whether the items are selected with pdep (where the processor has
+   it fast; None: as found); the previous setting (for tests of both ways) */
+static PyObject *det_select(PyObject *self, PyObject *arg) {
+    (void)self;
+    PyObject *before = PyBool_FromLong(use_pdep);
+    if (arg != Py_None) {
+        int on = PyObject_IsTrue(arg);
+        if (on < 0) { Py_DECREF(before); return NULL; }
+#ifdef HAVE_PDEP
+        use_pdep = on && __builtin_cpu_supports("bmi2");
+#else
+        use_pdep = 0;
+#endif
     }
-    while (top > 0 && limb[top] == 0) top--;
-    for (int gi = 0; gi <= c->ngroups; gi++) {
-        uint32_t r32 = 0, r_hi = 0, top_radix = 1;
-        int g = 1, glo = 1;
-        if (gi < c->ngroups) {  /* the number divided by the group's product, limb by limb */
-            const Group *grp = &c->groups[gi];
-            int sh = grp->shift;
-            uint64_t rem = 0, low;
-            if (sh) {
-                rem = limb[top] >> (64 - sh);
-                for (int k = top; k >= 0; k--)
-                    limb[k] = udiv_2by1(rem, limb[k] << sh | limb[k - 1] >> (64 - sh), grp->d,
-                                        grp->v, &rem);
-            } else
-                for (int k = top; k >= 0; k--) limb[k] = udiv_2by1(rem, limb[k], grp->d, grp->v, &rem);
-            while (top > 0 && limb[top] == 0) top--;
-            rem >>= sh;  /* below the product: its low radixes' part, then the rest's */
-            sh = grp->shift_lo;  /* 32 to 63 */
-            r_hi = (uint32_t)udiv_2by1(rem >> (64 - sh), rem << sh, grp->d_lo, grp->v_lo, &low);
-            r32 = (uint32_t)(low >> sh);
-            top_radix = (uint32_t)grp->top;
-            g = grp->g;
-            glo = grp->glo;
-        }
-        for (int d = 0; d < g; d++, done++) {  /* the remainders split into their digits */
-            uint32_t j = 0, radix = top_radix - (uint32_t)d;
-            if (d == glo) r32 = r_hi;
-            if (radix > 1) {
-                uint32_t q = fast_div(r32, radix);
-                j = r32 - q * radix;
-                r32 = q;
-            }
-            int w = 0;  /* the j-th item still left: its word found without a branch */
-            for (int k = 1; k < nmask; k++) w += (int)j >= before[k];
-            int b = select_bit(left[w], j - (uint32_t)before[w]);
-            left[w] &= ~(1ULL << b);
-            for (int k = 1; k < nmask; k++) before[k] -= k > w;
-            out[done] = w * 64 + b;
-        }
-    }
+    return before;
 }
 
 /* the code itself (what Draws.take gives: the words' number modulo n!), for a Deals look-up */
@@ -889,6 +925,8 @@ static PyObject *det_sample(PyObject *self, PyObject *const *args, Py_ssize_t na
 PyMethodDef determinize_methods[] = {
     {"det_plan", det_plan, METH_VARARGS,
      "A determinizer's plan for the core: (kind, spec) -> plan (see core/determinize.c)."},
+    {"det_select", det_select, METH_O,
+     "Whether the core selects a Lehmer code's items with pdep: (on or None) -> the previous."},
     {"det_sample", (PyCFunction)(void (*)(void))det_sample, METH_FASTCALL,
      "A determinizer's sample on the core: (plan, rng) -> state."},
     {NULL, NULL, 0, NULL},
@@ -920,6 +958,11 @@ int determinize_init(void) {
                 if (byte >> bit & 1 && seen++ == rank) { at = bit; break; }
             select_in_byte[byte | rank << 8] = (uint8_t)at;
         }
+#ifdef HAVE_PDEP
+    __builtin_cpu_init();
+    use_pdep = __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("amdfam15h")
+               && !__builtin_cpu_is("amdfam17h");
+#endif
     empty = PyTuple_New(0);
     pass_tuples = PyDict_New();
     return empty == NULL || pass_tuples == NULL ? -1 : 0;
