@@ -235,7 +235,10 @@ class Determinizer:
     def _core_plan(self, ext: Any) -> Any:
         """The compiled core's plan of this determinizer's samples (what ``__init__`` worked
         out from the view), or False where its samples stay Python: a subclass that samples
-        its own way, a state class with its own clone or its own fields."""
+        its own way, a state class with its own clone or its own fields, a view past the
+        core's sizes (``det_plan``'s ValueError), a core built without it."""
+        if getattr(ext, "det_plan", None) is None:
+            return False
         owner = next(k for k in type(self).__mro__ if "_core_kind" in k.__dict__)
         for k in type(self).__mro__[:type(self).__mro__.index(owner)]:
             if {"sample", "_deal_roles", "_set_aside_roles"} & k.__dict__.keys():
@@ -252,11 +255,14 @@ class Determinizer:
                        for s in self.unknown_role_seats]
         spare, aside = self.role_places
         expansion = self._core_kind == "expansion"
-        return ext.det_plan("classic", (
-            self.template, Rng, Memo, core_calls(self._calls), self.seat, self.unknown_cards,
-            self.sizes, self.deck_size, self._mazes, self.looked, self.role_pool,
-            self.unknown_role_seats, weights, spare, aside, expansion,
-            getattr(self, "looks", []) if expansion else []))
+        try:
+            return ext.det_plan("classic", (
+                self.template, Rng, Memo, core_calls(self._calls), self.seat,
+                self.unknown_cards, self.sizes, self.deck_size, self._mazes, self.looked,
+                self.role_pool, self.unknown_role_seats, weights, spare, aside, expansion,
+                getattr(self, "looks", []) if expansion else []))
+        except ValueError:
+            return False
 
     def sample(self, rng: Rng) -> ClassicState:
         draws, ext = self._draws, core.extension()

@@ -230,15 +230,21 @@ class Determinizer:
     def _core_plan(self, ext: Any) -> Any:
         """The compiled core's plan of this determinizer's samples (what ``__init__`` worked
         out from the view), or False where they stay Python (a subclass with its own
-        sample, a state class with its own clone)."""
+        sample, a state class with its own clone, a view past the core's sizes, a core built
+        without it)."""
         if type(self).sample is not Determinizer.sample or type(self.template) is not \
-                LostMinesState or LostMinesState.clone is not _CLONE:
+                LostMinesState or LostMinesState.clone is not _CLONE \
+                or getattr(ext, "det_plan", None) is None:
             return False
-        return ext.det_plan("lost-mines", (
-            self.template, Rng, Memo, core_calls(self._calls), self.seat, self.unknown_cards,
-            self.others, self.deck_size, self.aside_size, self._mazes, self.looked_mines,
-            CAT.codes, [(slots, deals) for slots, _, deals in self._treasure_deals],
-            self.clan_tables))
+        try:
+            return ext.det_plan("lost-mines", (
+                self.template, Rng, Memo, core_calls(self._calls), self.seat,
+                self.unknown_cards, self.others, self.deck_size, self.aside_size, self._mazes,
+                self.looked_mines, CAT.codes,
+                [(slots, deals) for slots, _, deals in self._treasure_deals],
+                self.clan_tables))
+        except ValueError:
+            return False
 
     def sample(self, rng: Rng) -> LostMinesState:
         ext = core.extension()
