@@ -63,7 +63,6 @@ static PyObject *classic_lists[4], *lost_mines_lists[6];
 /* everything a plan holds (its spec, if it got one; what it made) */
 static void plan_release(Plan *p) {
     Py_XDECREF(p->spec);
-    for (int i = 0; i < p->ncalls; i++) PyMem_Free(p->calls[i].groups);
     if (p->passes != NULL)
         for (int i = 0; i < p->nother * p->nkinds; i++) Py_XDECREF(p->passes[i]);
     PyMem_Free(p->passes);
@@ -79,9 +78,17 @@ static void plan_free(PyObject *capsule) {
 
 /* ------------------------------------------------------------------ the numbers */
 /* the groups of a Lehmer code of c->n items, from n down to 2 (the last item's digit is 0):
-   as many radixes as keep their product below 2**32, then as many again */
+   as many radixes as keep their product below 2**32, then as many again; made once per n
+   and shared by every plan (kept for the process's life: a few kilobytes per n) */
+static Group *groups_by_n[DMAXN + 1];
+static int ngroups_by_n[DMAXN + 1];
 static int make_groups(Call *c) {
-    c->groups = PyMem_Malloc(sizeof(Group) * (size_t)c->n);
+    if (groups_by_n[c->n] != NULL) {
+        c->groups = groups_by_n[c->n];
+        c->ngroups = ngroups_by_n[c->n];
+        return 0;
+    }
+    c->groups = PyMem_RawMalloc(sizeof(Group) * (size_t)c->n);
     if (c->groups == NULL) { PyErr_NoMemory(); return -1; }
     c->ngroups = 0;
     for (int i = c->n; i >= 2;) {
@@ -99,6 +106,8 @@ static int make_groups(Call *c) {
         g->v_lo = (uint64_t)(~(unsigned __int128)0 / g->d_lo);
         i -= g->g;
     }
+    groups_by_n[c->n] = c->groups;
+    ngroups_by_n[c->n] = c->ngroups;
     return 0;
 }
 
