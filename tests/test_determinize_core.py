@@ -94,6 +94,42 @@ def test_samples_are_the_same_on_both_paths(name: str, players: int, selection: 
         assert looks, "no position with other seats' looks"
 
 
+def _phases(name: str, players: int, per_phase: int) -> dict[str, list[Any]]:
+    """Positions of random matches, up to ``per_phase`` in each phase their views name."""
+    game, pick = make_game(name, players), Rng(17)
+    out: dict[str, list[Any]] = {}
+    for seed in range(12):
+        state = game.new_state(seed)
+        while not state.is_terminal:
+            phase = state.view(state.current_player).phase
+            if len(out.setdefault(phase, [])) < per_phase and pick.below(4) == 0:
+                out[phase].append(state.clone())
+            state.apply(state.random_action(pick), check=False)
+    return out
+
+
+@pytest.mark.parametrize(("name", "players", "phases"), [
+    ("classic", 5, {"main"}), ("expansion", 7, {"main", "steal"}),
+    ("lost-mines", 5, {"card", "vote", "move"})])
+def test_samples_in_every_phase_are_the_same_on_both_paths(name: str, players: int,
+                                                          phases: set[str]) -> None:
+    """Positions in each phase random play meets (a round's thefts, The Lost Mines' votes and
+    moves): the same samples on both paths."""
+    found = _phases(name, players, 6)
+    assert phases <= found.keys()
+    for positions in found.values():
+        for position in positions:
+            view = position.view(position.current_player)
+            with core.use_pure():
+                pure = determinizer(view)
+            fast = determinizer(view)
+            a, b = Rng(3), Rng(3)
+            for _ in range(3):
+                with core.use_pure():
+                    want = pure.sample(a)
+                assert _same(want, fast.sample(b)) is None and a.state == b.state
+
+
 @pytest.mark.parametrize(("name", "players"), [g for g in GAMES if g[0] not in ("duel", "solo")])
 def test_the_core_samples_these_games(name: str, players: int) -> None:
     """On the core, these determinizers sample in C (a plan made at the first sample);
