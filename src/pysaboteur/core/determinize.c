@@ -131,7 +131,7 @@ static int read_calls(Plan *p, PyObject *calls) {
         if (n >= 2 && make_groups(c) < 0) return -1;
     }
     p->words = at;
-    return at <= 4096 ? 0 : -1;
+    if (at <= 4096) return 0;
 bad:
     PyErr_SetString(PyExc_ValueError, "core: a determinizer's calls");
     return -1;
