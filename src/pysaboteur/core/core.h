@@ -355,5 +355,8 @@ int duel_init(void);
 /* lost_mines.c: The Lost Mines */
 extern PyMethodDef lost_mines_methods[];
 int lost_mines_init(void);
+/* determinize.c: determinizers' samples (Saboteur, Saboteur 2, The Lost Mines) */
+extern PyMethodDef determinize_methods[];
+int determinize_init(void);
 
 #endif

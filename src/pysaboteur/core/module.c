@@ -92,7 +92,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (PyModule_AddFunctions(m, module_methods) < 0
         || classic_init() < 0 || PyModule_AddFunctions(m, classic_methods) < 0
         || lost_mines_init() < 0 || PyModule_AddFunctions(m, lost_mines_methods) < 0
-        || duel_init() < 0 || PyModule_AddFunctions(m, duel_methods) < 0) {
+        || duel_init() < 0 || PyModule_AddFunctions(m, duel_methods) < 0
+        || determinize_init() < 0 || PyModule_AddFunctions(m, determinize_methods) < 0) {
         Py_DECREF(m);
         return NULL;
     }
