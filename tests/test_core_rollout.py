@@ -269,3 +269,36 @@ def test_a_method_looked_up_while_held_works_after() -> None:
                 apply(nth(rng.below(n)), check=bool(k % 3))
             results.append((whole(state), state.history))
     assert results[0] == results[1]
+
+
+def test_an_equal_action_of_another_type_is_not_legal() -> None:
+    """Actions are NamedTuples, which compare as tuples: ``Steal(1) == Orient(True)``.  A
+    position waiting for a goal's orientation (set up by hand: random play all but never
+    gets there) refuses a Steal on the core as in Python, and changes nothing."""
+    from pysaboteur.engine.actions import Orient, Steal
+
+    checked = 0
+    for seed in range(20):
+        for pure in (False, True):
+            with core.use_pure(pure):
+                state: Any = opening(seed, 10 + seed % 30)
+                if state.is_terminal or state.phase != 0:
+                    continue
+                cat = state.game.catalogue
+                stones = [c for c, code in state.maze.hidden.items()
+                          if not cat[code].features.gold]
+                if not stones:
+                    continue
+                state.phase = 1  # ORIENT
+                state.pending = (stones[0], (False, True))
+                state.pending_draw = 1
+                assert state.legal_actions() == [Orient(False), Orient(True)]
+                assert held(state) != pure
+                before = whole(state)
+                state.legal_actions()
+                for bad in (Steal(1), Steal(0)):
+                    with pytest.raises(IllegalAction):
+                        state.apply(bad)
+                    assert whole(state) == before
+                checked += 1
+    assert checked >= 10

@@ -2571,7 +2571,8 @@ static PyObject *classic_apply_held(PyObject *self, PyObject *const *args, Py_ss
         Py_ssize_t n = rn;
         for (Py_ssize_t k = 0; k < n; k++)  /* the interned action itself, as a rule */
             if (rarr[k] == action) { index = k; break; }
-        for (Py_ssize_t k = 0; index < 0 && k < n; k++) {  /* else an equal one (is_listed) */
+        for (Py_ssize_t k = 0; index < 0 && k < n; k++) {  /* else an equal one, type */
+            if (Py_TYPE(rarr[k]) != Py_TYPE(action)) continue;  /* included (is_listed) */
             int eq = PyObject_RichCompareBool(rarr[k], action, Py_EQ);
             if (eq < 0) return NULL;
             if (eq) index = k;
