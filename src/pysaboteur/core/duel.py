@@ -131,7 +131,7 @@ def _spec() -> dict[str, Any]:
             on_player, SINGLES[code] if kind.category in ("path", "action") else None,
             cell_actions_of(code) if effect in ("key", "rockfall", "map") else None))
     otiles = [(cat.open_mask[t], cat.segments[t], cat.seg_of_edge[t], ids[cat.codes[t]],
-               int(bool(f.gold)), int(bool(f.troll)), _colour(f.door), _colour(f.ladder),
+               int(f.gold), int(bool(f.troll)), _colour(f.door), _colour(f.ladder),
                int(S._REMOVABLE[t]))
               for t, f in enumerate(cat.features)]
     return {"cards": cards, "otiles": otiles, "ids": ids,
