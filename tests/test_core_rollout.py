@@ -40,8 +40,9 @@ def whole(state: State) -> Any:
 
 
 def held(state: State) -> bool:
-    """Does the core hold the state's position now?"""
-    return type(state) is not ClassicState and isinstance(state, ClassicState)
+    """Does the core hold the state's position now?  (Its class is then the core's
+    subclass of its own: ``core.resident``.)"""
+    return "_plain" in type(state).__dict__
 
 
 def step(state: State, rng: Rng, mode: int) -> None:
@@ -215,11 +216,6 @@ def test_switching_the_core_off_gives_the_state_back() -> None:
 DUEL_ON_CORE = [("duel", 2), ("solo", 1)]
 
 
-def resident(state: State) -> bool:
-    """Does the core hold the state's position now (whatever the game)?"""
-    return "_plain" in type(state).__dict__
-
-
 def duel_play(name: str, players: int, seed: int, pure: bool, mode: int, look: int,
               fixed: bool = False, **options: Any) -> list[Any]:
     """A whole Duel match a decision at a time, the state read whole every ``look`` decisions
@@ -279,7 +275,7 @@ def test_the_duel_lists_and_rollout_path_agree_on_the_core(name: str, players: i
         rng = Rng(seed)
         while not state.is_terminal:
             legal = state.legal_actions()
-            assert resident(state)
+            assert held(state)
             assert state.legal_count() == len(legal)
             assert [state.legal_action(i) for i in range(len(legal))] == legal
             with pytest.raises(IndexError):
@@ -327,7 +323,7 @@ def test_a_goal_s_orientation_on_the_core(name: str, players: int) -> None:
                 state.current, state.resume, state.pending_draw = state.turn, 1, 1
                 legal = state.legal_actions()
                 assert legal == [Orient(False), Orient(True)]
-                assert resident(state) != pure
+                assert held(state) != pure
                 state.apply(state.legal_action(seed % 2))
                 rng = Rng(seed)
                 while not state.is_terminal:
@@ -350,9 +346,9 @@ def test_reading_what_the_duel_core_holds_gives_the_state_back(name: str, player
              lambda s: s.markers_left(0), lambda s: setattr(s, "turn", s.turn)]
     for read in reads:
         state = duel_opening(name, players, 3, 12)
-        assert resident(state)
+        assert held(state)
         read(state)
-        assert not resident(state) and type(state) is DuelState
+        assert not held(state) and type(state) is DuelState
 
 
 def duel_opening(name: str, players: int, seed: int, moves: int) -> State:
@@ -414,11 +410,11 @@ def test_an_illegal_duel_action_changes_nothing_on_the_core(name: str, players: 
 
     state = duel_opening(name, players, 7, 20)
     before = whole(state)
-    assert not resident(state)  # (reading it whole gave it back)
+    assert not held(state)  # (reading it whole gave it back)
     for bad in (Pass(("no-such-card",)), PlacePath("path:NESW", 40, 40), Bribe(90, 90),
                 Orient(True), NoMove(), EndTurn(), "junk"):
         state.legal_actions()
-        assert resident(state)
+        assert held(state)
         with pytest.raises(IllegalAction):
             state.apply(bad)  # type: ignore[arg-type]
         assert whole(state) == before
@@ -426,7 +422,7 @@ def test_an_illegal_duel_action_changes_nothing_on_the_core(name: str, players: 
     rng = Rng(1)
     while not done.is_terminal:
         step(done, rng, 2)
-    assert not resident(done)
+    assert not held(done)
     with pytest.raises(GameOver):
         done.apply(EndTurn())
 
@@ -478,24 +474,24 @@ def test_duel_solo_and_saboteur_states_played_in_turn() -> None:
 @pytest.mark.parametrize(("name", "players"), DUEL_ON_CORE)
 def test_the_duel_core_keeps_no_state_alive(name: str, players: int) -> None:
     state = duel_opening(name, players, 4, 10)
-    assert resident(state)
+    assert held(state)
     gone = weakref.ref(state)
     del state
     assert gone() is None
     other = duel_opening(name, players, 5, 10)  # the core goes on with another
-    assert resident(other)
+    assert held(other)
     fresh = make_game(name, players).new_state(6)  # a new match's set-up takes the grid
-    assert not resident(other)
+    assert not held(other)
     other.legal_actions()
-    assert resident(other) and not resident(fresh)
+    assert held(other) and not held(fresh)
 
 
 def test_switching_the_core_off_gives_the_duel_state_back() -> None:
     state = duel_opening("duel", 2, 6, 10)
-    assert resident(state)
+    assert held(state)
     with core.use_pure():
-        assert not resident(state)
+        assert not held(state)
         state.apply(state.legal_actions()[0])
-        assert not resident(state)
+        assert not held(state)
     state.legal_actions()
-    assert resident(state)
+    assert held(state)

@@ -8,6 +8,12 @@ bribes) and writes it back into the Python state: the log, the seats that acted,
 discards and the passes are changed in place as it plays, the rest when it stops.  At a
 round's end it calls the state's own ``_end_round`` (the pay-out, the round's record and the
 next round's set-up stay in Python) and, when the play-out goes on, reads the new round.
+
+The rollout API (``legal_actions``, ``legal_count``, ``legal_action``, ``random_action``,
+``apply``) is on the core too, as Saboteur's (``core/resident.py``): the position of the
+state played a decision at a time stays on the core between calls, the state's class the
+resident subclass of its own (``FIELDS``: what reading gives it back to Python first), a
+round's end and the next set-up made by the core where the match has no fixed deal.
 """
 
 from __future__ import annotations
