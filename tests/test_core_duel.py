@@ -367,3 +367,21 @@ def test_a_new_match_asked_for_while_the_core_is_busy_is_set_up_in_python(
     with core.use_pure():
         pure = make_game("solo").new_state(5)
     assert made and difference(pure, made[0]) is None and difference(ref, outer) is None
+
+
+@compiled
+def test_golds_reached_at_once_are_claimed_most_valuable_first_on_the_core() -> None:
+    """Two golds reached by one key, one marker left: the more valuable is claimed, as
+    ``DuelState._claim`` sorts them (the core reads each tile's gold, not whether it has
+    any), in play-outs as in the rollout API."""
+    from conftest import duel, put_all
+    from pysaboteur.engine import PlayOnCell
+
+    starts = 0
+    for seed in range(40):
+        state = duel(hands=(["key"] * 3, []), seed=seed)
+        put_all(state, [("door-blue:NESW", 1, 1), ("gold:NES", 1, 0), ("goal3:NESW", 2, 1)])
+        state.pools = [1]
+        b = both(state.clone(), seed, False, "random", False)
+        starts += PlayOnCell("key", 1, 1) in b.history
+    assert starts >= 3

@@ -40,8 +40,9 @@ def whole(state: State) -> Any:
 
 
 def held(state: State) -> bool:
-    """Does the core hold the state's position now?"""
-    return type(state) is not ClassicState and isinstance(state, ClassicState)
+    """Does the core hold the state's position now?  (Its class is then the core's
+    subclass of its own: ``core.resident``.)"""
+    return "_plain" in type(state).__dict__
 
 
 def step(state: State, rng: Rng, mode: int) -> None:
@@ -302,3 +303,289 @@ def test_an_equal_action_of_another_type_is_not_legal() -> None:
                     assert whole(state) == before
                 checked += 1
     assert checked >= 10
+
+
+# ------------------------------------------------------------------ the Duel and its solo mode
+#: the Duel's games whose rollout API is on the core (core/duel.c): (name, players)
+DUEL_ON_CORE = [("duel", 2), ("solo", 1)]
+
+
+def duel_play(name: str, players: int, seed: int, pure: bool, mode: int, look: int,
+              fixed: bool = False, **options: Any) -> list[Any]:
+    """A whole Duel match a decision at a time, the state read whole every ``look`` decisions
+    (0: only at the end); ``fixed``: a fixed deal (its rounds ended by Python)."""
+    from pysaboteur.engine.game import Deal
+    from pysaboteur.games.duel.state import _GOALS
+
+    seen = []
+    with core.use_pure(pure):
+        game = make_game(name, players, **options)
+        goals = list(_GOALS)
+        Rng(seed).shuffle(goals)
+        state = game.new_state(seed, Deal(goals=tuple(goals)) if fixed else None)
+        rng = Rng(seed + 1)
+        n = 0
+        while not state.is_terminal:
+            step(state, rng, mode)
+            n += 1
+            if look and n % look == 0:
+                seen.append(whole(state))
+        seen.append((whole(state), state.history, list(map(type, state.history)),
+                     state.actors, state.results, rng.state))  # type: ignore[attr-defined]
+    return seen
+
+
+@pytest.mark.parametrize(("name", "players"), DUEL_ON_CORE)
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), mode=st.integers(0, 2), look=st.sampled_from([0, 1, 5]),
+       fixed=st.booleans())
+def test_the_same_duel_matches_a_decision_at_a_time(name: str, players: int, seed: int,
+                                                     mode: int, look: int, fixed: bool) -> None:
+    assert (duel_play(name, players, seed, False, mode, look, fixed)
+            == duel_play(name, players, seed, True, mode, look, fixed))
+
+
+@pytest.mark.parametrize(("name", "players", "options"),
+                         [("duel", 2, {"markers_per_player": 4}),
+                          ("duel", 2, {"seat0_colour": "blue"}),
+                          ("solo", 1, {"solo_colour": "blue"})])
+def test_the_same_duel_matches_with_options(name: str, players: int,
+                                            options: dict[str, Any]) -> None:
+    for seed in range(3):
+        assert (duel_play(name, players, seed, False, seed % 3, 3, seed == 1, **options)
+                == duel_play(name, players, seed, True, seed % 3, 3, seed == 1, **options))
+
+
+@pytest.mark.parametrize(("name", "players"), DUEL_ON_CORE)
+def test_the_duel_lists_and_rollout_path_agree_on_the_core(name: str, players: int) -> None:
+    """The list, the count and every index, in every phase (a goal's orientation, the bribes
+    after the main option), the same as the pure engine's at every decision."""
+    from pysaboteur.engine.actions import Bribe, Discard, EndTurn, PlayOnCell, PlayOnPlayer
+
+    kinds: set[type] = set()
+    for seed in range(4):
+        state = make_game(name, players).new_state(seed)
+        twin = state.clone()
+        rng = Rng(seed)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            assert held(state)
+            assert state.legal_count() == len(legal)
+            assert [state.legal_action(i) for i in range(len(legal))] == legal
+            with pytest.raises(IndexError):
+                state.legal_action(len(legal))
+            with pytest.raises(IndexError):
+                state.legal_action(-1)
+            with core.use_pure():
+                pure = twin.legal_actions()
+                assert pure == legal and list(map(type, pure)) == list(map(type, legal))
+                assert twin.legal_count() == len(legal)
+            kinds.update(map(type, legal))
+            action = legal[rng.below(len(legal))]
+            if len(state.history) % 2:  # an equal action, not the listed one itself
+                action = type(action)(*action)
+            state.apply(action)
+            with core.use_pure():
+                twin.apply(action)
+    if name == "duel":
+        assert {Bribe, EndTurn, Discard, PlayOnCell, PlayOnPlayer, PlacePath, Pass} <= kinds
+
+
+@pytest.mark.parametrize(("name", "players"), DUEL_ON_CORE)
+def test_a_goal_s_orientation_on_the_core(name: str, players: int) -> None:
+    """A position waiting for a revealed goal's orientation (set up by hand: random play
+    seldom meets one, a goal both of whose ways fit) is listed, chosen and played on as
+    the pure engine does."""
+    from pysaboteur.engine.actions import Orient
+    from pysaboteur.games.duel.state import ORIENT
+
+    met = 0
+    for seed in range(12):
+        out = []
+        for pure in (False, True):
+            with core.use_pure(pure):
+                state: Any = duel_opening(name, players, seed, 5 + 3 * seed)
+                if state.is_terminal or state.phase != 0:
+                    break
+                cat = state.game.catalogue
+                two = [c for c, code in state.maze.hidden.items()
+                       if len(cat.orientations[code]) == 2]
+                if not two:
+                    break
+                state.phase = ORIENT
+                state.pending = (two[seed % len(two)], (False, True))
+                state.current, state.resume, state.pending_draw = state.turn, 1, 1
+                legal = state.legal_actions()
+                assert legal == [Orient(False), Orient(True)]
+                assert held(state) != pure
+                state.apply(state.legal_action(seed % 2))
+                rng = Rng(seed)
+                while not state.is_terminal:
+                    step(state, rng, seed % 3)
+                out.append((whole(state), state.history, state.results))
+        if len(out) == 2:
+            met += 1
+            assert out[0] == out[1]
+    assert met >= 4
+
+
+@pytest.mark.parametrize(("name", "players"), DUEL_ON_CORE)
+def test_reading_what_the_duel_core_holds_gives_the_state_back(name: str, players: int) -> None:
+    from pysaboteur.games.duel.state import DuelState
+
+    reads = [lambda s: s.maze, lambda s: s.hands, lambda s: s.deck, lambda s: s.in_front,
+             lambda s: s.markers, lambda s: s.pools, lambda s: s.trolls, lambda s: vars(s),
+             lambda s: s.__dict__, lambda s: s.clone(), lambda s: copy.deepcopy(s),
+             lambda s: pickle.dumps(s), lambda s: s.view(0), lambda s: s.census(),
+             lambda s: s.markers_left(0), lambda s: setattr(s, "turn", s.turn)]
+    for read in reads:
+        state = duel_opening(name, players, 3, 12)
+        assert held(state)
+        read(state)
+        assert not held(state) and type(state) is DuelState
+
+
+def duel_opening(name: str, players: int, seed: int, moves: int) -> State:
+    state = make_game(name, players).new_state(seed)
+    rng = Rng(seed)
+    for _ in range(moves):
+        step(state, rng, 0)
+    return state
+
+
+@pytest.mark.parametrize(("name", "players"), DUEL_ON_CORE)
+def test_the_duel_copies_give_the_state_back_and_go_their_own_way(name: str,
+                                                                  players: int) -> None:
+    """clone, deepcopy and pickle of a held state: the state given back first, the copies
+    equal to it, and every one plays on as the pure engine does."""
+    out = []
+    for pure in (False, True):
+        with core.use_pure(pure):
+            state = duel_opening(name, players, 4, 15)
+            copies = [state.clone(), copy.deepcopy(state), pickle.loads(pickle.dumps(state))]
+            assert all(whole(c) == whole(state) for c in copies)
+            rng = Rng(7)
+            for s in [state, *copies]:  # each in turn: they take the core from each other
+                for _ in range(25):
+                    if not s.is_terminal:
+                        step(s, rng, 1)
+            out.append([whole(s) for s in (state, *copies)])
+    assert out[0] == out[1]
+
+
+@pytest.mark.parametrize(("name", "players"), DUEL_ON_CORE)
+def test_duel_changes_made_by_hand_while_held_are_played_from(name: str, players: int) -> None:
+    """A position changed by hand in the middle of play is the one played on, on both paths:
+    fields set, lists and dicts changed in place."""
+    def edit(state: State) -> None:
+        s: Any = state
+        del s.deck[len(s.deck) // 2:]
+        for h in s.hands:
+            del h[3:]
+        s.in_front[0].clear()
+        s.pools[0] = 2  # (in place: the pool the core keeps a copy of)
+        s.keys_left = 0
+
+    results = []
+    for pure in (False, True):
+        with core.use_pure(pure):
+            state = duel_opening(name, players, 5, 9)
+            edit(state)
+            rng = Rng(6)
+            while not state.is_terminal:
+                step(state, rng, 0)
+            results.append((whole(state), state.history, state.results))
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize(("name", "players"), DUEL_ON_CORE)
+def test_an_illegal_duel_action_changes_nothing_on_the_core(name: str, players: int) -> None:
+    from pysaboteur.engine.actions import Bribe, EndTurn, NoMove, Orient
+
+    state = duel_opening(name, players, 7, 20)
+    before = whole(state)
+    assert not held(state)  # (reading it whole gave it back)
+    for bad in (Pass(("no-such-card",)), PlacePath("path:NESW", 40, 40), Bribe(90, 90),
+                Orient(True), NoMove(), EndTurn(), "junk"):
+        state.legal_actions()
+        assert held(state)
+        with pytest.raises(IllegalAction):
+            state.apply(bad)  # type: ignore[arg-type]
+        assert whole(state) == before
+    done = duel_opening(name, players, 7, 0)
+    rng = Rng(1)
+    while not done.is_terminal:
+        step(done, rng, 2)
+    assert not held(done)
+    with pytest.raises(GameOver):
+        done.apply(EndTurn())
+
+
+@pytest.mark.parametrize(("name", "players"), DUEL_ON_CORE)
+def test_an_unchecked_duel_action_not_listed_is_python_s_to_apply(name: str,
+                                                                  players: int) -> None:
+    out = []
+    for pure in (False, True):
+        with core.use_pure(pure):
+            state = duel_opening(name, players, 11, 6)
+            state.legal_actions()
+            hand = state.hands[state.current]  # type: ignore[attr-defined]
+            state.legal_actions()
+            state.apply(Pass((hand[0], hand[1], hand[2])), check=False)  # three: not legal
+            rng = Rng(12)
+            for _ in range(30):
+                if not state.is_terminal:
+                    step(state, rng, 0)
+            out.append((whole(state), state.history))
+    assert out[0] == out[1]
+
+
+def test_duel_solo_and_saboteur_states_played_in_turn() -> None:
+    """Each family's core holds one position at a time: states of one family played in turn
+    take it from each other (those of another family keep theirs), a play-out on the core
+    between two decisions takes it too, and all play the same games as alone."""
+    def run(pure: bool) -> Any:
+        with core.use_pure(pure):
+            states = [duel_opening("duel", 2, 1, 0), duel_opening("solo", 1, 2, 0),
+                      duel_opening("duel", 2, 3, 0), opening(4, 0, 4)]
+            rngs = [Rng(10 + i) for i in range(len(states))]
+            c = None
+            while not all(s.is_terminal for s in states):
+                for i, (s, r) in enumerate(zip(states, rngs, strict=True)):
+                    if not s.is_terminal:
+                        step(s, r, i % 3)
+                if c is None and len(states[0].history) == 30:
+                    c = states[0].clone()
+                if c is not None and not c.is_terminal:
+                    step(c, rngs[0], 2)
+                    c.play_out(Rng(5))  # a play-out on the core between two decisions
+            assert c is not None
+            return [whole(s) for s in (*states, c)], [s.results for s in states]
+
+    assert run(False) == run(True)
+
+
+@pytest.mark.parametrize(("name", "players"), DUEL_ON_CORE)
+def test_the_duel_core_keeps_no_state_alive(name: str, players: int) -> None:
+    state = duel_opening(name, players, 4, 10)
+    assert held(state)
+    gone = weakref.ref(state)
+    del state
+    assert gone() is None
+    other = duel_opening(name, players, 5, 10)  # the core goes on with another
+    assert held(other)
+    fresh = make_game(name, players).new_state(6)  # a new match's set-up takes the grid
+    assert not held(other)
+    other.legal_actions()
+    assert held(other) and not held(fresh)
+
+
+def test_switching_the_core_off_gives_the_duel_state_back() -> None:
+    state = duel_opening("duel", 2, 6, 10)
+    assert held(state)
+    with core.use_pure():
+        assert not held(state)
+        state.apply(state.legal_actions()[0])
+        assert not held(state)
+    state.legal_actions()
+    assert held(state)

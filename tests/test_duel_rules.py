@@ -29,6 +29,8 @@ from pysaboteur.games.duel import DuelGame
 from pysaboteur.games.duel import cards as C
 from pysaboteur.games.duel.state import choose_payment
 
+pytestmark = pytest.mark.usefixtures("both_paths")  # the core's and the pure engine's
+
 GREEN, BLUE = 0, 1
 CAT = C.CATALOGUE
 

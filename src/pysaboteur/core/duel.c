@@ -1207,9 +1207,10 @@ static int main_done(W *w, int seat, int settle_now) {
     return after_main(w);
 }
 
+static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out);
+
 /* one decision: picks, applies and logs its action; GO_ON or ROUND_END (-1: error) */
 static int decide(W *w, int even, PyObject **action_out) {
-    DT *t = w->t;
     static Menu m;
     if (build_menu(w, &m) < 0) return -1;
     if (m.n == 0) { PyErr_SetString(PyExc_AssertionError, "duel core: no legal action"); return -1; }
@@ -1225,6 +1226,13 @@ static int decide(W *w, int even, PyObject **action_out) {
         e = m.e;
         while (i >= e->count) { i -= e->count; e++; }
     }
+    return act(w, &m, e, i, action_out);
+}
+
+/* the i-th action of the menu's entry e applied for the seat deciding, and logged (the
+   actor; the caller appends the action to the history): GO_ON or ROUND_END (-1: error) */
+static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
+    DT *t = w->t;
     int seat = w->current, res = GO_ON;
     PyObject *actor = PyLong_FromLong(seat);  /* the actor is logged first (DuelState._apply) */
     if (actor == NULL || PyList_Append(w->actors, actor) < 0) { Py_XDECREF(actor); return -1; }
@@ -1242,7 +1250,7 @@ static int decide(W *w, int even, PyObject **action_out) {
         break;
     }
     case T_BRIBE: {
-        int c = m.buf[e->off + i];
+        int c = m->buf[e->off + i];
         action = PyObject_CallFunction(t->bribe_type, "ll", (long)((c >> 8) - OFF), (long)((c & 255) - OFF));
         if (action == NULL) return -1;
         res = bribe(w, seat, c);
@@ -1254,14 +1262,14 @@ static int decide(W *w, int even, PyObject **action_out) {
         break;
     case T_FIT: case T_PLACE: {
         int c = -1, otile = e->a;
-        if (e->tag == T_PLACE) c = m.buf[e->off + i];
+        if (e->tag == T_PLACE) c = m->buf[e->off + i];
         else
             for (int j = e->off; j < e->off + e->a; j++) {
-                uint64_t f = m.fitm[j];
+                uint64_t f = m->fitm[j];
                 int k = __builtin_popcountll(f);
                 if (i < k) {
                     for (int d = 0; d < i; d++) f &= f - 1;  /* drop the lowest tiles */
-                    c = m.fitc[j]; otile = __builtin_ctzll(f);
+                    c = m->fitc[j]; otile = __builtin_ctzll(f);
                     break;
                 }
                 i -= k;
@@ -1276,7 +1284,7 @@ static int decide(W *w, int even, PyObject **action_out) {
     }
     case T_BREAK: case T_REPAIR: {
         int card = e->a, target = e->tag == T_BREAK ? 1 - seat : seat;
-        int k = e->tag == T_BREAK ? 0 : m.buf[e->off + i];
+        int k = e->tag == T_BREAK ? 0 : m->buf[e->off + i];
         action = t->on_player[card][target][t->ntools[card] > 1 ? k : 0]; Py_INCREF(action);
         w->pending_draw = 1;
         if (hand_remove(w, seat, card) < 0) break;
@@ -1295,7 +1303,7 @@ static int decide(W *w, int even, PyObject **action_out) {
         break;
     }
     case T_CELL: {
-        int card = e->a, c = m.buf[e->off + i], settle_now = 0;
+        int card = e->a, c = m->buf[e->off + i], settle_now = 0;
         if (!(action = cell_action(t, card, c))) return -1;
         w->pending_draw = 1;
         if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0) break;
@@ -1313,8 +1321,8 @@ static int decide(W *w, int even, PyObject **action_out) {
         break;
     }
     case T_DISCARD: {  /* by card removed, then pair */
-        int np = pair_count(m.mult, m.nk), pair[2] = {0, 0}, gone = m.buf[e->off + i / np];
-        nth_pair(m.hd, m.mult, m.nk, i % np, pair);
+        int np = pair_count(m->mult, m->nk), pair[2] = {0, 0}, gone = m->buf[e->off + i / np];
+        nth_pair(m->hd, m->mult, m->nk, i % np, pair);
         action = PyObject_CallFunction(t->tuple_new, "O((OO)O)", t->discard_type, t->codes[pair[0]],
                                        t->codes[pair[1]], t->codes[gone]);
         if (action == NULL) return -1;
@@ -1328,9 +1336,9 @@ static int decide(W *w, int even, PyObject **action_out) {
         break;
     }
     case T_PASS: {
-        int cs[2], n = 1;
-        if (i < m.nk) cs[0] = m.hd[i];
-        else { nth_pair(m.hd, m.mult, m.nk, i - m.nk, cs); n = 2; }
+        int cs[2] = {0, 0}, n = 1;
+        if (i < m->nk) cs[0] = m->hd[i];
+        else { nth_pair(m->hd, m->mult, m->nk, i - m->nk, cs); n = 2; }
         if (n == 1) { action = t->single[cs[0]]; Py_INCREF(action); }
         else {
             PyObject *combo = Py_BuildValue("(OO)", t->codes[cs[0]], t->codes[cs[1]]);
@@ -1680,6 +1688,7 @@ static int setup_with(W *w, int shared) {
 
 /* ------------------------------------------------------------------ the play-out */
 static int busy;  /* the grid and the working state are in use */
+static int release_resident(void);  /* the rollout API's state given back (it uses the grid) */
 
 static int read_game(W *w, PyObject *game) {
     /* (solo, each seat's colour, each seat's pool, the cells next to a goal, each context's
@@ -1823,6 +1832,7 @@ static PyObject *duel_play_out(PyObject *self, PyObject *args) {
        (another thread, while this one ends a round) is played in Python instead */
     if (busy) return Py_BuildValue("(lO)", 0L, Py_False);
     busy = 1;
+    if (release_resident() < 0) { busy = 0; return NULL; }
     PyObject *result = play(state, rng, until, even, t, game);
     busy = 0;
     return result;
@@ -1840,6 +1850,7 @@ static PyObject *duel_first_round(PyObject *self, PyObject *args) {
     if (t == NULL) return NULL;
     if (busy) Py_RETURN_FALSE;
     busy = 1;
+    if (release_resident() < 0) { busy = 0; return NULL; }
     static W w;
     PyObject *result = NULL;
     w.t = t; w.state = state; w.deck_full = 0;
@@ -1855,10 +1866,608 @@ static PyObject *duel_first_round(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ------------------------------------------------------------------ the rollout API */
+/* legal_actions, legal_count, legal_action, random_action and apply on the core, as
+ * classic.c's: the position of the state played a decision at a time stays here between
+ * calls (the "resident" state: rw and the grid), so that a call costs what the decision
+ * costs, not a reading of the whole position.  While it is resident the state's class is
+ * core/duel.py's resident subclass of its own (core/resident.py); everything a decision
+ * changes is written back into it as it is applied (hands, pile, cards in front, markers,
+ * bribes, keys, pools, the phase and the seats, the logs), but for the maze, which is
+ * written when something reads it (the subclass's properties, __dict__ and setters give the
+ * state back to Python first: release) or another state comes to the core.  A round's end
+ * sets the next round up here as play() does (the state kept resident) where the match has
+ * no fixed deal; a fixed deal's round end, the match's end, a position the core does not
+ * take (the grid's edge) and anything else give the state back; Python goes on from there
+ * exactly as it would have. */
+static W rw;
+/* the resident state (a weak reference: the core does not keep a state alive; one that dies
+   resident leaves nothing to write back) and its own class */
+static PyObject *res_ref, *res_plain;
+static Menu rmenu;
+static int rmenu_ok;
+static int rfixed;       /* the resident state's match has a fixed deal (Python ends its rounds) */
+static PyObject *rlist;  /* rmenu's actions, in order (the core's own list, never handed out) */
+static PyObject *rlast;  /* the action legal_action or random_action handed out last, */
+static int rlast_at;     /* at this index of the menu (apply finds it without a list) */
+/* what the resident state was last told (write_step): the hands, and the scalars */
+static int said_hand[2][DMAXHAND], said_hn[2], said[6];
+
+/* the actions of the lists, made once and kept (values equal to the pure menus': the
+   placements and cell actions are the engine's own interned ones; passes of two, discards
+   and bribes made once here), by a key: what they are (the high bits) and their cells and
+   cards */
+#define RCACHE (1 << 15)
+static uint64_t rc_key[RCACHE];
+static PyObject *rc_val[RCACHE];
+static int rc_fill;
+static DT *rc_t;  /* the tables the kept actions are of */
+
+static inline uint64_t rc_slot(DT *t, uint64_t k) {  /* k's slot, or a free one */
+    if (t != rc_t) {  /* (the Duel's tables are made once: never, in practice) */
+        for (int i = 0; i < RCACHE; i++) Py_CLEAR(rc_val[i]);
+        rc_fill = 0;
+        rc_t = t;
+    }
+    uint64_t slot = (k * GAMMA) >> 49;
+    while (rc_val[slot] != NULL && rc_key[slot] != k) slot = (slot + 1) & (RCACHE - 1);
+    return slot;
+}
+static inline PyObject *rc_keep(uint64_t slot, uint64_t k, PyObject *a) {  /* a returned */
+    if (a != NULL && rc_fill < RCACHE / 2) {  /* (half full at most: short probes) */
+        rc_key[slot] = k; rc_val[slot] = a; Py_INCREF(a); rc_fill++;
+    }
+    return a;
+}
+#define RC_FIND(t, key)                                                     \
+    uint64_t k_ = (key), s_ = rc_slot(t, k_);                               \
+    if (rc_val[s_] != NULL) { Py_INCREF(rc_val[s_]); return rc_val[s_]; }
+
+enum { RK_PLACE = 1, RK_PASS, RK_DISCARD, RK_BRIBE, RK_CELL };  /* RK_CELL + card */
+
+static PyObject *r_place(DT *t, int c, int otile) {
+    RC_FIND(t, (uint64_t)RK_PLACE << 40 | (uint64_t)((py_of(c) << 8) | otile));
+    return rc_keep(s_, k_, placement(t, c, otile));
+}
+static PyObject *r_cell(DT *t, int card, int c) {
+    RC_FIND(t, (uint64_t)(RK_CELL + card) << 40 | (uint64_t)py_of(c));
+    return rc_keep(s_, k_, cell_action(t, card, c));
+}
+static PyObject *r_pass(DT *t, const int *cs, int n) {  /* moves._PASSES' */
+    if (n == 1) { Py_INCREF(t->single[cs[0]]); return t->single[cs[0]]; }
+    RC_FIND(t, (uint64_t)RK_PASS << 40 | (uint64_t)(cs[0] << 8 | cs[1]));
+    PyObject *combo = Py_BuildValue("(OO)", t->codes[cs[0]], t->codes[cs[1]]);
+    if (combo == NULL) return NULL;
+    PyObject *a = PyObject_GetItem(t->passes, combo);
+    Py_DECREF(combo);
+    return rc_keep(s_, k_, a);
+}
+static PyObject *r_discard(DT *t, const int *pair, int gone) {
+    RC_FIND(t, (uint64_t)RK_DISCARD << 40 | (uint64_t)(pair[0] << 16 | pair[1] << 8 | gone));
+    return rc_keep(s_, k_, PyObject_CallFunction(t->tuple_new, "O((OO)O)", t->discard_type,
+                                                 t->codes[pair[0]], t->codes[pair[1]],
+                                                 t->codes[gone]));
+}
+static PyObject *r_bribe(DT *t, int c) {
+    RC_FIND(t, (uint64_t)RK_BRIBE << 40 | (uint64_t)py_of(c));
+    return rc_keep(s_, k_, PyObject_CallFunction(t->bribe_type, "ll", (long)((c >> 8) - OFF),
+                                                 (long)((c & 255) - OFF)));
+}
+
+/* the i-th action of the menu's entry e (a new reference), nothing changed: act's */
+static PyObject *action_at(W *w, Menu *m, Entry *e, int i) {
+    DT *t = w->t;
+    int seat = w->current;
+    PyObject *a;
+    switch (e->tag) {
+    case T_ORIENT: a = t->orient_obj[w->pend_opt[i] ? 1 : 0]; Py_INCREF(a); return a;
+    case T_BRIBE: return r_bribe(t, m->buf[e->off + i]);
+    case T_END: Py_INCREF(t->end_turn); return t->end_turn;
+    case T_PLACE: return r_place(t, m->buf[e->off + i], e->a);
+    case T_FIT:
+        for (int j = e->off; j < e->off + e->a; j++) {
+            uint64_t f = m->fitm[j];
+            int k = __builtin_popcountll(f);
+            if (i < k) {
+                for (int d = 0; d < i; d++) f &= f - 1;  /* drop the lowest tiles */
+                return r_place(t, m->fitc[j], __builtin_ctzll(f));
+            }
+            i -= k;
+        }
+        PyErr_SetString(PyExc_AssertionError, "duel core: placement");
+        return NULL;
+    case T_BREAK: a = t->on_player[e->a][1 - seat][0]; Py_INCREF(a); return a;
+    case T_REPAIR: {
+        int card = e->a, k = m->buf[e->off + i];
+        a = t->on_player[card][seat][t->ntools[card] > 1 ? k : 0];
+        Py_INCREF(a);
+        return a;
+    }
+    case T_CELL: return r_cell(t, e->a, m->buf[e->off + i]);
+    case T_DISCARD: {  /* by card removed, then pair */
+        int np = pair_count(m->mult, m->nk), pair[2] = {0, 0};
+        nth_pair(m->hd, m->mult, m->nk, i % np, pair);
+        return r_discard(t, pair, m->buf[e->off + i / np]);
+    }
+    case T_PASS: {
+        int cs[2];
+        if (i < m->nk) { cs[0] = m->hd[i]; return r_pass(t, cs, 1); }
+        nth_pair(m->hd, m->mult, m->nk, i - m->nk, cs);
+        return r_pass(t, cs, 2);
+    }
+    default:
+        PyErr_SetString(PyExc_AssertionError, "duel core: menu tag");
+        return NULL;
+    }
+}
+
+/* every action of the menu, in order: the list legal_actions() gives */
+static PyObject *menu_list(W *w, Menu *m) {
+    DT *t = w->t;
+    int total = 0, at = 0;
+    for (int k = 0; k < m->n; k++) total += m->e[k].count;
+    PyObject *list = PyList_New(total), *a;
+    if (list == NULL) return NULL;
+#define PUT(x) do { if ((a = (x)) == NULL) goto fail; PyList_SET_ITEM(list, at++, a); } while (0)
+    for (int k = 0; k < m->n; k++) {
+        Entry *e = &m->e[k];
+        switch (e->tag) {
+        case T_FIT:  /* by cell, each cell's tiles ascending */
+            for (int j = e->off; j < e->off + e->a; j++)
+                for (uint64_t f = m->fitm[j]; f; f &= f - 1)
+                    PUT(r_place(t, m->fitc[j], __builtin_ctzll(f)));
+            break;
+        case T_PASS: {  /* the single cards, then the pairs (engine.moves' templates) */
+            int nk = m->nk, cs[2];
+            for (int x = 0; x < nk; x++) { cs[0] = m->hd[x]; PUT(r_pass(t, cs, 1)); }
+            for (int x = 0; x < nk; x++)
+                for (int y = x; y < nk; y++) {
+                    if (y == x && m->mult[x] < 2) continue;
+                    cs[0] = m->hd[x]; cs[1] = m->hd[y];
+                    PUT(r_pass(t, cs, 2));
+                }
+            break;
+        }
+        case T_DISCARD: {  /* by card removed, then pair */
+            int nk = m->nk, pair[2];
+            for (int r = 0; r < e->a; r++)
+                for (int x = 0; x < nk; x++)
+                    for (int y = x; y < nk; y++) {
+                        if (y == x && m->mult[x] < 2) continue;
+                        pair[0] = m->hd[x]; pair[1] = m->hd[y];
+                        PUT(r_discard(t, pair, m->buf[e->off + r]));
+                    }
+            break;
+        }
+        default:
+            for (int i = 0; i < e->count; i++) PUT(action_at(w, m, e, i));
+        }
+    }
+#undef PUT
+    if (at != total) {
+        PyErr_SetString(PyExc_AssertionError, "duel core: the menu's count");
+        goto fail;
+    }
+    return list;
+fail:
+    for (int i = at; i < total; i++) { Py_INCREF(Py_None); PyList_SET_ITEM(list, i, Py_None); }
+    Py_DECREF(list);
+    return NULL;
+}
+
+/* the resident state's own field ``name`` (a new reference): read from its dict, past its
+   class's properties (which give the state back to Python) */
+static PyObject *own_field(PyObject *st, const char *name) {
+    PyObject *d = PyObject_GenericGetDict(st, NULL), *v = NULL;
+    if (d == NULL) return NULL;
+    PyObject *k = name_of(name);
+    if (k != NULL && (v = PyDict_GetItemWithError(d, k)) == NULL && !PyErr_Occurred())
+        PyErr_SetString(PyExc_AttributeError, name);
+    Py_XINCREF(v);
+    Py_DECREF(d);
+    return v;
+}
+
+/* the resident state's field ``name`` set to v (stolen) in its dict, past its class's
+   properties */
+static int own_put(PyObject *st, const char *name, PyObject *v) {
+    if (v == NULL) return -1;
+    PyObject *d = PyObject_GenericGetDict(st, NULL), *k = name_of(name);
+    int r = d == NULL || k == NULL ? -1 : PyDict_SetItem(d, k, v);
+    Py_XDECREF(d);
+    Py_DECREF(v);
+    return r;
+}
+
+/* what the state has now been told (hands, scalars) */
+static void told(W *w) {
+    for (int s = 0; s < w->seats; s++) {
+        said_hn[s] = w->hn[s];
+        memcpy(said_hand[s], w->hand[s], sizeof(int) * (size_t)w->hn[s]);
+    }
+    said[0] = w->phase; said[1] = w->resume; said[2] = w->pending_draw;
+    said[3] = w->current; said[4] = w->turn; said[5] = w->keys_left;
+}
+
+/* in place: the state's list of lists ``name``'s row s made ours */
+static int own_row(PyObject *rows, DT *t, const int *ids, int n, int s) {
+    PyObject *nl = codes_list(t, ids, n);
+    int r = nl == NULL ? -1 : PyList_SetSlice(PyList_GET_ITEM(rows, s), 0, PY_SSIZE_T_MAX, nl);
+    Py_XDECREF(nl);
+    return r;
+}
+
+/* what a decision changed written into the resident state: all but the maze (sync_out's
+   writes, only of what changed) */
+static int write_step(W *w) {
+    DT *t = w->t;
+    PyObject *st = w->state, *rows = NULL;
+    for (int s = 0; s < w->seats; s++) {
+        if (w->hn[s] == said_hn[s] && !memcmp(w->hand[s], said_hand[s], sizeof(int) * (size_t)w->hn[s]))
+            continue;
+        if (rows == NULL && (rows = own_field(st, "hands")) == NULL) return -1;
+        if (own_row(rows, t, w->hand[s], w->hn[s], s) < 0) { Py_DECREF(rows); return -1; }
+        said_hn[s] = w->hn[s];
+        memcpy(said_hand[s], w->hand[s], sizeof(int) * (size_t)w->hn[s]);
+    }
+    Py_XDECREF(rows);
+    if (w->front_dirty) {
+        if ((rows = own_field(st, "in_front")) == NULL) return -1;
+        for (int s = 0; s < w->seats; s++)
+            if (own_row(rows, t, w->front[s], w->nfront[s], s) < 0) { Py_DECREF(rows); return -1; }
+        Py_DECREF(rows);
+        w->front_dirty = 0;
+    }
+    if (w->ndeck != w->ndeck0) {
+        PyObject *deck = own_field(st, "deck");
+        int r = deck == NULL ? -1 : PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
+        Py_XDECREF(deck);
+        if (r < 0) return -1;
+        w->ndeck0 = w->ndeck;
+    }
+    static const char *names[6] = {"phase", "resume", "pending_draw", "current", "turn", "keys_left"};
+    int now[6] = {w->phase, w->resume, w->pending_draw, w->current, w->turn, w->keys_left};
+    int orienting = w->phase == ORIENT, was = said[0] == ORIENT;
+    for (int k = 0; k < 6; k++)
+        if (now[k] != said[k]) {
+            if (set_int(st, names[k], now[k]) < 0) return -1;
+            said[k] = now[k];
+        }
+    if ((orienting || was) && write_pending(st, orienting, w->pend_g, w->pend_n, w->pend_opt) < 0)
+        return -1;
+    if (w->pools_dirty) {
+        if (own_put(st, "pools", int_list(w->pools, w->npools)) < 0) return -1;
+        w->pools_dirty = 0;
+    }
+    if (w->made_dirty) {
+        if (own_put(st, "bribes_made", int_list(w->bribes_made, w->seats)) < 0) return -1;
+        w->made_dirty = 0;
+    }
+    if (w->lists_dirty) {
+        if (own_put(st, "markers", cell_dict(&w->markers)) < 0
+            || own_put(st, "bribes", cell_dict(&w->bribes)) < 0
+            || own_put(st, "keys", cell_dict(&w->keys)) < 0
+            || own_put(st, "forced", cell_dict(&w->forced)) < 0
+            || own_put(st, "unclaimed_gold", cell_set(&w->gold)) < 0
+            || own_put(st, "trolls", cell_set(&w->trolls)) < 0)
+            return -1;
+        w->lists_dirty = 0;
+    }
+    return 0;
+}
+
+/* nothing resident any more */
+static void forget(void) {
+    rmenu_ok = 0;
+    Py_CLEAR(rlist); Py_CLEAR(rlast); Py_CLEAR(res_ref); Py_CLEAR(res_plain);
+    Py_CLEAR(rw.discards); Py_CLEAR(rw.passed); Py_CLEAR(rw.history); Py_CLEAR(rw.actors);
+}
+
+/* the resident state (borrowed), or NULL (none, or it died) */
+static PyObject *resident_state(void) {
+    if (res_ref == NULL) return NULL;
+    PyObject *st = PyWeakref_GET_OBJECT(res_ref);
+    if (st == Py_None) { forget(); return NULL; }
+    return st;
+}
+
+/* the resident state given back to Python: its own class again, the maze written if it
+   changed (everything else was written as the decisions were applied) */
+static int release(void) {
+    PyObject *st = resident_state();
+    if (st == NULL) return 0;
+    Py_INCREF(st);
+    PyObject *plain = res_plain;
+    Py_INCREF(plain);
+    int r = set_attr(st, "__class__", plain);
+    rw.state = st;
+    if (r == 0) r = sync_out(&rw);
+    forget();
+    Py_DECREF(st); Py_DECREF(plain);
+    return r;
+}
+
+static int release_resident(void) { return release(); }
+
+/* ``state`` made the resident one (``ctx``: core/duel.py's (tables, resident class, the
+   state's game as read_game reads it)): 1; 0 where the core does not take it now (the match
+   ended, the grid's edge, the core busy with a play-out); -1 on an error */
+static int enter(PyObject *state, PyObject *ctx) {
+    if (res_ref != NULL && resident_state() == state) return 1;
+    if (busy) return 0;
+    busy = 1;
+    int rc = release();
+    if (rc < 0) { busy = 0; return -1; }
+    W *w = &rw;
+    DT *t = PyCapsule_GetPointer(PyTuple_GET_ITEM(ctx, 0), "pysaboteur._core.DuelTables");
+    if (t == NULL) { busy = 0; return -1; }
+    w->t = t; w->state = state; w->deck_full = 0;
+    PyObject *game = NULL, *deal = NULL;
+    int terminal, round_no;
+    rc = -1;
+    if (state_flags(state, &terminal, &round_no) < 0) goto out;
+    if (terminal) { rc = 0; goto out; }
+    if ((game = PyObject_CallOneArg(PyTuple_GET_ITEM(ctx, 2), state)) == NULL) goto out;
+    if (!PyTuple_Check(game) || PyTuple_GET_SIZE(game) != 7) {
+        PyErr_SetString(PyExc_TypeError, "duel core: the game's tuple");
+        goto out;
+    }
+    if ((rc = read_game(w, game)) != 0) { rc = rc < 0 ? -1 : 0; goto out; }
+    rc = -1;
+    if ((deal = get_attr(state, "deal")) == NULL) goto out;
+    rfixed = deal != Py_None;
+    if (read_piles(w) < 0 || !(w->history = get_attr(state, "history"))
+        || !(w->actors = get_attr(state, "actors")))
+        goto out;
+    if ((rc = sync_in(w)) != 0) { rc = rc < 0 ? -1 : 0; goto out; }
+    rc = -1;
+    told(w);
+    PyObject *plain = (PyObject *)Py_TYPE(state);
+    Py_INCREF(plain);
+    PyObject *ref = PyWeakref_NewRef(state, NULL);
+    if (ref == NULL || set_attr(state, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) {
+        Py_XDECREF(ref); Py_DECREF(plain); goto out;
+    }
+    res_ref = ref; res_plain = plain;
+    rmenu_ok = 0;
+    Py_CLEAR(rlist); Py_CLEAR(rlast);
+    rc = 1;
+out:
+    if (rc != 1) { Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors); }
+    Py_XDECREF(game); Py_XDECREF(deal);
+    busy = 0;
+    return rc;
+}
+
+static Menu *resident_menu(void) {
+    if (!rmenu_ok) {
+        if (build_menu(&rw, &rmenu) < 0) return NULL;
+        if (rmenu.n == 0) {
+            PyErr_SetString(PyExc_AssertionError, "duel core: no legal action");
+            return NULL;
+        }
+        rmenu_ok = 1;
+    }
+    return &rmenu;
+}
+
+static int menu_total(Menu *m) {
+    int total = 0;
+    for (int k = 0; k < m->n; k++) total += m->e[k].count;
+    return total;
+}
+
+/* the entry holding the menu's index-th action, index made the entry's own */
+static Entry *entry_of(Menu *m, int *index) {
+    Entry *e = m->e;
+    while (*index >= e->count) { *index -= e->count; e++; }
+    return e;
+}
+
+/* the menu's index-th action, kept as the one handed out last */
+static PyObject *handed(Menu *m, int index) {
+    int i = index;
+    Entry *e = entry_of(m, &i);
+    PyObject *a = action_at(&rw, m, e, i);
+    if (a != NULL) {
+        Py_XSETREF(rlast, a);
+        Py_INCREF(a);
+        rlast_at = index;
+    }
+    return a;
+}
+
+/* the argument parsing every call shares: (state, ctx, ...) made resident, or not taken */
+#define ENTER(state, ctx, not_taken)                       \
+    do {                                                   \
+        int rc_ = enter(state, ctx);                       \
+        if (rc_ < 0) return NULL;                          \
+        if (rc_ == 0) { not_taken; }                       \
+    } while (0)
+
+/* the calls' arguments: (state, ctx, ...), ctx the (tables, resident class, game) tuple */
+static int step_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want) {
+    if (nargs != want || !PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != 3) {
+        PyErr_SetString(PyExc_TypeError, "duel core: the rollout API's arguments");
+        return 0;
+    }
+    return 1;
+}
+
+/* the resident state's round ended with ``action`` (applied, not logged yet): the round's
+   end as play() has it, then either the next round set up on the core, the state written
+   whole and kept resident (a match without a fixed deal), or the state given back (the
+   match ended, or a fixed deal's round ended by the state's own _end_round) */
+static int step_round_end(PyObject *state, PyObject *ctx, PyObject *action) {
+    W *w = &rw;
+    DT *t = w->t;
+    PyObject *st = resident_state();
+    if (st != state) { PyErr_SetString(PyExc_AssertionError, "duel core: not the resident state"); return -1; }
+    /* Python reads the state from here: its own class, the core's copy kept */
+    if (set_attr(st, "__class__", res_plain) < 0) return -1;
+    int round_no, rc = -1, keep = 0;
+    if (attr_int(st, "_round", &round_no) < 0) goto out;
+    if (!rfixed || round_no == t->rounds) {  /* the core's round end (as play()) */
+        if (end_round(w) < 0 || PyList_Append(w->history, action) < 0) goto out;
+        if (round_no < t->rounds) {  /* the next round set up, the state written whole */
+            if (setup_with(w, 0) < 0) goto out;
+            keep = 1;
+        }
+        if (sync_out(w) < 0) goto out;
+    } else {  /* the state as Python's has it when _end_round is called; then the action logged */
+        if (sync_out(w) < 0) goto out;
+        PyObject *r = PyObject_CallMethod(st, "_end_round", NULL);
+        if (r == NULL) goto out;
+        Py_DECREF(r);
+        if (PyList_Append(w->history, action) < 0) goto out;
+    }
+    rc = 0;
+out:
+    if (rc == 0 && keep) {  /* resident in the new round */
+        told(w);
+        rmenu_ok = 0;
+        Py_CLEAR(rlist); Py_CLEAR(rlast);
+        if (set_attr(st, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) { forget(); return -1; }
+        return 0;
+    }
+    forget();  /* Python's state is whole (or an error left it as it is) */
+    return rc;
+}
+
+/* duel_legal(state, ctx) -> list, or None (not taken: Python lists them) */
+static PyObject *duel_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 2)) return NULL;
+    ENTER(args[0], args[1], Py_RETURN_NONE);
+    if (rlist == NULL) {
+        Menu *m = resident_menu();
+        if (m == NULL || (rlist = menu_list(&rw, m)) == NULL) return NULL;
+    }
+    return PyList_GetSlice(rlist, 0, PY_SSIZE_T_MAX);  /* the caller's own copy */
+}
+
+/* duel_count(state, ctx) -> int, or -1 (not taken) */
+static PyObject *duel_count(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 2)) return NULL;
+    ENTER(args[0], args[1], return PyLong_FromLong(-1));
+    Menu *m = resident_menu();
+    return m == NULL ? NULL : PyLong_FromLong(menu_total(m));
+}
+
+/* duel_nth(state, ctx, index) -> the action, or None (not taken) */
+static PyObject *duel_nth(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 3)) return NULL;
+    Py_ssize_t index = PyNumber_AsSsize_t(args[2], PyExc_IndexError);
+    if (index == -1 && PyErr_Occurred()) return NULL;
+    ENTER(args[0], args[1], Py_RETURN_NONE);
+    Menu *m = resident_menu();
+    if (m == NULL) return NULL;
+    if (index < 0 || index >= menu_total(m)) {
+        PyErr_SetString(PyExc_IndexError, "legal action index out of range");
+        return NULL;
+    }
+    return handed(m, (int)index);
+}
+
+/* duel_random(state, ctx, rng) -> rng.below(legal_count()) drawn, that action; None (not
+   taken: nothing drawn) */
+static PyObject *duel_random(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 3)) return NULL;
+    PyObject *rng = args[2];
+    ENTER(args[0], args[1], Py_RETURN_NONE);
+    Menu *m = resident_menu();
+    uint64_t s;
+    if (m == NULL || get_rng(rng, &s) < 0) return NULL;
+    int i = (int)below(&s, (uint64_t)menu_total(m));
+    if (put_rng(rng, s) < 0) return NULL;
+    return handed(m, i);
+}
+
+/* duel_apply(state, ctx, action) -> 0: applied (and logged); 1: not among the legal actions
+   (nothing changed); 2: not taken (nothing changed: Python applies it) */
+static PyObject *duel_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 3)) return NULL;
+    PyObject *state = args[0], *ctx = args[1], *action = args[2];
+    ENTER(state, ctx, return PyLong_FromLong(2));
+    Menu *m = resident_menu();
+    if (m == NULL) return NULL;
+    Py_ssize_t index = -1;
+    if (action == rlast && rlast != NULL) index = rlast_at;  /* the one just handed out */
+    else {
+        if (rlist == NULL && (rlist = menu_list(&rw, m)) == NULL) return NULL;
+        Py_ssize_t n = PyList_GET_SIZE(rlist);
+        for (Py_ssize_t k = 0; k < n; k++)  /* the kept action itself, as a rule */
+            if (PyList_GET_ITEM(rlist, k) == action) { index = k; break; }
+        for (Py_ssize_t k = 0; index < 0 && k < n; k++) {  /* else an equal one (is_listed: */
+            PyObject *a = PyList_GET_ITEM(rlist, k);      /* of the same type) */
+            if (Py_TYPE(a) != Py_TYPE(action)) continue;
+            int eq = PyObject_RichCompareBool(a, action, Py_EQ);
+            if (eq < 0) return NULL;
+            if (eq) index = k;
+        }
+    }
+    if (index < 0) return PyLong_FromLong(1);
+    int i = (int)index;
+    Entry *e = entry_of(m, &i);
+    PyObject *played = NULL;
+    busy = 1;
+    int res = act(&rw, m, e, i, &played);
+    rmenu_ok = 0;
+    Py_CLEAR(rlist); Py_CLEAR(rlast);
+    if (res < 0) { busy = 0; return NULL; }
+    Py_DECREF(played);  /* the history logs the caller's action, as State.apply does */
+    PyObject *history = rw.history;
+    Py_INCREF(history);
+    int bad;
+    if (res == ROUND_END) bad = step_round_end(state, ctx, action) < 0;  /* (logged there) */
+    else {
+        bad = write_step(&rw) < 0;  /* all but the maze written now */
+        if (!bad && rw.bail) bad = release() < 0;  /* near the grid's edge: Python's from here */
+        bad = bad || PyList_Append(history, action) < 0;
+    }
+    busy = 0;
+    Py_DECREF(history);
+    if (bad) return NULL;
+    return PyLong_FromLong(0);
+}
+
+/* duel_release(state): the state given back to Python if it is the resident one (None:
+   whichever is) */
+static PyObject *duel_release(PyObject *self, PyObject *state) {
+    (void)self;
+    PyObject *st = resident_state();
+    if (st == NULL || (state != Py_None && st != state)) Py_RETURN_NONE;
+    if (busy) {
+        PyErr_SetString(PyExc_RuntimeError, "duel core: a resident state read while the core plays it");
+        return NULL;
+    }
+    busy = 1;
+    int r = release();
+    busy = 0;
+    if (r < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
 PyMethodDef duel_methods[] = {
     {"duel_first_round", duel_first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, game) -> bool."},
     {"duel_tables", duel_tables, METH_O, "Compile the Duel's tables (a spec dict)."},
+    {"duel_legal", (PyCFunction)(void (*)(void))duel_legal, METH_FASTCALL,
+     "legal_actions() on the core: (state, ctx) -> list, or None (not taken)."},
+    {"duel_count", (PyCFunction)(void (*)(void))duel_count, METH_FASTCALL,
+     "legal_count() on the core: (state, ctx) -> int, or -1 (not taken)."},
+    {"duel_nth", (PyCFunction)(void (*)(void))duel_nth, METH_FASTCALL,
+     "legal_action(index) on the core: (state, ctx, index) -> action, or None (not taken)."},
+    {"duel_random", (PyCFunction)(void (*)(void))duel_random, METH_FASTCALL,
+     "random_action(rng) on the core: (state, ctx, rng) -> action, or None (not taken)."},
+    {"duel_apply", (PyCFunction)(void (*)(void))duel_apply, METH_FASTCALL,
+     "apply(action) on the core: (state, ctx, action) -> 0 applied, 1 not legal, 2 not taken."},
+    {"duel_release", duel_release, METH_O,
+     "The state given back to Python if the core holds its position (the rollout API)."},
     {"duel_play_out", duel_play_out, METH_VARARGS,
      "The Duel's (or solo's) State.play_out: (state, rng, until_round_end, even, tables, "
      "game) -> (played, finished)."},

@@ -8,6 +8,12 @@ bribes) and writes it back into the Python state: the log, the seats that acted,
 discards and the passes are changed in place as it plays, the rest when it stops.  At a
 round's end it calls the state's own ``_end_round`` (the pay-out, the round's record and the
 next round's set-up stay in Python) and, when the play-out goes on, reads the new round.
+
+The rollout API (``legal_actions``, ``legal_count``, ``legal_action``, ``random_action``,
+``apply``) is on the core too, as Saboteur's (``core/resident.py``): the position of the
+state played a decision at a time stays on the core between calls, the state's class the
+resident subclass of its own (``FIELDS``: what reading gives it back to Python first), a
+round's end and the next set-up made by the core where the match has no fixed deal.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from ..engine.views import EndedBoard, LaterRoundEnd, RoundEnd
 from ..games.duel import cards as C
 from ..games.duel import state as S
 from ..games.duel.state import DuelGame, DuelState
+from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
 COVERS = "the Duel's and its solo mode's play-outs"
@@ -131,7 +138,7 @@ def _spec() -> dict[str, Any]:
             on_player, SINGLES[code] if kind.category in ("path", "action") else None,
             cell_actions_of(code) if effect in ("key", "rockfall", "map") else None))
     otiles = [(cat.open_mask[t], cat.segments[t], cat.seg_of_edge[t], ids[cat.codes[t]],
-               int(bool(f.gold)), int(bool(f.troll)), _colour(f.door), _colour(f.ladder),
+               int(f.gold), int(bool(f.troll)), _colour(f.door), _colour(f.ladder),
                int(S._REMOVABLE[t]))
               for t, f in enumerate(cat.features)]
     return {"cards": cards, "otiles": otiles, "ids": ids,
@@ -222,11 +229,52 @@ def _duel_play_out(state: DuelState, rng: Rng, until_round_end: bool, policy: st
     return int(played)
 
 
-def steps_for(cls: type) -> Any:
-    """The rollout API on the core for states of ``cls``: not on the core for this family
-    yet (its states list and apply their actions in Python)."""
-    return None
+# ------------------------------------------------------------------ the rollout API
+#: what the core keeps a copy of while it holds a Duel state (``resident.resident_class``):
+#: the maze (written when read) and the lists, sets and dicts Python could change in place
+FIELDS = ("maze", "_mt", "hands", "deck", "in_front", "markers", "bribes", "keys", "forced",
+          "unclaimed_gold", "trolls", "pools", "bribes_made")
+
+
+def _calls() -> Calls:
+    from . import _ext
+
+    assert _ext is not None
+    return Calls(_ext.duel_legal, _ext.duel_count, _ext.duel_nth, _ext.duel_random,
+                 _ext.duel_apply, _ext.duel_release)
+
+
+def _game_of_state(state: DuelState) -> tuple[Any, ...]:
+    """What the core reads of a state's game when it takes the state (``_game_of``)."""
+    return _game_of(state.game)
+
+
+#: the rollout API's context (tables, resident class, ``_game_of_state``), made once
+_CTX: list[tuple[Any, type, Any]] = []
+
+
+def _duel_ctx(state: DuelState) -> tuple[Any, type, Any] | None:
+    """What the core's rollout API takes for a Duel state (None: not taken: another
+    catalogue)."""
+    if state.game.catalogue is not S.CAT:
+        return None
+    if not _CTX:
+        resident = resident_class(DuelState, _calls(), FIELDS)
+        ctx = (core_tables(), resident, _game_of_state)
+        resident._ctx = ctx  # type: ignore[attr-defined]
+        _CTX.append(ctx)
+    return _CTX[0]
+
+
+def steps_for(cls: type) -> Steps | None:
+    """The rollout API on the core for states of exactly ``cls`` (the Duel's, 1 or 2
+    players), else None."""
+    return Steps(_calls(), _duel_ctx) if cls is DuelState else None
 
 
 def release() -> None:
-    """Nothing of this family is held by the core between calls."""
+    """Whichever Duel state the rollout API holds given back to Python."""
+    from . import _ext
+
+    if _ext is not None:
+        _ext.duel_release(None)
