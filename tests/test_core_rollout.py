@@ -220,7 +220,8 @@ def test_threads_playing_their_own_states() -> None:
     import threading
 
     def match(seed: int, out: dict[int, Any]) -> None:
-        state = make_game(("classic", "expansion")[seed % 2], 3 + seed % 4).new_state(seed)
+        name = ("classic", "expansion", "duel")[seed % 3]
+        state = make_game(name, 2 if name == "duel" else 3 + seed % 4).new_state(seed)
         rng = Rng(seed)
         views, ends = [], []
         while not state.is_terminal:

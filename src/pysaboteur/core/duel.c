@@ -12,6 +12,7 @@
  * the new round back.
  */
 #include "core.h"
+#include <sched.h>
 
 #define NCTX 2           /* reach contexts: one per colour in play */
 #define DMAXC 64         /* card kinds */
@@ -1687,7 +1688,20 @@ static int setup_with(W *w, int shared) {
 }
 
 /* ------------------------------------------------------------------ the play-out */
-static int busy;  /* the grid and the working state are in use */
+static int busy;  /* the grid and the working states are in use (by busy_owner's thread) */
+static unsigned long busy_owner;
+static inline void take_busy(void) { busy = 1; busy_owner = PyThread_get_thread_ident(); }
+/* another thread's work on the core (in one of its calls into Python) waited for, the
+   interpreter's lock let go meanwhile; 1: the core is busy with this thread's own work */
+static int wait_core(void) {
+    while (busy) {
+        if (busy_owner == PyThread_get_thread_ident()) return 1;
+        Py_BEGIN_ALLOW_THREADS
+        sched_yield();
+        Py_END_ALLOW_THREADS
+    }
+    return 0;
+}
 static int release_resident(void);  /* the rollout API's state given back (it uses the grid) */
 
 static int read_game(W *w, PyObject *game) {
@@ -1828,10 +1842,11 @@ static PyObject *duel_play_out(PyObject *self, PyObject *args) {
         return NULL;
     DT *t = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelTables");
     if (t == NULL) return NULL;
-    /* one working state for the process: a second play-out while one is in a Python call
-       (another thread, while this one ends a round) is played in Python instead */
-    if (busy) return Py_BuildValue("(lO)", 0L, Py_False);
-    busy = 1;
+    /* one working state for the process: a play-out asked for while another thread's work is
+       in a call into Python waits for it; one asked for from this thread's own call into
+       Python is played in Python instead */
+    if (wait_core()) return Py_BuildValue("(lO)", 0L, Py_False);
+    take_busy();
     if (release_resident() < 0) { busy = 0; return NULL; }
     PyObject *result = play(state, rng, until, even, t, game);
     busy = 0;
@@ -1848,8 +1863,8 @@ static PyObject *duel_first_round(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOO!", &state, &caps, &PyTuple_Type, &game)) return NULL;
     DT *t = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelTables");
     if (t == NULL) return NULL;
-    if (busy) Py_RETURN_FALSE;
-    busy = 1;
+    if (wait_core()) Py_RETURN_FALSE;
+    take_busy();
     if (release_resident() < 0) { busy = 0; return NULL; }
     static W w;
     PyObject *result = NULL;
@@ -2194,13 +2209,11 @@ static int release_resident(void) { return release(); }
    ended, the grid's edge, the core busy with a play-out); -1 on an error */
 static int enter(PyObject *state, PyObject *ctx) {
     if (res_ref != NULL && resident_state() == state) return 1;
-    if (busy) return 0;
-    busy = 1;
     int rc = release();
-    if (rc < 0) { busy = 0; return -1; }
+    if (rc < 0) return -1;
     W *w = &rw;
     DT *t = PyCapsule_GetPointer(PyTuple_GET_ITEM(ctx, 0), "pysaboteur._core.DuelTables");
-    if (t == NULL) { busy = 0; return -1; }
+    if (t == NULL) return -1;
     w->t = t; w->state = state; w->deck_full = 0;
     PyObject *game = NULL, *deal = NULL;
     int terminal, round_no;
@@ -2235,7 +2248,6 @@ static int enter(PyObject *state, PyObject *ctx) {
 out:
     if (rc != 1) { Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors); }
     Py_XDECREF(game); Py_XDECREF(deal);
-    busy = 0;
     return rc;
 }
 
@@ -2335,7 +2347,7 @@ out:
 }
 
 /* duel_legal(state, ctx) -> list, or None (not taken: Python lists them) */
-static PyObject *duel_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *duel_legal_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 2)) return NULL;
     ENTER(args[0], args[1], Py_RETURN_NONE);
@@ -2347,7 +2359,7 @@ static PyObject *duel_legal(PyObject *self, PyObject *const *args, Py_ssize_t na
 }
 
 /* duel_count(state, ctx) -> int, or -1 (not taken) */
-static PyObject *duel_count(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *duel_count_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 2)) return NULL;
     ENTER(args[0], args[1], return PyLong_FromLong(-1));
@@ -2356,7 +2368,7 @@ static PyObject *duel_count(PyObject *self, PyObject *const *args, Py_ssize_t na
 }
 
 /* duel_nth(state, ctx, index) -> the action, or None (not taken) */
-static PyObject *duel_nth(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *duel_nth_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 3)) return NULL;
     Py_ssize_t index = PyNumber_AsSsize_t(args[2], PyExc_IndexError);
@@ -2373,7 +2385,7 @@ static PyObject *duel_nth(PyObject *self, PyObject *const *args, Py_ssize_t narg
 
 /* duel_random(state, ctx, rng) -> rng.below(legal_count()) drawn, that action; None (not
    taken: nothing drawn) */
-static PyObject *duel_random(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *duel_random_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 3)) return NULL;
     PyObject *rng = args[2];
@@ -2388,7 +2400,7 @@ static PyObject *duel_random(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 /* duel_apply(state, ctx, action) -> 0: applied (and logged); 1: not among the legal actions
    (nothing changed); 2: not taken (nothing changed: Python applies it) */
-static PyObject *duel_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *duel_apply_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 3)) return NULL;
     PyObject *state = args[0], *ctx = args[1], *action = args[2];
@@ -2414,11 +2426,10 @@ static PyObject *duel_apply(PyObject *self, PyObject *const *args, Py_ssize_t na
     int i = (int)index;
     Entry *e = entry_of(m, &i);
     PyObject *played = NULL;
-    busy = 1;
     int res = act(&rw, m, e, i, &played);
     rmenu_ok = 0;
     Py_CLEAR(rlist); Py_CLEAR(rlast);
-    if (res < 0) { busy = 0; return NULL; }
+    if (res < 0) return NULL;
     Py_DECREF(played);  /* the history logs the caller's action, as State.apply does */
     PyObject *history = rw.history;
     Py_INCREF(history);
@@ -2429,23 +2440,38 @@ static PyObject *duel_apply(PyObject *self, PyObject *const *args, Py_ssize_t na
         if (!bad && rw.bail) bad = release() < 0;  /* near the grid's edge: Python's from here */
         bad = bad || PyList_Append(history, action) < 0;
     }
-    busy = 0;
     Py_DECREF(history);
     if (bad) return NULL;
     return PyLong_FromLong(0);
 }
 
+/* each call holds the core from start to end: its calls into Python let other threads run,
+   which wait for it (wait_core) */
+#define HELD(name, not_taken)                                                              \
+    static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {     \
+        if (wait_core()) not_taken;                                                       \
+        take_busy();                                                                      \
+        PyObject *r = name##_held(self, args, nargs);                                     \
+        busy = 0;                                                                         \
+        return r;                                                                         \
+    }
+HELD(duel_legal, Py_RETURN_NONE)
+HELD(duel_count, return PyLong_FromLong(-1))
+HELD(duel_nth, Py_RETURN_NONE)
+HELD(duel_random, Py_RETURN_NONE)
+HELD(duel_apply, return PyLong_FromLong(2))
+
 /* duel_release(state): the state given back to Python if it is the resident one (None:
    whichever is) */
 static PyObject *duel_release(PyObject *self, PyObject *state) {
     (void)self;
-    PyObject *st = resident_state();
-    if (st == NULL || (state != Py_None && st != state)) Py_RETURN_NONE;
-    if (busy) {
-        PyErr_SetString(PyExc_RuntimeError, "duel core: a resident state read while the core plays it");
+    if (wait_core()) {
+        PyErr_SetString(PyExc_RuntimeError, "duel core: a held state read while the core plays it");
         return NULL;
     }
-    busy = 1;
+    PyObject *st = resident_state();
+    if (st == NULL || (state != Py_None && st != state)) Py_RETURN_NONE;
+    take_busy();
     int r = release();
     busy = 0;
     if (r < 0) return NULL;
