@@ -90,10 +90,16 @@ class Steps:
         return False  # Python's apply: not taken, or an unchecked action not listed
 
 
-def resident_class(plain: type, calls: Calls) -> type:
+#: the fields a family's core keeps a copy of and that can be changed in place (Saboteur's)
+FIELDS = ("maze", "_mt", "hands", "deck")
+
+
+def resident_class(plain: type, calls: Calls, fields: tuple[str, ...] = FIELDS) -> type:
     """The class a state of ``plain`` has while the core holds its position: every way
     of reading the state gives it back to Python first; the rollout API goes to the core.
-    Its ``_ctx`` is set by the caller (the family's tables and this class)."""
+    ``fields``: what the core keeps a copy of and Python could change in place (lists,
+    sets, dicts) or what it writes only when read (the maze): reading one gives the state
+    back first.  Its ``_ctx`` is set by the caller (the family's tables and this class)."""
     release = calls.release
 
     def field(name: str) -> property:
@@ -127,11 +133,6 @@ def resident_class(plain: type, calls: Calls) -> type:
         _ctx: ClassVar[tuple[Any, type, Any]]
         _plain: ClassVar[type] = plain
 
-        # the fields the core keeps a copy of, and that can be changed in place
-        maze = field("maze")
-        _mt = field("_mt")
-        hands = field("hands")
-        deck = field("deck")
         clone = give_back("clone")
         play_out = give_back("play_out")
         __reduce_ex__ = give_back("__reduce_ex__")
@@ -190,9 +191,11 @@ def resident_class(plain: type, calls: Calls) -> type:
                 return
             self.apply(action, check)
 
+    for name in fields:  # the fields the core keeps a copy of (see above)
+        setattr(Resident, name, field(name))
     Resident.__name__ = Resident.__qualname__ = plain.__name__
     Resident.__module__ = plain.__module__
     return Resident
 
 
-__all__ = ["APPLIED", "NOT_LEGAL", "NOT_TAKEN", "Calls", "Steps", "resident_class"]
+__all__ = ["APPLIED", "FIELDS", "NOT_LEGAL", "NOT_TAKEN", "Calls", "Steps", "resident_class"]
