@@ -12,6 +12,11 @@
  * state's own _end_round (the scoring and the round's record stay in Python) and sets the
  * next round up itself where the match has no fixed deal (as _setup_round: the same numbers
  * drawn), else reads Python's back.  A new match's first round is set up here too.
+ *
+ * The rollout API (legal_actions, legal_count, legal_action, random_action, apply) is here
+ * too, as classic.c's: the decision is split into menu_of (the menu) and act (an entry's
+ * i-th action applied), and the state played a decision at a time stays on the core between
+ * calls (see "the rollout API" below).
  */
 #include "core.h"
 

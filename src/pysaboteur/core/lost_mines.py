@@ -15,6 +15,13 @@ without a fixed deal are set up by the core as ``_setup_round`` does (the same n
 drawn): a new match's first (``setup_for``), and the next ones inside a play-out, where the
 core answers ``_end_round``'s call of ``_setup_round``; a fixed deal's rounds are set up in
 Python and read back.
+
+The rollout API (``legal_actions``, ``legal_count``, ``legal_action``, ``random_action``,
+``apply``) is on the core too (``steps_for``): the state played a decision at a time stays
+on the core between calls, its class the resident subclass of ``core/resident.py`` (the
+fields the core keeps a copy of, ``_RESIDENT_FIELDS``, give it back to Python when read);
+every decision is written into it as it is applied but for the maze, written when the state
+is given back.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from ..games.lost_mines import state as S
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
-COVERS = "The Lost Mines' play-outs"
+COVERS = "The Lost Mines' play-outs and rollout API"
 
 #: the effects of action cards, as the core numbers them (lost_mines.c E_...)
 _EFFECTS = {"tool": 1, "info": 2, "trap": 3, "troll": 4, "storm": 5}
