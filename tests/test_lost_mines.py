@@ -28,6 +28,7 @@ from pysaboteur.games.lost_mines.state import CARD, MOVE, ORIENT, TAKE, dwarf_bo
 from pysaboteur.registry import make_game
 
 CAT = C.CATALOGUE
+pytestmark = pytest.mark.usefixtures("both_paths")  # the core's and the pure engine's
 
 
 # ---------------------------------------------------------------- helpers

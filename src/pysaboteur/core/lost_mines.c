@@ -12,6 +12,11 @@
  * state's own _end_round (the scoring and the round's record stay in Python) and sets the
  * next round up itself where the match has no fixed deal (as _setup_round: the same numbers
  * drawn), else reads Python's back.  A new match's first round is set up here too.
+ *
+ * The rollout API (legal_actions, legal_count, legal_action, random_action, apply) is here
+ * too, as classic.c's: the decision is split into menu_of (the menu) and act (an entry's
+ * i-th action applied), and the state played a decision at a time stays on the core between
+ * calls (see "the rollout API" below).
  */
 #include "core.h"
 
@@ -255,6 +260,10 @@ typedef struct {
     int d_maze, d_owner, d_front, d_traps, d_over, deck_full;
     int stale_mines;                             /* Python's maze is the last round's */
     uint64_t rng, own_rng, *srng;                /* the chooser; the state's (traps, deals) */
+    /* the rollout API (a state resident on the core): the hands changed (a bit per seat),
+       the pawns moved, what the state was last told of the scalars (write_step) */
+    unsigned hdirty;
+    int d_pawn, said[8];
 } W;
 static W work;  /* one working state for the process (see busy) */
 
@@ -772,6 +781,7 @@ static int hand_remove(W *w, int seat, int card) {  /* list.remove: the first co
         if (h[i] == card) {
             memmove(h + i, h + i + 1, (size_t)(n - i - 1) * sizeof(int));
             w->hn[seat]--;
+            w->hdirty |= 1u << seat;
             return 0;
         }
     PyErr_SetString(PyExc_AssertionError, "lost mines core: card not in hand");
@@ -808,6 +818,7 @@ static int remove_tile(W *w, int c) {  /* Maze.remove */
 }
 
 static void draw(W *w, int seat, int k) {
+    if (k > 0 && w->ndeck > 0) w->hdirty |= 1u << seat;
     while (k-- > 0 && w->ndeck > 0) w->hand[seat][w->hn[seat]++] = w->deck[--w->ndeck];
 }
 
@@ -820,6 +831,7 @@ static inline void set_pawn(W *w, int seat, int c, int s) {
     w->pawns[c]++;
     w->pawn[seat] = c;
     w->pseg[seat] = s;
+    w->d_pawn = 1;
 }
 
 /* a storm on c (LostMinesState._storm): the card goes, its forest tile too; tokens at the
@@ -1014,6 +1026,7 @@ static int move(W *w, int seat, int r) {
             int card = h[i];
             memmove(h + i, h + i + 1, (size_t)(w->hn[seat] - i - 1) * sizeof(int));
             w->hn[seat]--;
+            w->hdirty |= 1u << seat;
             if (discard(w, card) < 0) return -1;
         }
         if (w->tile[n] < 0) {  /* a face-down mine: turned over, the move ends there */
@@ -1157,15 +1170,23 @@ static inline const int *cells_of(W *w, Found *f, int aux) {
 }
 
 static int put_maze(W *w);
+static PyObject *rw_state(void);  /* the rollout API's resident state, or NULL */
+static PyObject *res_plain;       /* and its own class */
 static int look(W *w, int seat, PyObject *action) {  /* the state's own _look */
+    /* a state the rollout API holds is its own class for the call (what it reads and sets
+       is Python's: the looks, and the maze's face-down cards), the core's copy kept */
+    PyObject *held = w->state == rw_state() ? (PyObject *)Py_TYPE(w->state) : NULL;
+    if (held != NULL && set_attr(w->state, "__class__", res_plain) < 0) return -1;
     /* it reads a face-down mine off Python's maze: the round's own mines (the core may have
        dealt the round; within a round the cells Python's maze has face down are a superset
        of the core's, the same cards) */
-    if (w->stale_mines && put_maze(w) < 0) return -1;
-    PyObject *s = PyLong_FromLong(seat);
-    if (s == NULL) return -1;
-    PyObject *r = PyObject_CallMethod(w->state, "_look", "OO", s, action);
-    Py_DECREF(s);
+    PyObject *r = NULL;
+    if (!w->stale_mines || put_maze(w) == 0) {
+        PyObject *s = PyLong_FromLong(seat);
+        if (s != NULL) r = PyObject_CallMethod(w->state, "_look", "OO", s, action);
+        Py_XDECREF(s);
+    }
+    if (held != NULL && set_attr(w->state, "__class__", held) < 0) { Py_XDECREF(r); return -1; }
     if (r == NULL) return -1;
     Py_DECREF(r);
     return 0;
@@ -1178,15 +1199,23 @@ static int after_card(W *w, int seat) {
     return collect(w, seat);  /* no step is possible: the pawn stays */
 }
 
-/* one decision: picks, applies and logs its seat and action; GO_ON, ROUND_END or
-   VOTED_END (-1: error) */
-static int decide(W *w, int even, PyObject **action_out) {
+/* the menu of the current decision (LostMinesState._menu's entries, in its order) and what
+   decoding its entries needs: the hand's distinct cards and their counts, what the menu
+   found (routes: the static rcell, made by routes()) */
+typedef struct {
+    Entry e[LCARDS * 4 + 8];
+    int n, seat, nk, hd[LHAND], mult[LHAND];
+    Found f;
+} Menu;
+
+static int menu_of(W *w, Menu *m) {
     Tables *t = w->t;
-    static Found f;
-    Entry menu[LCARDS * 4 + 8];
-    int nm = 0, hd[LHAND], mult[LHAND], nk = 0, seat = w->current;
-    f.lists_made = f.joints_made = 0;
-    f.nslots = -1;
+    Found *f = &m->f;
+    Entry *menu = m->e;
+    int nm = 0, *hd = m->hd, *mult = m->mult, nk = 0, seat = w->current;
+    f->lists_made = f->joints_made = 0;
+    f->nslots = -1;
+    m->seat = seat;
     switch (w->phase) {
     case MOVE: {
         int k = routes(w, seat);
@@ -1221,38 +1250,38 @@ static int decide(W *w, int even, PyObject **action_out) {
         for (int i = 0; i < nk; i++) {  /* path cards first: by code, then orientation */
             int c = hd[i];
             if (t->kind[c] != K_PATH) continue;
-            if (!cells_found) { placement_cells(w, &f); cells_found = 1; }
+            if (!cells_found) { placement_cells(w, f); cells_found = 1; }
             for (int k = 0; k < t->norient[c]; k++) {
-                int m = fitting(w, &f, t->open_mask[t->ootile[c][k]]);
-                if (m) menu[nm++] = (Entry){m, T_PLACE, c, k};
+                int cnt = fitting(w, f, t->open_mask[t->ootile[c][k]]);
+                if (cnt) menu[nm++] = (Entry){cnt, T_PLACE, c, k};
             }
         }
         for (int i = 0; i < nk; i++) {  /* then action cards, by code */
-            int c = hd[i], m;
+            int c = hd[i], cnt;
             if (t->kind[c] != K_ACTION) continue;
             switch (t->effect[c]) {
             case E_TOOL:
-                cell_lists(w, &f);
-                if ((m = f.nlist[t->obstacle[c]])) menu[nm++] = (Entry){m, T_CELL, c, t->obstacle[c]};
+                cell_lists(w, f);
+                if ((cnt = f->nlist[t->obstacle[c]])) menu[nm++] = (Entry){cnt, T_CELL, c, t->obstacle[c]};
                 break;
             case E_STORM:
-                cell_lists(w, &f);
-                if ((m = f.nlist[L_STORM])) menu[nm++] = (Entry){m, T_CELL, c, L_STORM};
+                cell_lists(w, f);
+                if ((cnt = f->nlist[L_STORM])) menu[nm++] = (Entry){cnt, T_CELL, c, L_STORM};
                 break;
             case E_TRAP: case E_TROLL:
-                free_joints(w, &f);
-                if (f.njoints) menu[nm++] = (Entry){f.njoints, T_JOINT, c, 0};
+                free_joints(w, f);
+                if (f->njoints) menu[nm++] = (Entry){f->njoints, T_JOINT, c, 0};
                 break;
             case E_INFO:
                 for (int k = 0; k < t->nlook[c]; k++) {
                     if (t->look[c][k] == O_MINE) {
                         if (w->nh) menu[nm++] = (Entry){w->nh, T_CELL, c, L_MINES};
                     } else if (t->look[c][k] == O_TREASURE) {
-                        if (f.nslots < 0) {
-                            f.nslots = 0;
-                            for (int s = 0; s < w->nslot; s++) if (w->owner[s] < 0) f.slots[f.nslots++] = s;
+                        if (f->nslots < 0) {
+                            f->nslots = 0;
+                            for (int s = 0; s < w->nslot; s++) if (w->owner[s] < 0) f->slots[f->nslots++] = s;
                         }
-                        if (f.nslots) menu[nm++] = (Entry){f.nslots, T_TREASURE, c, 0};
+                        if (f->nslots) menu[nm++] = (Entry){f->nslots, T_TREASURE, c, 0};
                     } else {
                         menu[nm++] = (Entry){w->n - 1, T_PLAYER, c, 0};
                     }
@@ -1275,48 +1304,120 @@ static int decide(W *w, int even, PyObject **action_out) {
     }
     }
     if (nm == 0) { PyErr_SetString(PyExc_AssertionError, "lost mines core: no legal action"); return -1; }
-    int i;
-    Entry *e = &menu[core_pick(&w->rng, menu, sizeof(Entry), nm, even, &i)];
-    if (i >= e->count || e->count <= 0) {
+    m->n = nm; m->nk = nk;
+    return 0;
+}
+
+/* what tells the i-th action of the menu's entry e apart: a cell, a joint, a slot, a seat,
+   a route, an orientation, a vote (0: none); a pass's cards in cs (k of them); -1: error */
+static int target_of(W *w, Menu *m, Entry *e, int i, int *cs, int *k) {
+    Tables *t = w->t;
+    Found *f = &m->f;
+    switch (e->tag) {
+    case T_PLACE: {
+        int om = t->open_mask[t->ootile[e->card][e->aux]];
+        for (int j = 0; j < f->npc; j++)
+            if (t->fits[w->cons[f->pc[j]]][om] && i-- == 0) return f->pc[j];
+        PyErr_SetString(PyExc_AssertionError, "lost mines core: placement");
+        return -1;
+    }
+    case T_CELL: return cells_of(w, f, e->aux)[i];
+    case T_JOINT: return f->joints[i];
+    case T_TREASURE: return f->slots[i];
+    case T_PLAYER: return i < m->seat ? i : i + 1;
+    case T_PASS: {  /* by template: single cards, then pairs (a doubled card first) */
+        const int *hd = m->hd, *mult = m->mult;
+        int nk = m->nk;
+        *k = 0;
+        if (i < nk) { cs[0] = hd[i]; *k = 1; return 0; }
+        i -= nk;
+        for (int a = 0; a < nk; a++) {
+            int block = (mult[a] > 1) + nk - a - 1;
+            if (i >= block) { i -= block; continue; }
+            cs[0] = hd[a];
+            if (mult[a] > 1) cs[1] = i == 0 ? hd[a] : hd[a + i];
+            else cs[1] = hd[a + 1 + i];
+            *k = 2;
+            return 0;
+        }
+        PyErr_SetString(PyExc_AssertionError, "lost mines core: pass");
+        return -1;
+    }
+    case T_VOTE: case T_ROUTE: return i;
+    case T_ORIENT: return w->pend_ways[i];
+    case T_TAKE: return w->pend_slots[i];
+    case T_PROPOSE: case T_STAY: return 0;
+    default:
+        PyErr_SetString(PyExc_AssertionError, "lost mines core: menu tag");
+        return -1;
+    }
+}
+
+/* the action of entry e with that target (a new reference) */
+static PyObject *action_of(W *w, Entry *e, int target, const int *cs, int k) {
+    Tables *t = w->t;
+    PyObject *a;
+    switch (e->tag) {
+    case T_PLACE: a = PyTuple_GET_ITEM(t->place_act[e->card][e->aux], target); break;
+    case T_CELL: a = PyTuple_GET_ITEM(t->cell_act[e->card], target); break;
+    case T_JOINT: a = PyTuple_GET_ITEM(t->joint_act[e->card], target); break;
+    case T_TREASURE: a = PyTuple_GET_ITEM(t->treasure_act[e->card], target); break;
+    case T_PLAYER: a = PyTuple_GET_ITEM(t->player_act[e->card], target); break;
+    case T_PASS: a = k == 1 ? t->pass1[cs[0]] : PyTuple_GET_ITEM(t->pass2[cs[0]], cs[1]); break;
+    case T_PROPOSE: a = t->propose; break;
+    case T_VOTE: a = PyTuple_GET_ITEM(t->votes, target); break;
+    case T_ROUTE: return route_action(w, target);
+    case T_STAY: a = t->stay; break;
+    case T_ORIENT: a = t->orient_obj[target]; break;
+    case T_TAKE: a = PyTuple_GET_ITEM(t->take, target); break;
+    default:
+        PyErr_SetString(PyExc_AssertionError, "lost mines core: menu tag");
+        return NULL;
+    }
+    Py_INCREF(a);
+    return a;
+}
+
+/* the i-th action of the menu's entry e (a new reference), nothing changed */
+static PyObject *action_at(W *w, Menu *m, Entry *e, int i) {
+    int cs[2], k = 0, target = target_of(w, m, e, i, cs, &k);
+    return target < 0 ? NULL : action_of(w, e, target, cs, k);
+}
+
+/* the i-th action of the menu's entry e applied for the seat deciding, and logged (the
+   actor; the caller appends the action to the history); GO_ON, ROUND_END or VOTED_END
+   (-1: error) */
+static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
+    Tables *t = w->t;
+    int seat = m->seat, cs[2], k = 0, card = e->card, res = -1;
+    if (i < 0 || i >= e->count || e->count <= 0) {
         PyErr_SetString(PyExc_AssertionError, "lost mines core: an empty menu entry");
         return -1;
     }
+    int target = target_of(w, m, e, i, cs, &k);
+    if (target < 0) return -1;
     /* the actor is logged first (LostMinesState._apply) */
     PyObject *actor = PyLong_FromLong(seat);
     if (actor == NULL || PyList_Append(w->actors, actor) < 0) { Py_XDECREF(actor); return -1; }
     Py_DECREF(actor);
-    PyObject *action = NULL;
-    int card = e->card, res = -1;
+    PyObject *action = action_of(w, e, target, cs, k);
+    if (action == NULL) return -1;
     switch (e->tag) {
-    case T_PLACE: {
-        int otile = t->ootile[card][e->aux], om = t->open_mask[otile], at = -1;
-        for (int k = 0; k < f.npc; k++)
-            if (t->fits[w->cons[f.pc[k]]][om] && i-- == 0) { at = f.pc[k]; break; }
-        if (at < 0) { PyErr_SetString(PyExc_AssertionError, "lost mines core: placement"); return -1; }
-        action = PyTuple_GET_ITEM(t->place_act[card][e->aux], at);
-        Py_INCREF(action);
+    case T_PLACE:
         w->pending_draw = 1;
         if (hand_remove(w, seat, card) < 0) goto fail;
-        place(w, at, otile);
+        place(w, target, t->ootile[card][e->aux]);
         res = after_card(w, seat);
         break;
-    }
-    case T_CELL: {
-        int c = cells_of(w, &f, e->aux)[i];
-        action = PyTuple_GET_ITEM(t->cell_act[card], c);
-        Py_INCREF(action);
+    case T_CELL:
         w->pending_draw = 1;
         if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0) goto fail;
-        if (t->effect[card] == E_TOOL) { w->over[c] = 1; w->d_over = 1; }
-        else if (t->effect[card] == E_STORM) { if (storm(w, c) < 0) goto fail; }
+        if (t->effect[card] == E_TOOL) { w->over[target] = 1; w->d_over = 1; }
+        else if (t->effect[card] == E_STORM) { if (storm(w, target) < 0) goto fail; }
         else if (look(w, seat, action) < 0) goto fail;
         res = after_card(w, seat);
         break;
-    }
-    case T_JOINT: {
-        int j = f.joints[i];
-        action = PyTuple_GET_ITEM(t->joint_act[card], j);
-        Py_INCREF(action);
+    case T_JOINT:
         w->pending_draw = 1;
         if (hand_remove(w, seat, card) < 0) goto fail;
         if (t->effect[card] == E_TROLL) {
@@ -1324,67 +1425,40 @@ static int decide(W *w, int even, PyObject **action_out) {
                 PyErr_SetString(PyExc_OverflowError, "lost mines core: trolls");
                 goto fail;
             }
-            w->troll[j] = (int8_t)seat;
-            w->tj[w->ntj++] = j;
+            w->troll[target] = (int8_t)seat;
+            w->tj[w->ntj++] = target;
             w->front[seat][w->nfront[seat]++] = card;
             w->d_front = 1;
         } else {
             if (discard(w, card) < 0) goto fail;
-            w->trap[j] = 1;
+            w->trap[target] = 1;
             w->d_traps = 1;
         }
         res = after_card(w, seat);
         break;
-    }
-    case T_TREASURE: case T_PLAYER: {
-        int target = e->tag == T_TREASURE ? f.slots[i] : (i < seat ? i : i + 1);
-        action = PyTuple_GET_ITEM(e->tag == T_TREASURE ? t->treasure_act[card] : t->player_act[card],
-                                  target);
-        Py_INCREF(action);
+    case T_TREASURE: case T_PLAYER:
         w->pending_draw = 1;
         if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0 || look(w, seat, action) < 0)
             goto fail;
         res = after_card(w, seat);
         break;
-    }
-    case T_PASS: {  /* by template: single cards, then pairs (a doubled card first) */
-        int cs[2], k = 0;
-        if (i < nk) {
-            cs[k++] = hd[i];
-            action = t->pass1[hd[i]];
-        } else {
-            i -= nk;
-            for (int a = 0; a < nk && !k; a++) {
-                int block = (mult[a] > 1) + nk - a - 1;
-                if (i >= block) { i -= block; continue; }
-                cs[0] = hd[a];
-                if (mult[a] > 1) { if (i == 0) cs[1] = hd[a]; else cs[1] = hd[a + i]; }
-                else cs[1] = hd[a + 1 + i];
-                k = 2;
-            }
-            if (k != 2) { PyErr_SetString(PyExc_AssertionError, "lost mines core: pass"); return -1; }
-            action = PyTuple_GET_ITEM(t->pass2[cs[0]], cs[1]);
-        }
-        Py_INCREF(action);
-        for (int m = 0; m < k; m++)
-            if (hand_remove(w, seat, cs[m]) < 0 || discard(w, cs[m]) < 0) goto fail;
+    case T_PASS:
+        for (int j = 0; j < k; j++)
+            if (hand_remove(w, seat, cs[j]) < 0 || discard(w, cs[j]) < 0) goto fail;
         w->pending_draw = k;
         res = after_card(w, seat);
         break;
-    }
     case T_PROPOSE:
-        action = t->propose; Py_INCREF(action);
         w->proposed = 1;
         w->nvoters = w->n - 1;
-        for (int k = 1; k < w->n; k++) w->voters[k - 1] = (seat + k) % w->n;
+        for (int j = 1; j < w->n; j++) w->voters[j - 1] = (seat + j) % w->n;
         w->phase = VOTE;
         w->current = w->voters[0];
         res = GO_ON;
         break;
     case T_VOTE:
-        action = PyTuple_GET_ITEM(t->votes, i); Py_INCREF(action);
         res = GO_ON;
-        if (i == 1) {  /* declined */
+        if (target == 1) {  /* declined */
             w->nvoters = 0;
             w->phase = CARD;
             w->current = w->turn;
@@ -1395,40 +1469,41 @@ static int decide(W *w, int even, PyObject **action_out) {
         }
         break;
     case T_ROUTE:
-        action = route_action(w, i);
-        if (action == NULL) return -1;
-        res = move(w, seat, i);
+        res = move(w, seat, target);
         break;
     case T_STAY:
-        action = t->stay; Py_INCREF(action);
         res = collect(w, seat);
         break;
-    case T_ORIENT: {
-        int rotated = w->pend_ways[i];
-        action = t->orient_obj[rotated]; Py_INCREF(action);
+    case T_ORIENT:
         w->pend_kind = 0;
-        reveal(w, seat, w->pend_g, rotated, w->pend_entry);
+        reveal(w, seat, w->pend_g, target, w->pend_entry);
         res = collect(w, seat);
         break;
-    }
-    case T_TAKE: {
-        int slot = w->pend_slots[i];
-        action = PyTuple_GET_ITEM(t->take, slot); Py_INCREF(action);
+    case T_TAKE:
         w->pend_kind = 0;
-        take(w, seat, slot);
+        take(w, seat, target);
         res = after_move(w);
         break;
-    }
     default:
         PyErr_SetString(PyExc_AssertionError, "lost mines core: menu tag");
-        return -1;
+        goto fail;
     }
     if (res < 0) goto fail;
     *action_out = action;
     return res;
 fail:
-    Py_XDECREF(action);
+    Py_DECREF(action);
     return -1;
+}
+
+/* one decision: picks, applies and logs its seat and action; GO_ON, ROUND_END or
+   VOTED_END (-1: error) */
+static int decide(W *w, int even, PyObject **action_out) {
+    static Menu m;
+    if (menu_of(w, &m) < 0) return -1;
+    int i;
+    Entry *e = &m.e[core_pick(&w->rng, m.e, sizeof(Entry), m.n, even, &i)];
+    return act(w, &m, e, i, action_out);
 }
 
 /* ------------------------------------------------------------------ a round's set-up */
@@ -1543,6 +1618,7 @@ static int setup_round(W *w, uint64_t *rs, int round_no, Py_ssize_t logged) {
     w->nvoters = 0; w->current = w->turn;
     w->d_maze = w->d_owner = w->d_front = w->d_traps = w->d_over = w->deck_full = 1;
     w->stale_mines = 1;
+    w->hdirty = ~0u; w->d_pawn = 1;
     Py_XDECREF(w->discards);
     w->discards = PyList_New(0);
     if (w->discards == NULL) return -1;
@@ -1800,6 +1876,7 @@ static int end_round_core(W *w, PyObject *reason, int written) {
     return setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history));
 }
 
+static int release_resident(void);  /* the rollout API's state given back (see below) */
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
                       PyObject *setup, int own_end) {
     W *w = &work;
@@ -1889,6 +1966,7 @@ static PyObject *lost_mines_play_out(PyObject *self, PyObject *args) {
        (another thread, while this one ends a round) is played in Python instead */
     if (busy) return Py_BuildValue("(lO)", 0L, Py_False);
     busy = 1;
+    if (release_resident() < 0) { busy = 0; return NULL; }
     PyObject *result = play(state, rng, until, even, t, setup, own_end);
     busy = 0;
     return result;
@@ -1906,6 +1984,7 @@ static PyObject *lost_mines_first_round(PyObject *self, PyObject *args) {
     if (t == NULL) return NULL;
     if (busy) Py_RETURN_FALSE;
     busy = 1;
+    if (release_resident() < 0) { busy = 0; return NULL; }
     W *w = &work;
     w->t = t; w->state = state;
     w->history = w->actors = w->discards = NULL;
@@ -1928,6 +2007,508 @@ out:
     return result;
 }
 
+/* ------------------------------------------------------------------ the rollout API */
+/* legal_actions, legal_count, legal_action, random_action and apply on the core (as
+ * classic.c's): the position of the state played a decision at a time stays here between
+ * calls (the "resident" state: rw), so that a call costs what the decision costs, not a
+ * reading of the whole position.  While it is resident the state's class is core/resident.py's
+ * subclass of its own, whose properties for the fields the core keeps a copy of (the maze,
+ * _mt, hands, pile, pawns, tokens, treasures' owners, votes, what is pending) give the state
+ * back to Python first (release).  Everything a decision changes is written into the state
+ * as it is applied (write_step: the hands, the pile, the pawns, the tokens, the treasures
+ * taken, the phase and the seats, the state's generator after a trap, the logs), but for
+ * the maze, which is written when the state is given back.  A round's end is the core's as
+ * in play() (the next round set up here, the state written whole and kept resident) where
+ * the core sets the rounds up; else Python's _end_round, and the state is given back. */
+static W rw;
+/* the resident state (a weak reference: the core keeps no state alive; one that dies
+   resident leaves nothing to write back); its own class is res_plain */
+static PyObject *res_ref;
+static Menu rmenu;
+static int rmenu_ok;
+static PyObject *rlist;  /* rmenu's actions, in order (the core's own list, never handed out) */
+static PyObject *rlast;  /* the action legal_action or random_action handed out last, */
+static int rlast_at;     /* at this index of the menu (apply finds it without a list) */
+
+/* every action of the menu, in order: the list legal_actions() gives */
+static PyObject *menu_list(W *w, Menu *m) {
+    Tables *t = w->t;
+    Found *f = &m->f;
+    int total = 0, at = 0;
+    for (int k = 0; k < m->n; k++) total += m->e[k].count;
+    PyObject *list = PyList_New(total);
+    if (list == NULL) return NULL;
+    for (int k = 0; k < m->n; k++) {
+        Entry *e = &m->e[k];
+        if (e->tag == T_PLACE) {  /* the fitting cells walked once */
+            int om = t->open_mask[t->ootile[e->card][e->aux]];
+            PyObject *row = t->place_act[e->card][e->aux];
+            for (int j = 0; j < f->npc && at < total; j++) {
+                if (!t->fits[w->cons[f->pc[j]]][om]) continue;
+                PyObject *a = PyTuple_GET_ITEM(row, f->pc[j]);
+                Py_INCREF(a);
+                PyList_SET_ITEM(list, at++, a);
+            }
+            continue;
+        }
+        for (int i = 0; i < e->count && at < total; i++) {
+            PyObject *a = action_at(w, m, e, i);
+            if (a == NULL) { Py_DECREF(list); return NULL; }
+            PyList_SET_ITEM(list, at++, a);
+        }
+    }
+    if (at != total) {
+        Py_DECREF(list);
+        PyErr_SetString(PyExc_AssertionError, "lost mines core: the menu's count");
+        return NULL;
+    }
+    return list;
+}
+
+/* the scalars write_step tells the state when they change */
+enum { S_PHASE, S_CURRENT, S_TURN, S_DRAW, S_PROPOSED, S_DRAGON, S_PEND, NSAID };
+static void said_now(W *w) {
+    w->said[S_PHASE] = w->phase; w->said[S_CURRENT] = w->current; w->said[S_TURN] = w->turn;
+    w->said[S_DRAW] = w->pending_draw; w->said[S_PROPOSED] = w->proposed;
+    w->said[S_DRAGON] = w->dragon; w->said[S_PEND] = w->pend_kind;
+    w->hdirty = 0; w->d_pawn = 0;
+}
+
+/* d[name] = v (steals v): a field of the resident state written past its class's
+   properties (which would give the state back to Python) */
+static int put_own(PyObject *d, const char *name, PyObject *v) {
+    if (v == NULL) return -1;
+    PyObject *k = name_of(name);
+    int r = k == NULL ? -1 : PyDict_SetItem(d, k, v);
+    Py_DECREF(v);
+    return r;
+}
+
+/* d[name] (borrowed) */
+static PyObject *own_item(PyObject *d, const char *name) {
+    PyObject *k = name_of(name), *v = k == NULL ? NULL : PyDict_GetItemWithError(d, k);
+    if (v == NULL && !PyErr_Occurred()) PyErr_SetString(PyExc_AttributeError, name);
+    return v;
+}
+
+/* what a decision changed written into the resident state: all but the maze (sync_out's
+   writes, only of what changed) */
+static int write_step(W *w) {
+    PyObject *st = w->state, *d = PyObject_GenericGetDict(st, NULL), *o;
+    if (d == NULL) return -1;
+    int r = -1;
+    if (w->hdirty) {
+        if (!(o = own_item(d, "hands"))) goto out;
+        for (int s = 0; s < w->n; s++) {
+            if (!(w->hdirty & (1u << s))) continue;
+            PyObject *l = code_list(w, w->hand[s], w->hn[s]);
+            int bad = l == NULL || PyList_SetSlice(PyList_GET_ITEM(o, s), 0, PY_SSIZE_T_MAX, l) < 0;
+            Py_XDECREF(l);
+            if (bad) goto out;
+        }
+        w->hdirty = 0;
+    }
+    if (w->ndeck != w->ndeck0) {
+        if (!(o = own_item(d, "deck")) || PyList_SetSlice(o, w->ndeck, PY_SSIZE_T_MAX, NULL) < 0)
+            goto out;
+        w->ndeck0 = w->ndeck;
+    }
+    if (w->d_pawn) {  /* changed in place, as LostMinesState._move does */
+        PyObject *pawn = own_item(d, "pawn"), *seg = pawn ? own_item(d, "pawn_seg") : NULL;
+        if (seg == NULL) goto out;
+        for (int s = 0; s < w->n; s++)
+            if (PyList_SetItem(pawn, s, cell_obj(w->pawn[s])) < 0
+                || PyList_SetItem(seg, s, PyLong_FromLong(w->pseg[s])) < 0)
+                goto out;
+        w->d_pawn = 0;
+    }
+    if (w->d_front) {
+        PyObject *trolls, *front;
+        if (front_objs(w, &trolls, &front) < 0 || put_own(d, "trolls", trolls) < 0
+            || put_own(d, "in_front", front) < 0)
+            goto out;
+        w->d_front = 0;
+    }
+    if (w->d_traps) {
+        if (put_own(d, "traps", cell_set(w, w->trap, 1)) < 0) goto out;
+        w->d_traps = 0;
+    }
+    if (w->d_over) {
+        if (put_own(d, "overcome", cell_set(w, w->over, 0)) < 0) goto out;
+        w->d_over = 0;
+    }
+    if (w->d_owner) {
+        PyObject *col = PyList_New(w->n);
+        for (int s = 0; col != NULL && s < w->n; s++) {
+            PyObject *l = int_list(w->col[s], w->ncol[s]);
+            if (l == NULL) { Py_CLEAR(col); break; }
+            PyList_SET_ITEM(col, s, l);
+        }
+        if (put_own(d, "owner", int_list(w->owner, w->nslot)) < 0 || put_own(d, "collected", col) < 0)
+            goto out;
+        w->d_owner = 0;
+    }
+    if (w->phase != w->said[S_PHASE] && put_own(d, "phase", PyLong_FromLong(w->phase)) < 0) goto out;
+    if (w->current != w->said[S_CURRENT] && put_own(d, "current", PyLong_FromLong(w->current)) < 0)
+        goto out;
+    if (w->turn != w->said[S_TURN] && put_own(d, "turn", PyLong_FromLong(w->turn)) < 0) goto out;
+    if (w->pending_draw != w->said[S_DRAW]
+        && put_own(d, "pending_draw", PyLong_FromLong(w->pending_draw)) < 0)
+        goto out;
+    if (w->proposed != w->said[S_PROPOSED]
+        && put_own(d, "proposed", Py_NewRef(w->proposed ? Py_True : Py_False)) < 0)
+        goto out;
+    if (w->dragon != w->said[S_DRAGON]
+        && put_own(d, "dragon", w->dragon < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(w->dragon)) < 0)
+        goto out;
+    /* the votes change only in or out of a vote; what is pending, only while something is */
+    if ((w->phase == VOTE || w->said[S_PHASE] == VOTE)
+        && put_own(d, "voters", int_list(w->voters, w->nvoters)) < 0)
+        goto out;
+    if (w->pend_kind || w->said[S_PEND]) {
+        PyObject *p;
+        if (w->pend_kind == 1) {
+            PyObject *ways = PyTuple_New(w->pend_nways);
+            for (int i = 0; ways != NULL && i < w->pend_nways; i++)
+                PyTuple_SET_ITEM(ways, i, Py_NewRef(w->pend_ways[i] ? Py_True : Py_False));
+            p = ways == NULL ? NULL : Py_BuildValue("(liN)", py_cell(w->pend_g), w->pend_entry, ways);
+        } else {
+            p = w->pend_kind == 2 ? int_list(w->pend_slots, w->pend_nslots) : Py_NewRef(Py_None);
+        }
+        if (put_own(d, "pending", p) < 0) goto out;
+    }
+    w->said[S_PHASE] = w->phase; w->said[S_CURRENT] = w->current; w->said[S_TURN] = w->turn;
+    w->said[S_DRAW] = w->pending_draw; w->said[S_PROPOSED] = w->proposed;
+    w->said[S_DRAGON] = w->dragon; w->said[S_PEND] = w->pend_kind;
+    r = 0;
+out:
+    Py_DECREF(d);
+    return r;
+}
+
+/* nothing resident any more */
+static void forget(void) {
+    rmenu_ok = 0;
+    Py_CLEAR(rlist); Py_CLEAR(rlast); Py_CLEAR(res_ref); Py_CLEAR(res_plain);
+    Py_CLEAR(rw.history); Py_CLEAR(rw.actors); Py_CLEAR(rw.discards);
+}
+
+/* the resident state (borrowed), or NULL (none, or it died) */
+static PyObject *resident_state(void) {
+    if (res_ref == NULL) return NULL;
+    PyObject *st = PyWeakref_GET_OBJECT(res_ref);
+    if (st == Py_None) { forget(); return NULL; }
+    return st;
+}
+
+static PyObject *rw_state(void) { return res_ref == NULL ? NULL : resident_state(); }
+
+/* after an error: the resident state its own class again, as it is, and nothing resident
+   (the error kept) */
+static void drop(void) {
+    PyObject *st = resident_state(), *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (st != NULL && res_plain != NULL && (PyObject *)Py_TYPE(st) != res_plain
+        && set_attr(st, "__class__", res_plain) < 0)
+        PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    forget();
+}
+
+/* the resident state given back to Python: its own class again, the maze written if it
+   changed (everything else was written as the decisions were applied; the state's
+   generator too, so it is not written here: Python may have drawn from it since) */
+static int release(void) {
+    PyObject *st = resident_state();
+    if (st == NULL) return 0;
+    Py_INCREF(st);
+    PyObject *plain = res_plain;
+    Py_INCREF(plain);
+    int r = set_attr(st, "__class__", plain);
+    rw.state = st;
+    if (r == 0) r = sync_out(&rw, 1);
+    forget();
+    Py_DECREF(st); Py_DECREF(plain);
+    return r;
+}
+
+/* ``state`` made the resident one (``ctx``: core/lost_mines.py's (tables, resident class,
+   _next_setup)): 1; 0 where the core does not take it now (the game ended, a position it
+   does not take, the core busy with another play-out); -1 on an error */
+static int enter(PyObject *state, PyObject *ctx) {
+    if (res_ref != NULL && resident_state() == state) return 1;
+    if (busy) return 0;
+    busy = 1;
+    int rc = release();
+    if (rc < 0) { busy = 0; return -1; }
+    W *w = &rw;
+    Tables *t = PyCapsule_GetPointer(PyTuple_GET_ITEM(ctx, 0), "pysaboteur._core.LostMinesTables");
+    if (t == NULL) { busy = 0; return -1; }
+    w->t = t; w->state = state;
+    w->history = w->actors = w->discards = NULL;
+    int terminal, round_no;
+    rc = -1;
+    if (state_flags(state, &terminal, &round_no) < 0) goto out;
+    if (terminal) { rc = 0; goto out; }
+    if (!(w->history = get_attr(state, "history")) || !(w->actors = get_attr(state, "actors")))
+        goto out;
+    rc = sync_in(w, 0);  /* (the state's own generator read: w->srng) */
+    if (rc != 0) { rc = rc < 0 ? -1 : 0; goto out; }
+    said_now(w);
+    PyObject *plain = (PyObject *)Py_TYPE(state);
+    Py_INCREF(plain);
+    PyObject *ref = PyWeakref_NewRef(state, NULL);
+    if (ref == NULL || set_attr(state, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) {
+        Py_XDECREF(ref); Py_DECREF(plain); rc = -1; goto out;
+    }
+    res_ref = ref; res_plain = plain;
+    rmenu_ok = 0;
+    busy = 0;
+    return 1;
+out:
+    Py_CLEAR(w->history); Py_CLEAR(w->actors); Py_CLEAR(w->discards);
+    busy = 0;
+    return rc;
+}
+
+static Menu *resident_menu(void) {
+    if (!rmenu_ok) {
+        if (menu_of(&rw, &rmenu) < 0) return NULL;
+        rmenu_ok = 1;
+    }
+    return &rmenu;
+}
+
+static int menu_total(Menu *m) {
+    int total = 0;
+    for (int k = 0; k < m->n; k++) total += m->e[k].count;
+    return total;
+}
+
+/* the entry holding the menu's index-th action, index made the entry's own */
+static Entry *entry_of(Menu *m, int *index) {
+    Entry *e = m->e;
+    while (*index >= e->count) { *index -= e->count; e++; }
+    return e;
+}
+
+/* the menu's index-th action, kept as the one handed out last */
+static PyObject *handed(Menu *m, int index) {
+    int i = index;
+    Entry *e = entry_of(m, &i);
+    PyObject *a = action_at(&rw, m, e, i);
+    if (a != NULL) {
+        Py_XSETREF(rlast, Py_NewRef(a));
+        rlast_at = index;
+    }
+    return a;
+}
+
+/* the argument parsing every call shares: (state, ctx, ...) made resident, or not taken */
+#define ENTER(state, ctx, not_taken)                       \
+    do {                                                   \
+        int rc_ = enter(state, ctx);                       \
+        if (rc_ < 0) return NULL;                          \
+        if (rc_ == 0) { not_taken; }                       \
+    } while (0)
+
+/* the calls' arguments: (state, ctx, ...), ctx the (tables, resident class, set-up) tuple */
+static int step_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want) {
+    if (nargs != want || !PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != 3) {
+        PyErr_SetString(PyExc_TypeError, "lost mines core: the rollout API's arguments");
+        return 0;
+    }
+    return 1;
+}
+
+/* the resident state's round ended with ``action`` (applied, not logged yet; ``res``
+   ROUND_END or VOTED_END): the round's end as play() has it, then either the next round set
+   up on the core, the state written whole and kept resident, or the state given back
+   (Python ended the round or set the next one up, the match ended) */
+static int step_round_end(PyObject *state, PyObject *ctx, PyObject *action, int res) {
+    W *w = &rw;
+    Tables *t = w->t;
+    PyObject *st = resident_state();
+    if (st != state) { PyErr_SetString(PyExc_AssertionError, "lost mines core: not the resident state"); return -1; }
+    /* Python reads the state from here: its own class, the core's copy kept */
+    if (set_attr(st, "__class__", res_plain) < 0) { drop(); return -1; }
+    /* (the set-up, or None: a fixed deal; whether the round's end is the core's) */
+    PyObject *next = PyObject_CallOneArg(PyTuple_GET_ITEM(ctx, 2), st);  /* lost_mines.py */
+    if (next != NULL && (!PyTuple_Check(next) || PyTuple_GET_SIZE(next) != 2)) {
+        Py_CLEAR(next);
+        PyErr_SetString(PyExc_TypeError, "lost mines core: the next round's set-up");
+    }
+    if (next == NULL) { forget(); return -1; }
+    PyObject *setup = PyTuple_GET_ITEM(next, 0), *reason = res == VOTED_END ? t->vote_reason : NULL;
+    int own_end = PyObject_IsTrue(PyTuple_GET_ITEM(next, 1)), terminal, round_no, rounds = 0,
+        rc = -1, keep = 0;
+    setup_called = 0;
+    if (state_flags(st, &terminal, &round_no) < 0 || (own_end && match_rounds(st, &rounds) < 0))
+        goto out;
+    /* a round the core ends and sets the next one up after, unless it is the match's last,
+       is not written back (the next one is, whole) */
+    int write = !own_end || round_no >= rounds;
+    if (write && sync_out(w, 0) < 0) goto out;
+    if (own_end) {
+        if (load_setup(setup) < 0 || end_round_core(w, reason, write) < 0) goto out;
+    } else {  /* the state's own (a fixed deal's rounds are set up in Python) */
+        PyObject *r = reason == NULL ? PyObject_CallMethod(st, "_end_round", NULL)
+                                     : PyObject_CallMethod(st, "_end_round", "O", reason);
+        if (r == NULL) goto out;
+        Py_DECREF(r);
+    }
+    if (PyList_Append(w->history, action) < 0) goto out;
+    if (own_end && setup_called) {  /* the next round, set up here: written whole */
+        if (sync_out(w, 0) < 0) goto out;
+        keep = 1;
+    }
+    rc = 0;
+out:
+    Py_DECREF(next);
+    if (rc == 0 && keep) {  /* resident in the new round */
+        said_now(w);
+        rmenu_ok = 0;
+        Py_CLEAR(rlist); Py_CLEAR(rlast);
+        if (set_attr(st, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) { drop(); return -1; }
+        return 0;
+    }
+    forget();  /* Python's state is whole (or an error left it as it is) */
+    return rc;
+}
+
+/* lost_mines_legal(state, ctx) -> list, or None (not taken: Python lists them) */
+static PyObject *lost_mines_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 2)) return NULL;
+    ENTER(args[0], args[1], Py_RETURN_NONE);
+    if (rlist == NULL) {
+        Menu *m = resident_menu();
+        if (m == NULL || (rlist = menu_list(&rw, m)) == NULL) return NULL;
+    }
+    return PyList_GetSlice(rlist, 0, PY_SSIZE_T_MAX);  /* the caller's own copy */
+}
+
+/* lost_mines_count(state, ctx) -> int, or -1 (not taken) */
+static PyObject *lost_mines_count(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 2)) return NULL;
+    ENTER(args[0], args[1], return PyLong_FromLong(-1));
+    Menu *m = resident_menu();
+    return m == NULL ? NULL : PyLong_FromLong(menu_total(m));
+}
+
+/* lost_mines_nth(state, ctx, index) -> the action, or None (not taken) */
+static PyObject *lost_mines_nth(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 3)) return NULL;
+    Py_ssize_t index = PyNumber_AsSsize_t(args[2], PyExc_IndexError);
+    if (index == -1 && PyErr_Occurred()) return NULL;
+    ENTER(args[0], args[1], Py_RETURN_NONE);
+    Menu *m = resident_menu();
+    if (m == NULL) return NULL;
+    if (index < 0 || index >= menu_total(m)) {
+        PyErr_SetString(PyExc_IndexError, "legal action index out of range");
+        return NULL;
+    }
+    return handed(m, (int)index);
+}
+
+/* lost_mines_random(state, ctx, rng) -> rng.below(legal_count()) drawn, that action; None
+   (not taken: nothing drawn) */
+static PyObject *lost_mines_random(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 3)) return NULL;
+    PyObject *rng = args[2];
+    ENTER(args[0], args[1], Py_RETURN_NONE);
+    Menu *m = resident_menu();
+    uint64_t s;
+    if (m == NULL || get_rng(rng, &s) < 0) return NULL;
+    int i = (int)below(&s, (uint64_t)menu_total(m));
+    if (put_rng(rng, s) < 0) return NULL;
+    return handed(m, i);
+}
+
+/* lost_mines_apply(state, ctx, action) -> 0: applied (and logged); 1: not among the legal
+   actions (nothing changed); 2: not taken (nothing changed: Python applies it) */
+static PyObject *lost_mines_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 3)) return NULL;
+    PyObject *state = args[0], *ctx = args[1], *action = args[2];
+    ENTER(state, ctx, return PyLong_FromLong(2));
+    Menu *m = resident_menu();
+    if (m == NULL) return NULL;
+    Py_ssize_t index = -1;
+    if (action == rlast && rlast != NULL) index = rlast_at;  /* the one just handed out */
+    else {
+        if (rlist == NULL && (rlist = menu_list(&rw, m)) == NULL) return NULL;
+        Py_ssize_t n = PyList_GET_SIZE(rlist);
+        for (Py_ssize_t k = 0; k < n; k++)  /* the interned action itself, as a rule */
+            if (PyList_GET_ITEM(rlist, k) == action) { index = k; break; }
+        for (Py_ssize_t k = 0; index < 0 && k < n; k++) {  /* else an equal one of its type */
+            PyObject *a = PyList_GET_ITEM(rlist, k);   /* (is_listed: NoMove() == ProposeEnd()) */
+            if (Py_TYPE(a) != Py_TYPE(action)) continue;
+            int eq = PyObject_RichCompareBool(a, action, Py_EQ);
+            if (eq < 0) return NULL;
+            if (eq) index = k;
+        }
+    }
+    if (index < 0) return PyLong_FromLong(1);
+    int i = (int)index;
+    Entry *e = entry_of(m, &i);
+    /* the state's generator (a trap's card, the next round's deal), read afresh: Python may
+       have drawn from it since (the chooser may be the state's own) */
+    PyObject *srng = get_attr(state, "rng");
+    if (srng == NULL) return NULL;
+    if (get_rng(srng, &rw.own_rng) < 0) { Py_DECREF(srng); return NULL; }
+    rw.srng = &rw.own_rng;
+    uint64_t drawn = rw.own_rng;
+    PyObject *played = NULL;
+    busy = 1;
+    int res = act(&rw, m, e, i, &played);
+    rmenu_ok = 0;
+    Py_CLEAR(rlist); Py_CLEAR(rlast);
+    if (res < 0) {
+        busy = 0;
+        Py_DECREF(srng);
+        drop();  /* (a half-made decision: Python's state is not to be trusted either) */
+        return NULL;
+    }
+    Py_DECREF(played);  /* the history logs the caller's action, as State.apply does */
+    PyObject *history = rw.history;
+    Py_INCREF(history);
+    int bad;
+    if (res != GO_ON) {
+        bad = step_round_end(state, ctx, action, res) < 0;  /* (the action logged there) */
+    } else {
+        bad = write_step(&rw) < 0 || (rw.own_rng != drawn && put_rng(srng, rw.own_rng) < 0)
+              || PyList_Append(history, action) < 0;
+    }
+    busy = 0;
+    Py_DECREF(history);
+    Py_DECREF(srng);
+    if (bad) return NULL;
+    return PyLong_FromLong(0);
+}
+
+/* lost_mines_release(state): the state given back to Python if it is the resident one
+   (None: whichever is) */
+static PyObject *lost_mines_release(PyObject *self, PyObject *state) {
+    (void)self;
+    PyObject *st = resident_state();
+    if (st == NULL || (state != Py_None && st != state)) Py_RETURN_NONE;
+    if (busy) {
+        PyErr_SetString(PyExc_RuntimeError, "lost mines core: a resident state read while the core plays it");
+        return NULL;
+    }
+    busy = 1;
+    int r = release();
+    busy = 0;
+    if (r < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static int release_resident(void) { return release(); }
+
 PyMethodDef lost_mines_methods[] = {
     {"lost_mines_first_round", lost_mines_first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, setup) -> bool."},
@@ -1936,6 +2517,18 @@ PyMethodDef lost_mines_methods[] = {
     {"lost_mines_play_out", lost_mines_play_out, METH_VARARGS,
      "The Lost Mines' State.play_out: (state, rng, until_round_end, even, tables, setup) -> "
      "(played, finished)."},
+    {"lost_mines_legal", (PyCFunction)(void (*)(void))lost_mines_legal, METH_FASTCALL,
+     "The rollout API: legal_actions() of (state, ctx) on the core, or None (not taken)."},
+    {"lost_mines_count", (PyCFunction)(void (*)(void))lost_mines_count, METH_FASTCALL,
+     "The rollout API: legal_count() of (state, ctx), or -1 (not taken)."},
+    {"lost_mines_nth", (PyCFunction)(void (*)(void))lost_mines_nth, METH_FASTCALL,
+     "The rollout API: legal_action(index) of (state, ctx, index), or None (not taken)."},
+    {"lost_mines_random", (PyCFunction)(void (*)(void))lost_mines_random, METH_FASTCALL,
+     "The rollout API: random_action(rng) of (state, ctx, rng), or None (not taken)."},
+    {"lost_mines_apply", (PyCFunction)(void (*)(void))lost_mines_apply, METH_FASTCALL,
+     "The rollout API: apply(action) of (state, ctx, action): 0 applied, 1 not legal, 2 not taken."},
+    {"lost_mines_release", lost_mines_release, METH_O,
+     "The rollout API's resident state given back to Python (the state, or None: whichever)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -15,6 +15,13 @@ without a fixed deal are set up by the core as ``_setup_round`` does (the same n
 drawn): a new match's first (``setup_for``), and the next ones inside a play-out, where the
 core answers ``_end_round``'s call of ``_setup_round``; a fixed deal's rounds are set up in
 Python and read back.
+
+The rollout API (``legal_actions``, ``legal_count``, ``legal_action``, ``random_action``,
+``apply``) is on the core too (``steps_for``): the state played a decision at a time stays
+on the core between calls, its class the resident subclass of ``core/resident.py`` (the
+fields the core keeps a copy of, ``_RESIDENT_FIELDS``, give it back to Python when read);
+every decision is written into it as it is applied but for the maze, written when the state
+is given back.
 """
 
 from __future__ import annotations
@@ -30,9 +37,10 @@ from ..engine.tiles import S as SOUTH
 from ..engine.views import EndedBoard
 from ..games.lost_mines import cards as C
 from ..games.lost_mines import state as S
+from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
-COVERS = "The Lost Mines' play-outs"
+COVERS = "The Lost Mines' play-outs and rollout API"
 
 #: the effects of action cards, as the core numbers them (lost_mines.c E_...)
 _EFFECTS = {"tool": 1, "info": 2, "trap": 3, "troll": 4, "storm": 5}
@@ -241,11 +249,54 @@ def _play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool, policy: 
     return int(played)
 
 
-def steps_for(cls: type) -> Any:
-    """The rollout API on the core for states of ``cls``: not on the core for this family
-    yet (its states list and apply their actions in Python)."""
-    return None
+# ------------------------------------------------------------------ the rollout API
+#: what the core keeps a copy of while it holds a state (``resident.resident_class``): the
+#: maze (written when read) and what Python could change in place (lists, sets, dicts), or
+#: whose changes the core must see (the pawns' lists are changed in place by ``_move``)
+_RESIDENT_FIELDS = ("maze", "_mt", "hands", "deck", "pawn", "pawn_seg", "overcome", "traps",
+                    "trolls", "in_front", "layout", "owner", "collected", "voters", "pending")
+_CTX: list[tuple[Any, type, Any]] = []
+
+
+def _calls() -> Calls:
+    from . import _ext
+
+    assert _ext is not None
+    return Calls(_ext.lost_mines_legal, _ext.lost_mines_count, _ext.lost_mines_nth,
+                 _ext.lost_mines_random, _ext.lost_mines_apply, _ext.lost_mines_release)
+
+
+def _ctx_of(state: S.LostMinesState) -> tuple[Any, type, Any] | None:
+    """What the core's rollout API takes for a Lost Mines state: its tables, the class its
+    states have while the core holds them and what the round's end needs (``_next_setup``);
+    None where the core does not play the game (another catalogue)."""
+    if state.game.catalogue is not S.CAT:
+        return None
+    if not _CTX:
+        resident = resident_class(S.LostMinesState, _calls(), _RESIDENT_FIELDS)
+        ctx = (_tables(), resident, _next_setup)
+        resident._ctx = ctx  # type: ignore[attr-defined]
+        _CTX.append(ctx)
+    return _CTX[0]
+
+
+def _next_setup(state: S.LostMinesState) -> tuple[tuple[Any, ...] | None, bool]:
+    """At a round's end in the rollout API (as ``_play_out``): what the core sets the next
+    round up with (None: a fixed deal, set up in Python) and whether the round's end is the
+    core's (not where the state has an ``_end_round`` of its own: tests)."""
+    setup = _setup_of(state.game.players) if state.deal is None else None
+    return setup, setup is not None and "_end_round" not in state.__dict__
+
+
+def steps_for(cls: type) -> Steps | None:
+    """The rollout API on the core for states of exactly ``cls`` (The Lost Mines'), else
+    None."""
+    return Steps(_calls(), _ctx_of) if cls is S.LostMinesState else None
 
 
 def release() -> None:
-    """Nothing of this family is held by the core between calls."""
+    """Whichever state the rollout API holds given back to Python."""
+    from . import _ext
+
+    if _ext is not None:
+        _ext.lost_mines_release(None)
