@@ -222,7 +222,7 @@ def test_threads_playing_their_own_states() -> None:
     import threading
 
     def match(seed: int, out: dict[int, Any]) -> None:
-        name = ("classic", "expansion", "duel")[seed % 3]
+        name = ("classic", "expansion", "duel", "lost-mines")[seed % 4]
         state = make_game(name, 2 if name == "duel" else 3 + seed % 4).new_state(seed)
         rng = Rng(seed)
         views, ends = [], []

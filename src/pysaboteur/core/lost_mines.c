@@ -19,6 +19,7 @@
  * calls (see "the rollout API" below).
  */
 #include "core.h"
+#include <sched.h>
 
 #define LG 16            /* grid stride: a cell is (x + 2) * LG + (y + 2) (lost_mines.py) */
 #define LNC 256
@@ -630,7 +631,11 @@ static int maze_objs(W *w, PyObject *cells, PyObject *hidden, PyObject *cons, Py
     return ok ? 0 : -1;
 }
 
-static int put_maze(W *w) {
+/* the state's new maze and its memo, made by core/lost_mines.py's _put_maze (a call into
+   Python: release makes them while the state is still held, then writes them with no
+   Python run between, so that another thread never reads a given-back state's old maze) */
+static PyObject *made_maze;  /* (maze, memo) made ahead, or NULL */
+static PyObject *make_maze(W *w) {
     Tables *t = w->t;
     PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
              *order = PyList_New(w->norder), *r = NULL;
@@ -638,8 +643,24 @@ static int put_maze(W *w) {
     if (ok) r = PyObject_CallFunction(t->put_maze, "OOOOOL", w->state, cells, hidden, cons, order,
                                       w->version);
     Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
+    if (r != NULL && (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2)) {
+        Py_DECREF(r);
+        PyErr_SetString(PyExc_TypeError, "lost mines core: put_maze");
+        return NULL;
+    }
+    return r;
+}
+static int put_maze(W *w) {
+    PyObject *r = made_maze != NULL ? made_maze : make_maze(w);
+    made_maze = NULL;
     if (r == NULL) return -1;
+    /* into the state's dict: past a held state's properties */
+    PyObject *d = PyObject_GenericGetDict(w->state, NULL);
+    int bad = d == NULL || PyDict_SetItem(d, name_of("maze"), PyTuple_GET_ITEM(r, 0)) < 0
+              || PyDict_SetItem(d, name_of("_mt"), PyTuple_GET_ITEM(r, 1)) < 0;
+    Py_XDECREF(d);
     Py_DECREF(r);
+    if (bad) return -1;
     w->d_maze = w->stale_mines = 0;
     return 0;
 }
@@ -1656,7 +1677,20 @@ static PyMethodDef marker_def = {"_setup_round", setup_marker, METH_NOARGS, NULL
 static PyObject *marker;
 
 /* ------------------------------------------------------------------ the play-out */
-static int busy;  /* the working state is in use (a play-out in a Python call) */
+static int busy;  /* the working states are in use (by busy_owner's thread) */
+static unsigned long busy_owner;
+static inline void take_busy(void) { busy = 1; busy_owner = PyThread_get_thread_ident(); }
+/* another thread's work on the core (in one of its calls into Python) waited for, the
+   interpreter's lock let go meanwhile; 1: the core is busy with this thread's own work */
+static int wait_core(void) {
+    while (busy) {
+        if (busy_owner == PyThread_get_thread_ident()) return 1;
+        Py_BEGIN_ALLOW_THREADS
+        sched_yield();
+        Py_END_ALLOW_THREADS
+    }
+    return 0;
+}
 
 /* the state's own _end_round (``reason``: "vote", or NULL), where the core sets the rounds
    up (``setup`` not None) with the marker in place of its _setup_round; then the next round
@@ -1964,8 +1998,8 @@ static PyObject *lost_mines_play_out(PyObject *self, PyObject *args) {
     if (t == NULL) return NULL;
     /* one working state for the process: a second play-out while one is in a Python call
        (another thread, while this one ends a round) is played in Python instead */
-    if (busy) return Py_BuildValue("(lO)", 0L, Py_False);
-    busy = 1;
+    if (wait_core()) return Py_BuildValue("(lO)", 0L, Py_False);  /* (this thread's own: pure) */
+    take_busy();
     if (release_resident() < 0) { busy = 0; return NULL; }
     PyObject *result = play(state, rng, until, even, t, setup, own_end);
     busy = 0;
@@ -1982,8 +2016,8 @@ static PyObject *lost_mines_first_round(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOO", &state, &caps, &setup)) return NULL;
     Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.LostMinesTables");
     if (t == NULL) return NULL;
-    if (busy) Py_RETURN_FALSE;
-    busy = 1;
+    if (wait_core()) Py_RETURN_FALSE;
+    take_busy();
     if (release_resident() < 0) { busy = 0; return NULL; }
     W *w = &work;
     w->t = t; w->state = state;
@@ -2224,9 +2258,12 @@ static int release(void) {
     Py_INCREF(st);
     PyObject *plain = res_plain;
     Py_INCREF(plain);
-    int r = set_attr(st, "__class__", plain);
     rw.state = st;
+    int r = 0;
+    if (rw.d_maze && (made_maze = make_maze(&rw)) == NULL) r = -1;  /* (while still held) */
+    if (r == 0) r = set_attr(st, "__class__", plain);
     if (r == 0) r = sync_out(&rw, 1);
+    Py_CLEAR(made_maze);
     forget();
     Py_DECREF(st); Py_DECREF(plain);
     return r;
@@ -2237,13 +2274,11 @@ static int release(void) {
    does not take, the core busy with another play-out); -1 on an error */
 static int enter(PyObject *state, PyObject *ctx) {
     if (res_ref != NULL && resident_state() == state) return 1;
-    if (busy) return 0;
-    busy = 1;
     int rc = release();
-    if (rc < 0) { busy = 0; return -1; }
+    if (rc < 0) return -1;
     W *w = &rw;
     Tables *t = PyCapsule_GetPointer(PyTuple_GET_ITEM(ctx, 0), "pysaboteur._core.LostMinesTables");
-    if (t == NULL) { busy = 0; return -1; }
+    if (t == NULL) return -1;
     w->t = t; w->state = state;
     w->history = w->actors = w->discards = NULL;
     int terminal, round_no;
@@ -2263,11 +2298,9 @@ static int enter(PyObject *state, PyObject *ctx) {
     }
     res_ref = ref; res_plain = plain;
     rmenu_ok = 0;
-    busy = 0;
     return 1;
 out:
     Py_CLEAR(w->history); Py_CLEAR(w->actors); Py_CLEAR(w->discards);
-    busy = 0;
     return rc;
 }
 
@@ -2377,7 +2410,7 @@ out:
 }
 
 /* lost_mines_legal(state, ctx) -> list, or None (not taken: Python lists them) */
-static PyObject *lost_mines_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *lost_mines_legal_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 2)) return NULL;
     ENTER(args[0], args[1], Py_RETURN_NONE);
@@ -2389,7 +2422,7 @@ static PyObject *lost_mines_legal(PyObject *self, PyObject *const *args, Py_ssiz
 }
 
 /* lost_mines_count(state, ctx) -> int, or -1 (not taken) */
-static PyObject *lost_mines_count(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *lost_mines_count_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 2)) return NULL;
     ENTER(args[0], args[1], return PyLong_FromLong(-1));
@@ -2398,7 +2431,7 @@ static PyObject *lost_mines_count(PyObject *self, PyObject *const *args, Py_ssiz
 }
 
 /* lost_mines_nth(state, ctx, index) -> the action, or None (not taken) */
-static PyObject *lost_mines_nth(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *lost_mines_nth_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 3)) return NULL;
     Py_ssize_t index = PyNumber_AsSsize_t(args[2], PyExc_IndexError);
@@ -2415,7 +2448,7 @@ static PyObject *lost_mines_nth(PyObject *self, PyObject *const *args, Py_ssize_
 
 /* lost_mines_random(state, ctx, rng) -> rng.below(legal_count()) drawn, that action; None
    (not taken: nothing drawn) */
-static PyObject *lost_mines_random(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *lost_mines_random_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 3)) return NULL;
     PyObject *rng = args[2];
@@ -2430,7 +2463,7 @@ static PyObject *lost_mines_random(PyObject *self, PyObject *const *args, Py_ssi
 
 /* lost_mines_apply(state, ctx, action) -> 0: applied (and logged); 1: not among the legal
    actions (nothing changed); 2: not taken (nothing changed: Python applies it) */
-static PyObject *lost_mines_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *lost_mines_apply_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (!step_args(args, nargs, 3)) return NULL;
     PyObject *state = args[0], *ctx = args[1], *action = args[2];
@@ -2463,12 +2496,10 @@ static PyObject *lost_mines_apply(PyObject *self, PyObject *const *args, Py_ssiz
     rw.srng = &rw.own_rng;
     uint64_t drawn = rw.own_rng;
     PyObject *played = NULL;
-    busy = 1;
     int res = act(&rw, m, e, i, &played);
     rmenu_ok = 0;
     Py_CLEAR(rlist); Py_CLEAR(rlast);
     if (res < 0) {
-        busy = 0;
         Py_DECREF(srng);
         drop();  /* (a half-made decision: Python's state is not to be trusted either) */
         return NULL;
@@ -2483,24 +2514,39 @@ static PyObject *lost_mines_apply(PyObject *self, PyObject *const *args, Py_ssiz
         bad = write_step(&rw) < 0 || (rw.own_rng != drawn && put_rng(srng, rw.own_rng) < 0)
               || PyList_Append(history, action) < 0;
     }
-    busy = 0;
     Py_DECREF(history);
     Py_DECREF(srng);
     if (bad) return NULL;
     return PyLong_FromLong(0);
 }
 
+/* each call holds the core from start to end: its calls into Python let other threads run,
+   which wait for it (wait_core) */
+#define HELD(name, not_taken)                                                              \
+    static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {     \
+        if (wait_core()) not_taken;                                                       \
+        take_busy();                                                                      \
+        PyObject *r = name##_held(self, args, nargs);                                     \
+        busy = 0;                                                                         \
+        return r;                                                                         \
+    }
+HELD(lost_mines_legal, Py_RETURN_NONE)
+HELD(lost_mines_count, return PyLong_FromLong(-1))
+HELD(lost_mines_nth, Py_RETURN_NONE)
+HELD(lost_mines_random, Py_RETURN_NONE)
+HELD(lost_mines_apply, return PyLong_FromLong(2))
+
 /* lost_mines_release(state): the state given back to Python if it is the resident one
    (None: whichever is) */
 static PyObject *lost_mines_release(PyObject *self, PyObject *state) {
     (void)self;
-    PyObject *st = resident_state();
-    if (st == NULL || (state != Py_None && st != state)) Py_RETURN_NONE;
-    if (busy) {
-        PyErr_SetString(PyExc_RuntimeError, "lost mines core: a resident state read while the core plays it");
+    if (wait_core()) {
+        PyErr_SetString(PyExc_RuntimeError, "lost mines core: a held state read while the core plays it");
         return NULL;
     }
-    busy = 1;
+    PyObject *st = resident_state();
+    if (st == NULL || (state != Py_None && st != state)) Py_RETURN_NONE;
+    take_busy();
     int r = release();
     busy = 0;
     if (r < 0) return NULL;

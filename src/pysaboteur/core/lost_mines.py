@@ -67,15 +67,16 @@ def _by_grid(table: dict[int, Any]) -> tuple[Any, ...]:
 
 
 def _put_maze(state: S.LostMinesState, cells: dict[int, int], hidden: dict[int, str],
-              constraint: dict[int, int], order: list[int], version: int) -> None:
-    """A new maze for ``state`` from the core's (its clones keep theirs: copy-on-write)."""
+              constraint: dict[int, int], order: list[int],
+              version: int) -> tuple[Maze, Memo]:
+    """A new maze for ``state`` from the core's, and its memo (its clones keep theirs:
+    copy-on-write); the core puts both in the state."""
     maze = Maze.__new__(Maze)
     maze.cat = S.CAT
     maze.cells, maze.hidden, maze.constraint, maze.order = cells, hidden, constraint, order
     maze.sources, maze.blocks, maze.reach, maze.reach_in = [], [], [], []  # no contexts
     maze.version = version
-    state.maze = maze
-    state._mt = Memo()
+    return maze, Memo()
 
 
 def _spec() -> dict[str, Any]:
