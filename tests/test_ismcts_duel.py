@@ -89,3 +89,39 @@ def test_time_bounded_search_stops_and_decides() -> None:
     legal = state.legal_actions()
     assert bot.choose(state.view(state.current_player), legal) in legal
     assert bot.last_iterations >= 16
+
+
+@pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+@pytest.mark.parametrize(("game", "players"), [("duel", 2), ("solo", 1)])
+def test_compiled_search_in_rare_positions(game: str, players: int) -> None:
+    """Goals to orient, later rounds (gold already won) and bribes to pay at the round's
+    end: the compiled search decides as the pure one and draws the same numbers."""
+    want = 6
+    found = {"orient": 0, "late": 0, "bribed": 0}
+    pick = Rng(7)
+    seed = 0
+    while seed < 400 and min(found.values()) < want:
+        seed += 1
+        state = make_game(game, players).new_state(seed)
+        while not state.is_terminal:
+            tag = None
+            if state.phase == 2:
+                tag = "orient"
+            elif any(state.bribes_made) and state.round_no >= 2 and pick.below(6) == 0:
+                tag = "bribed"
+            elif state.round_no >= 2 and pick.below(40) == 0:
+                tag = "late"
+            if tag is not None and found[tag] < want:
+                found[tag] += 1
+                view, legal = state.view(state.current_player), state.legal_actions()
+                runs = []
+                for pure in (True, False):
+                    with core.use_pure(pure):
+                        bot = IsmctsBot(seed, iterations=60, leaf_values=False)
+                        runs.append((bot.choose(view, legal), bot.rng.state,
+                                     bot.last_iterations))
+                assert runs[0] == runs[1], (tag, seed)
+            legal = state.legal_actions()
+            state.apply(legal[pick.below(len(legal))])
+    assert found["late"] == found["bribed"] == want
+    assert game == "solo" or found["orient"] >= 2

@@ -12,6 +12,7 @@
  * the new round back.
  */
 #include "core.h"
+#include <math.h>
 
 #define NCTX 2           /* reach contexts: one per colour in play */
 #define DMAXC 64         /* card kinds */
@@ -797,7 +798,7 @@ static inline int broken(W *w, int seat) {  /* DuelState.broken: a bit per tool 
 }
 
 static inline int discard(W *w, int card) {
-    return PyList_Append(w->discards, w->t->codes[card]);
+    return w->discards == NULL ? 0 : PyList_Append(w->discards, w->t->codes[card]);
 }
 
 static inline int any_pools(W *w) {
@@ -908,6 +909,9 @@ static int reveal(W *w, int g, int rotated) {
     int otile = t->otile_of[card][rotated ? 1 : 0];
     int has = blocks_of(w, g, otile, b);
     place(w, g, otile, has ? b : NULL, 0);
+    list_put(w, &w->forced, g, reached_by);
+    if (t->gold[otile]) list_put(w, &w->gold, g, 0);
+    if (w->state == NULL) return 0;  /* a search's sample: no Python state to tell */
     /* goals_seen = [*goals_seen, code] */
     PyObject *seen = get_attr(w->state, "goals_seen");
     if (seen == NULL) return -1;
@@ -915,8 +919,6 @@ static int reveal(W *w, int g, int rotated) {
     Py_DECREF(seen);
     if (ns == NULL || PyList_Append(ns, t->codes[card]) < 0 || set_obj(w->state, "goals_seen", ns) < 0)
         return -1;
-    list_put(w, &w->forced, g, reached_by);
-    if (t->gold[otile]) list_put(w, &w->gold, g, 0);
     return 0;
 }
 
@@ -1207,79 +1209,134 @@ static int main_done(W *w, int seat, int settle_now) {
     return after_main(w);
 }
 
-/* one decision: picks, applies and logs its action; GO_ON or ROUND_END (-1: error) */
-static int decide(W *w, int even, PyObject **action_out) {
-    DT *t = w->t;
-    static Menu m;
-    if (build_menu(w, &m) < 0) return -1;
-    if (m.n == 0) { PyErr_SetString(PyExc_AssertionError, "duel core: no legal action"); return -1; }
-    Entry *e;
-    int i;
-    if (even) {
-        e = &m.e[below(&w->rng, (uint64_t)m.n)];
-        i = (int)below(&w->rng, (uint64_t)e->count);
-    } else {
-        int total = 0;
-        for (int k = 0; k < m.n; k++) total += m.e[k].count;
-        i = (int)below(&w->rng, (uint64_t)total);
-        e = m.e;
-        while (i >= e->count) { i -= e->count; e++; }
+/* the cell and oriented tile of a placement entry's i-th action (-1: none) */
+static int placement_at(const Menu *m, const Entry *e, int i, int *otile) {
+    if (e->tag == T_PLACE) { *otile = e->a; return m->buf[e->off + i]; }
+    for (int j = e->off; j < e->off + e->a; j++) {
+        uint64_t f = m->fitm[j];
+        int k = __builtin_popcountll(f);
+        if (i < k) {
+            for (int d = 0; d < i; d++) f &= f - 1;  /* drop the lowest tiles */
+            *otile = __builtin_ctzll(f);
+            return m->fitc[j];
+        }
+        i -= k;
     }
-    int seat = w->current, res = GO_ON;
-    PyObject *actor = PyLong_FromLong(seat);  /* the actor is logged first (DuelState._apply) */
-    if (actor == NULL || PyList_Append(w->actors, actor) < 0) { Py_XDECREF(actor); return -1; }
-    Py_DECREF(actor);
-    PyObject *action = NULL;
+    return -1;
+}
+
+/* the cards of a pass entry's i-th action: how many (1 or 2) */
+static inline int pass_at(const Menu *m, int i, int *cs) {
+    if (i < m->nk) { cs[0] = m->hd[i]; return 1; }
+    nth_pair(m->hd, m->mult, m->nk, i - m->nk, cs);
+    return 2;
+}
+
+/* a menu entry's i-th action as one number: two actions have the same key exactly when the
+   Python actions they are equal (the search's tree keys its moves by it) */
+static int64_t action_key(const W *w, const Menu *m, const Entry *e, int i) {
+    switch (e->tag) {
+    case T_ORIENT: return (int64_t)w->pend_opt[i];
+    case T_BRIBE: return (int64_t)1 << 56 | m->buf[e->off + i];
+    case T_END: return (int64_t)2 << 56;
+    case T_FIT: case T_PLACE: {
+        int otile = 0, c = placement_at(m, e, i, &otile);
+        return (int64_t)3 << 56 | (int64_t)c << 8 | otile;
+    }
+    case T_BREAK: return (int64_t)4 << 56 | e->a << 8 | (1 - w->current) << 4;
+    case T_REPAIR: return (int64_t)4 << 56 | e->a << 8 | w->current << 4 | m->buf[e->off + i];
+    case T_CELL: return (int64_t)5 << 56 | (int64_t)e->a << 20 | m->buf[e->off + i];
+    case T_DISCARD: {
+        int np = pair_count(m->mult, m->nk), pair[2] = {0, 0};
+        nth_pair(m->hd, m->mult, m->nk, i % np, pair);
+        return (int64_t)6 << 56 | pair[0] << 16 | pair[1] << 8 | m->buf[e->off + i / np];
+    }
+    default: {  /* T_PASS */
+        int cs[2] = {0, 0}, n = pass_at(m, i, cs);
+        return (int64_t)7 << 56 | (n == 1 ? cs[0] + 1 : (cs[0] + 1) << 8 | (cs[1] + 1));
+    }
+    }
+}
+
+/* a menu entry's i-th action: the Python action the pure menus hand out (a new reference) */
+static PyObject *action_of(const W *w, const Menu *m, const Entry *e, int i) {
+    DT *t = w->t;
+    PyObject *action;
+    switch (e->tag) {
+    case T_ORIENT:
+        action = t->orient_obj[w->pend_opt[i]]; Py_INCREF(action);
+        return action;
+    case T_BRIBE: {
+        int c = m->buf[e->off + i];
+        return PyObject_CallFunction(t->bribe_type, "ll", (long)((c >> 8) - OFF), (long)((c & 255) - OFF));
+    }
+    case T_END:
+        Py_INCREF(t->end_turn);
+        return t->end_turn;
+    case T_FIT: case T_PLACE: {
+        int otile = 0, c = placement_at(m, e, i, &otile);
+        if (c < 0) { PyErr_SetString(PyExc_AssertionError, "duel core: placement"); return NULL; }
+        return placement(t, c, otile);
+    }
+    case T_BREAK: case T_REPAIR: {
+        int card = e->a, target = e->tag == T_BREAK ? 1 - w->current : w->current;
+        int k = e->tag == T_BREAK ? 0 : m->buf[e->off + i];
+        action = t->on_player[card][target][t->ntools[card] > 1 ? k : 0]; Py_INCREF(action);
+        return action;
+    }
+    case T_CELL:
+        return cell_action(t, e->a, m->buf[e->off + i]);
+    case T_DISCARD: {  /* by card removed, then pair */
+        int np = pair_count(m->mult, m->nk), pair[2] = {0, 0}, gone = m->buf[e->off + i / np];
+        nth_pair(m->hd, m->mult, m->nk, i % np, pair);
+        return PyObject_CallFunction(t->tuple_new, "O((OO)O)", t->discard_type, t->codes[pair[0]],
+                                     t->codes[pair[1]], t->codes[gone]);
+    }
+    case T_PASS: {
+        int cs[2] = {0, 0}, n = pass_at(m, i, cs);
+        if (n == 1) { action = t->single[cs[0]]; Py_INCREF(action); return action; }
+        PyObject *combo = Py_BuildValue("(OO)", t->codes[cs[0]], t->codes[cs[1]]);
+        if (combo == NULL) return NULL;
+        action = PyObject_GetItem(t->passes, combo);  /* moves._PASSES: made once */
+        Py_DECREF(combo);
+        return action;
+    }
+    default:
+        PyErr_SetString(PyExc_AssertionError, "duel core: menu tag");
+        return NULL;
+    }
+}
+
+/* a menu entry's i-th action applied (the state's _apply): GO_ON or ROUND_END (-1: error) */
+static int apply_entry(W *w, const Menu *m, const Entry *e, int i) {
+    DT *t = w->t;
+    int seat = w->current;
     switch (e->tag) {
     case T_ORIENT: {  /* GoalReveals._orient, then DuelState._resume */
         int rotated = w->pend_opt[i];
-        action = t->orient_obj[rotated]; Py_INCREF(action);
         w->phase = MAIN;
         w->pend_n = 0;
-        if (reveal(w, w->pend_g, rotated) < 0) break;
-        res = settle(w, seat);
-        res = res == GO_ON ? resume(w) : res == STOP ? GO_ON : res;
-        break;
+        if (reveal(w, w->pend_g, rotated) < 0) return -1;
+        int res = settle(w, seat);
+        return res == GO_ON ? resume(w) : res == STOP ? GO_ON : res;
     }
-    case T_BRIBE: {
-        int c = m.buf[e->off + i];
-        action = PyObject_CallFunction(t->bribe_type, "ll", (long)((c >> 8) - OFF), (long)((c & 255) - OFF));
-        if (action == NULL) return -1;
-        res = bribe(w, seat, c);
-        break;
-    }
+    case T_BRIBE:
+        return bribe(w, seat, m->buf[e->off + i]);
     case T_END:
-        action = t->end_turn; Py_INCREF(action);
-        res = end_turn(w);
-        break;
+        return end_turn(w);
     case T_FIT: case T_PLACE: {
-        int c = -1, otile = e->a;
-        if (e->tag == T_PLACE) c = m.buf[e->off + i];
-        else
-            for (int j = e->off; j < e->off + e->a; j++) {
-                uint64_t f = m.fitm[j];
-                int k = __builtin_popcountll(f);
-                if (i < k) {
-                    for (int d = 0; d < i; d++) f &= f - 1;  /* drop the lowest tiles */
-                    c = m.fitc[j]; otile = __builtin_ctzll(f);
-                    break;
-                }
-                i -= k;
-            }
+        int otile = 0, c = placement_at(m, e, i, &otile);
         if (c < 0) { PyErr_SetString(PyExc_AssertionError, "duel core: placement"); return -1; }
-        if (!(action = placement(t, c, otile))) return -1;
         w->pending_draw = 1;
-        if (hand_remove(w, seat, t->otile_card[otile]) < 0) break;
+        if (hand_remove(w, seat, t->otile_card[otile]) < 0) return -1;
         lay(w, c, otile);
-        res = main_done(w, seat, 1);
-        break;
+        return main_done(w, seat, 1);
     }
     case T_BREAK: case T_REPAIR: {
         int card = e->a, target = e->tag == T_BREAK ? 1 - seat : seat;
-        int k = e->tag == T_BREAK ? 0 : m.buf[e->off + i];
-        action = t->on_player[card][target][t->ntools[card] > 1 ? k : 0]; Py_INCREF(action);
+        int k = e->tag == T_BREAK ? 0 : m->buf[e->off + i];
         w->pending_draw = 1;
-        if (hand_remove(w, seat, card) < 0) break;
+        if (hand_remove(w, seat, card) < 0) return -1;
         if (e->tag == T_BREAK) {
             w->front[target][w->nfront[target]++] = card;
             w->front_dirty = 1;
@@ -1289,74 +1346,70 @@ static int decide(W *w, int even, PyObject **action_out) {
             while (t->tools[w->front[target][j]][0] != tool) j++;
             int gone = w->front[target][j];
             front_remove(w, target, j);
-            if (discard(w, card) < 0 || discard(w, gone) < 0) break;
+            if (discard(w, card) < 0 || discard(w, gone) < 0) return -1;
         }
-        res = main_done(w, seat, 0);
-        break;
+        return main_done(w, seat, 0);
     }
     case T_CELL: {
-        int card = e->a, c = m.buf[e->off + i], settle_now = 0;
-        if (!(action = cell_action(t, card, c))) return -1;
+        int card = e->a, c = m->buf[e->off + i], settle_now = 0;
         w->pending_draw = 1;
-        if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0) break;
+        if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0) return -1;
         if (t->effect[card] == D_MAP) {
-            if (see_card(w->state, seat, py_of(c), t->codes[hid[c]]) < 0) break;
+            if (w->state != NULL && see_card(w->state, seat, py_of(c), t->codes[hid[c]]) < 0) return -1;
         } else if (t->effect[card] == D_ROCKFALL) {
-            if (rockfall(w, c) < 0) break;
+            if (rockfall(w, c) < 0) return -1;
         } else {  /* a key */
             w->keys_left--;
             list_put(w, &w->keys, c, seat);
             refresh_blocks(w, c);
             settle_now = 1;
         }
-        res = main_done(w, seat, settle_now);
-        break;
+        return main_done(w, seat, settle_now);
     }
     case T_DISCARD: {  /* by card removed, then pair */
-        int np = pair_count(m.mult, m.nk), pair[2] = {0, 0}, gone = m.buf[e->off + i / np];
-        nth_pair(m.hd, m.mult, m.nk, i % np, pair);
-        action = PyObject_CallFunction(t->tuple_new, "O((OO)O)", t->discard_type, t->codes[pair[0]],
-                                       t->codes[pair[1]], t->codes[gone]);
-        if (action == NULL) return -1;
+        int np = pair_count(m->mult, m->nk), pair[2] = {0, 0}, gone = m->buf[e->off + i / np];
+        nth_pair(m->hd, m->mult, m->nk, i % np, pair);
         w->pending_draw = 1;
-        if (hand_remove(w, seat, pair[0]) < 0 || hand_remove(w, seat, pair[1]) < 0) break;
+        if (hand_remove(w, seat, pair[0]) < 0 || hand_remove(w, seat, pair[1]) < 0) return -1;
         int j = 0;
         while (w->front[seat][j] != gone) j++;
         front_remove(w, seat, j);
-        if (discard(w, pair[0]) < 0 || discard(w, pair[1]) < 0 || discard(w, gone) < 0) break;
-        res = main_done(w, seat, 0);
-        break;
+        if (discard(w, pair[0]) < 0 || discard(w, pair[1]) < 0 || discard(w, gone) < 0) return -1;
+        return main_done(w, seat, 0);
     }
     case T_PASS: {
-        int cs[2], n = 1;
-        if (i < m.nk) cs[0] = m.hd[i];
-        else { nth_pair(m.hd, m.mult, m.nk, i - m.nk, cs); n = 2; }
-        if (n == 1) { action = t->single[cs[0]]; Py_INCREF(action); }
-        else {
-            PyObject *combo = Py_BuildValue("(OO)", t->codes[cs[0]], t->codes[cs[1]]);
-            if (combo == NULL) return -1;
-            action = PyObject_GetItem(t->passes, combo);  /* moves._PASSES: made once */
-            Py_DECREF(combo);
-            if (action == NULL) return -1;
-        }
-        PyObject *mine = PyList_GET_ITEM(w->passed, seat);
+        int cs[2] = {0, 0}, n = pass_at(m, i, cs);
+        PyObject *mine = w->passed != NULL ? PyList_GET_ITEM(w->passed, seat) : NULL;
         for (int k = 0; k < n; k++)
-            if (hand_remove(w, seat, cs[k]) < 0 || PyList_Append(mine, t->codes[cs[k]]) < 0) goto fail;
+            if (hand_remove(w, seat, cs[k]) < 0
+                || (mine != NULL && PyList_Append(mine, t->codes[cs[k]]) < 0))
+                return -1;
         w->pending_draw = n;
         w->resume = RESUME_AFTER;
-        res = after_main(w);
-        break;
+        return after_main(w);
     }
     default:
         PyErr_SetString(PyExc_AssertionError, "duel core: menu tag");
         return -1;
     }
-    if (PyErr_Occurred() || res < 0) goto fail;
+}
+
+/* one decision: picks, applies and logs its action; GO_ON or ROUND_END (-1: error) */
+static int decide(W *w, int even, PyObject **action_out) {
+    static Menu m;
+    if (build_menu(w, &m) < 0) return -1;
+    if (m.n == 0) { PyErr_SetString(PyExc_AssertionError, "duel core: no legal action"); return -1; }
+    int i, k = core_pick(&w->rng, m.e, sizeof(Entry), m.n, even, &i);
+    Entry *e = &m.e[k];
+    PyObject *actor = PyLong_FromLong(w->current);  /* the actor is logged first (DuelState._apply) */
+    if (actor == NULL || PyList_Append(w->actors, actor) < 0) { Py_XDECREF(actor); return -1; }
+    Py_DECREF(actor);
+    PyObject *action = action_of(w, &m, e, i);
+    if (action == NULL) return -1;
+    int res = apply_entry(w, &m, e, i);
+    if (res < 0 || PyErr_Occurred()) { Py_DECREF(action); return -1; }
     *action_out = action;
     return res;
-fail:
-    Py_XDECREF(action);
-    return -1;
 }
 
 /* ------------------------------------------------------------------ a round's set-up */
@@ -1855,10 +1908,487 @@ static PyObject *duel_first_round(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ------------------------------------------------------------------ determinization */
+/* The numbers of engine.rng.Draws([RAW, len(cards), len(goals)]).take(rng) and the two
+   reorderings they give (engine.rng.reorder): ``words`` 64-bit numbers in turn, a Lehmer
+   code made of ``wc`` of them (the first the most significant) and of the next ``wg``.  A
+   code's digits are those of the big number itself (its remainder by n! has the same first
+   n digits): divided by n, n - 1, ... 1, in 32-bit limbs by as many radixes at once as keep
+   their product below 2**32.  ``items`` reordered in place (pool.pop(digit), in turn). */
+#define DMAXWORDS 16
+static uint64_t next64(uint64_t *s) {
+    uint64_t z = (*s += GAMMA);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static void lehmer_ids(const uint64_t *words, int nw, int *items, int n) {
+    uint32_t limb[2 * DMAXWORDS];
+    int nl = 2 * nw, top = 0, pool[DMAXHAND], out = 0;
+    for (int k = 0; k < nw; k++) { limb[2 * k] = (uint32_t)(words[k] >> 32); limb[2 * k + 1] = (uint32_t)words[k]; }
+    memcpy(pool, items, sizeof(int) * (size_t)n);
+    int left = n;
+    for (int i = n; i >= 2;) {
+        uint64_t radix = i;
+        int k = 1;
+        while (i - k >= 2 && radix * (uint64_t)(i - k) < (1ULL << 32)) { radix *= (uint64_t)(i - k); k++; }
+        uint64_t r = 0;
+        while (top < nl && limb[top] == 0) top++;
+        for (int j = top; j < nl; j++) {
+            uint64_t cur = r << 32 | limb[j];
+            limb[j] = (uint32_t)(cur / radix);
+            r = cur % radix;
+        }
+        for (int d = 0; d < k; d++, i--) {  /* digits of the remainder, radix i first */
+            int j = (int)(r % (uint64_t)i);
+            r /= (uint64_t)i;
+            items[out++] = pool[j];
+            memmove(pool + j, pool + j + 1, sizeof(int) * (size_t)(left - j - 1));
+            left--;
+        }
+    }
+    if (left == 1) items[out++] = pool[0];
+}
+
+/* the numbers of one sample: the state's seed, the cards' and the goals' orders (in place) */
+static uint64_t deal_ids(uint64_t *rng, int *cards, int nc, int wc, int *goals, int ng, int wg) {
+    uint64_t seed = next64(rng), words[DMAXWORDS];
+    for (int k = 0; k < wc; k++) words[k] = next64(rng);
+    if (nc >= 2) lehmer_ids(words, wc, cards, nc);
+    for (int k = 0; k < wg; k++) words[k] = next64(rng);
+    if (ng >= 2) lehmer_ids(words, wg, goals, ng);
+    return seed;
+}
+
+/* duel_deal(rng, cards, wc, goals, wg) -> (seed, cards, goals): Draws.take and the two
+   reorders of games/duel/determinize.py's sample (cards and goals: tuples of codes) */
+static PyObject *duel_deal(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *rng, *cards, *goals;
+    int wc, wg;
+    if (!PyArg_ParseTuple(args, "OO!iO!i", &rng, &PyTuple_Type, &cards, &wc, &PyTuple_Type, &goals, &wg))
+        return NULL;
+    Py_ssize_t nc = PyTuple_GET_SIZE(cards), ng = PyTuple_GET_SIZE(goals);
+    if (nc > DMAXHAND || ng > DMAXHAND || wc < 0 || wg < 0 || wc > DMAXWORDS || wg > DMAXWORDS
+        || (nc >= 2 && wc < 1) || (ng >= 2 && wg < 1)) {
+        PyErr_SetString(PyExc_ValueError, "duel core: deal");
+        return NULL;
+    }
+    int ci[DMAXHAND], gi[DMAXHAND];
+    for (int i = 0; i < nc; i++) ci[i] = i;
+    for (int i = 0; i < ng; i++) gi[i] = i;
+    uint64_t s;
+    if (get_rng(rng, &s) < 0) return NULL;
+    uint64_t seed = deal_ids(&s, ci, (int)nc, wc, gi, (int)ng, wg);
+    if (put_rng(rng, s) < 0) return NULL;
+    PyObject *cl = PyList_New(nc), *gl = PyList_New(ng);
+    if (cl == NULL || gl == NULL) { Py_XDECREF(cl); Py_XDECREF(gl); return NULL; }
+    for (int i = 0; i < nc; i++) { PyObject *o = PyTuple_GET_ITEM(cards, ci[i]); Py_INCREF(o); PyList_SET_ITEM(cl, i, o); }
+    for (int i = 0; i < ng; i++) { PyObject *o = PyTuple_GET_ITEM(goals, gi[i]); Py_INCREF(o); PyList_SET_ITEM(gl, i, o); }
+    return Py_BuildValue("(KNN)", (unsigned long long)seed, cl, gl);
+}
+
+/* ------------------------------------------------------------------ ISMCTS */
+/* bots/ismcts.py's IsmctsBot._iterate with play-outs (no leaf values, no root shortlist or
+   bias), every iteration on the core: a sample dealt from the determinizer's template (the
+   same numbers as its sample()), the tree walked by the moves legal in it (the same order,
+   UCB with availability counts, the same floating-point operations in the same order), one
+   node added, the round played out at random ("playout" policy), each seat's gold gained
+   (the pay-out's choose_payment) relative to the others backed up.  The tree keys moves by
+   action_key; the root's moves keep their Python actions.  The bot's generator draws the
+   same numbers in the same order as the Python search, so a search decides the same. */
+#define SMAXLEGAL 2048
+#define SMAXDEPTH 1024
+#define SMAXGOLD 64
+
+typedef struct { int64_t key; int parent, node; } Slot;
+
+typedef struct {
+    DT *t;
+    W tmpl, work;
+    /* the template's grid: its cells and what they hold */
+    int nsnap, *snap_cell;
+    int16_t *snap_tile, *snap_hid;
+    uint8_t *snap_grid;  /* per cell: reach, reach_in, blocks per context (3 * NCTX) */
+    /* the deal: unknown cards (ids), their places; unknown goals and the cells they go to */
+    int ncards, cards[DMAXHAND], wc, ngoals, goals[DMAXHAND], wg;
+    int nothers, other[2], other_hand[2], other_passed[2], deck_size;
+    int nunseen, unseen[DMAXHID];   /* index in the template's face-down cells */
+    int gold_vals[2][SMAXGOLD], ngold[2];
+    double explore;
+    /* the tree: node 0 the root */
+    int nnodes, cap, *visits, *avail;
+    double *total;
+    Slot *table;
+    size_t tcap, tused;
+    PyObject *root;  /* {action: node} for the root's children */
+} Search;
+
+static void search_free(PyObject *capsule) {
+    Search *S = PyCapsule_GetPointer(capsule, "pysaboteur._core.DuelSearch");
+    if (S == NULL) { PyErr_Clear(); return; }
+    PyMem_RawFree(S->snap_cell); PyMem_RawFree(S->snap_tile); PyMem_RawFree(S->snap_hid);
+    PyMem_RawFree(S->snap_grid);
+    PyMem_RawFree(S->visits); PyMem_RawFree(S->avail); PyMem_RawFree(S->total);
+    PyMem_RawFree(S->table);
+    Py_XDECREF(S->root);
+    PyMem_RawFree(S);
+}
+
+static inline size_t slot_of(int parent, int64_t key, size_t mask) {
+    uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uint32_t)parent * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 29;
+    return (size_t)h & mask;
+}
+
+static int find_child(const Search *S, int parent, int64_t key) {
+    size_t mask = S->tcap - 1, i = slot_of(parent, key, mask);
+    for (;;) {
+        const Slot *sl = &S->table[i];
+        if (sl->node < 0) return -1;
+        if (sl->parent == parent && sl->key == key) return sl->node;
+        i = (i + 1) & mask;
+    }
+}
+
+static int grow_table(Search *S) {
+    size_t cap = S->tcap ? S->tcap * 2 : 4096;
+    Slot *nt = PyMem_RawMalloc(cap * sizeof(Slot));
+    if (nt == NULL) return -1;
+    for (size_t i = 0; i < cap; i++) nt[i].node = -1;
+    for (size_t j = 0; j < S->tcap; j++) {
+        Slot *sl = &S->table[j];
+        if (sl->node < 0) continue;
+        size_t i = slot_of(sl->parent, sl->key, cap - 1);
+        while (nt[i].node >= 0) i = (i + 1) & (cap - 1);
+        nt[i] = *sl;
+    }
+    PyMem_RawFree(S->table);
+    S->table = nt; S->tcap = cap;
+    return 0;
+}
+
+static int new_node(Search *S) {
+    if (S->nnodes == S->cap) {
+        int cap = S->cap ? S->cap * 2 : 4096;
+        int *v = PyMem_RawRealloc(S->visits, sizeof(int) * (size_t)cap);
+        if (v == NULL) return -1;
+        S->visits = v;
+        int *a = PyMem_RawRealloc(S->avail, sizeof(int) * (size_t)cap);
+        if (a == NULL) return -1;
+        S->avail = a;
+        double *tt = PyMem_RawRealloc(S->total, sizeof(double) * (size_t)cap);
+        if (tt == NULL) return -1;
+        S->total = tt;
+        S->cap = cap;
+    }
+    int n = S->nnodes++;
+    S->visits[n] = 0; S->avail[n] = 0; S->total[n] = 0.0;
+    return n;
+}
+
+static int add_child(Search *S, int parent, int64_t key) {
+    if (2 * (S->tused + 1) > S->tcap && grow_table(S) < 0) return -1;
+    int n = new_node(S);
+    if (n < 0) return -1;
+    size_t mask = S->tcap - 1, i = slot_of(parent, key, mask);
+    while (S->table[i].node >= 0) i = (i + 1) & mask;
+    S->table[i].parent = parent; S->table[i].key = key; S->table[i].node = n;
+    S->tused++;
+    return n;
+}
+
+/* the template's grid back, then the sample's face-down goals */
+static void grid_restore(const Search *S) {
+    grid_reset();
+    for (int j = 0; j < S->nsnap; j++) {
+        int c = S->snap_cell[j];
+        const uint8_t *g = S->snap_grid + (size_t)j * 3 * NCTX;
+        tile[c] = S->snap_tile[j]; hid[c] = S->snap_hid[j];
+        for (int k = 0; k < NCTX; k++) { reach[k][c] = g[k]; rin[k][c] = g[NCTX + k]; blk[k][c] = g[2 * NCTX + k]; }
+        touch(c);
+    }
+}
+
+/* choose_payment's total: what paying ``debt`` from gold worth ``v`` costs (its value) */
+static int payment_value(const int *v, int n, int debt) {
+    if (debt <= 0) return 0;
+    int sum = 0;
+    for (int i = 0; i < n; i++) sum += v[i];
+    if (sum <= debt) return sum;
+    /* the least total at or above the debt that some of the cards make */
+    static uint8_t can[4096];
+    if (sum >= (int)sizeof can) return -1000000;  /* (never: gold is a few cards) */
+    memset(can, 0, (size_t)sum + 1);
+    can[0] = 1;
+    for (int i = 0; i < n; i++)
+        for (int x = sum - v[i]; x >= 0; x--) if (can[x]) can[x + v[i]] = 1;
+    for (int x = debt; x <= sum; x++) if (can[x]) return x;
+    return sum;
+}
+
+/* one iteration: 0, 1 (a position the core does not take: the search stops), -1 error */
+static int iterate(Search *S, uint64_t *rng) {
+    static Menu m;
+    static int64_t keys[SMAXLEGAL];
+    static int ent[SMAXLEGAL], idx[SMAXLEGAL], child[SMAXLEGAL], untried[SMAXLEGAL];
+    static int path[SMAXDEPTH], actor[SMAXDEPTH];
+    W *w = &S->work;
+    memcpy(w, &S->tmpl, sizeof(W));
+    grid_restore(S);
+    /* the sample: Determinizer.sample's deal */
+    int cards[DMAXHAND], goals[DMAXHAND];
+    memcpy(cards, S->cards, sizeof(int) * (size_t)S->ncards);
+    memcpy(goals, S->goals, sizeof(int) * (size_t)S->ngoals);
+    deal_ids(rng, cards, S->ncards, S->wc, goals, S->ngoals, S->wg);
+    int at = 0;
+    for (int j = 0; j < S->nothers; j++) {
+        int s = S->other[j];
+        memcpy(w->hand[s], cards + at, sizeof(int) * (size_t)S->other_hand[j]);
+        w->hn[s] = S->other_hand[j];
+        at += S->other_hand[j] + S->other_passed[j];
+    }
+    memcpy(w->deck, cards + at, sizeof(int) * (size_t)S->deck_size);
+    w->ndeck = w->ndeck0 = S->deck_size;
+    for (int j = 0, left = S->ngoals; j < S->nunseen; j++) {  /* goals.pop() each */
+        int g = goals[--left], k = S->unseen[j];
+        w->hcard[k] = g;
+        hid[w->hcell[k]] = (int16_t)g;
+    }
+    /* selection and expansion */
+    int node = 0, depth = 0, res = GO_ON;
+    for (;;) {
+        if (build_menu(w, &m) < 0) return -1;
+        int n = 0;
+        for (int k = 0; k < m.n; k++) {
+            if (n + m.e[k].count > SMAXLEGAL) return 1;
+            for (int i = 0; i < m.e[k].count; i++) {
+                keys[n] = action_key(w, &m, &m.e[k], i); ent[n] = k; idx[n] = i; n++;
+            }
+        }
+        if (n == 0) { PyErr_SetString(PyExc_AssertionError, "duel core: no legal action"); return -1; }
+        if (depth >= SMAXDEPTH) return 1;
+        int nun = 0, player = w->current, pick;
+        for (int j = 0; j < n; j++) if ((child[j] = find_child(S, node, keys[j])) < 0) untried[nun++] = j;
+        if (nun) {
+            pick = untried[below(rng, (uint64_t)nun)];
+            int c = add_child(S, node, keys[pick]);
+            if (c < 0) { PyErr_NoMemory(); return -1; }
+            S->avail[c] = 1;
+            for (int j = 0; j < n; j++) if (j != pick && child[j] >= 0) S->avail[child[j]]++;
+            if (node == 0) {  /* the root's moves as the Python search keys them */
+                PyObject *a = action_of(w, &m, &m.e[ent[pick]], idx[pick]), *v = PyLong_FromLong(c);
+                int bad = a == NULL || v == NULL || PyDict_SetItem(S->root, a, v) < 0;
+                Py_XDECREF(a); Py_XDECREF(v);
+                if (bad) return -1;
+            }
+            res = apply_entry(w, &m, &m.e[ent[pick]], idx[pick]);
+            if (res < 0) return -1;
+            path[depth] = c; actor[depth] = player; depth++;
+            break;
+        }
+        double best_value = -HUGE_VAL;
+        pick = 0;
+        for (int j = 0; j < n; j++) {
+            int c = child[j];
+            S->avail[c]++;
+            double value = (S->total[c] / (double)S->visits[c] + 0.0)
+                           + S->explore * sqrt(log((double)S->avail[c]) / (double)S->visits[c]);
+            if (value > best_value) { pick = j; best_value = value; }
+        }
+        res = apply_entry(w, &m, &m.e[ent[pick]], idx[pick]);
+        if (res < 0) return -1;
+        node = child[pick];
+        path[depth] = node; actor[depth] = player; depth++;
+        if (w->bail) return 1;
+        if (res == ROUND_END) break;
+    }
+    if (w->bail) return 1;
+    /* simulation: random play to the round's end */
+    while (res != ROUND_END) {
+        if (build_menu(w, &m) < 0) return -1;
+        if (m.n == 0) { PyErr_SetString(PyExc_AssertionError, "duel core: no legal action"); return -1; }
+        int i, k = core_pick(rng, m.e, sizeof(Entry), m.n, 1, &i);
+        res = apply_entry(w, &m, &m.e[k], i);
+        if (res < 0) return -1;
+        if (w->bail) return 1;
+    }
+    /* each seat's gold gained: the claimed gold less the bribes paid (choose_payment) */
+    int gain[2] = {0, 0}, total = 0;
+    for (int s = 0; s < w->seats; s++) {
+        int v[SMAXGOLD * 2], nv = S->ngold[s];
+        memcpy(v, S->gold_vals[s], sizeof(int) * (size_t)nv);
+        for (int i = 0; i < w->markers.n; i++)
+            if (w->markers.val[i] == s) {
+                int value = S->t->value[S->t->otile_card[tile[w->markers.cell[i]]]];
+                gain[s] += value;
+                if (nv < SMAXGOLD * 2) v[nv++] = value;
+            }
+        gain[s] -= payment_value(v, nv, w->bribes_made[s]);
+        total += gain[s];
+    }
+    double outcome[2];
+    for (int s = 0; s < w->seats; s++)  /* ismcts.relative */
+        outcome[s] = w->seats == 1 ? (double)gain[s] / 5.0
+                     : ((double)gain[s] - (double)(total - gain[s]) / (double)(w->seats - 1)) / 5.0;
+    for (int d = 0; d < depth; d++) {
+        S->visits[path[d]]++;
+        S->total[path[d]] += outcome[actor[d]];
+    }
+    return 0;
+}
+
+/* duel_search(template, tables, game, plan, exploration) -> a search, or None (a position
+ * the core does not take).  plan: (unknown cards, wc, unknown goals, wg, ((seat, hand,
+ * passed)...), deck size, unseen cells, ((cell, code) of the goals the seat knows), each
+ * seat's gold) */
+static PyObject *duel_search(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *caps, *game, *plan;
+    double explore;
+    if (!PyArg_ParseTuple(args, "OOO!O!d", &state, &caps, &PyTuple_Type, &game, &PyTuple_Type, &plan, &explore))
+        return NULL;
+    DT *t = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelTables");
+    if (t == NULL) return NULL;
+    if (busy || PyTuple_GET_SIZE(plan) != 9) Py_RETURN_NONE;
+    Search *S = PyMem_RawCalloc(1, sizeof(Search));
+    if (S == NULL) return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(S, "pysaboteur._core.DuelSearch", search_free);
+    if (capsule == NULL) { PyMem_RawFree(S); return NULL; }
+    S->t = t; S->explore = explore;
+    W *w = &S->tmpl;
+    w->t = t; w->state = state;
+    int rc = read_game(w, game);
+    busy = 1;
+    if (rc == 0) rc = sync_in(w);
+    busy = 0;
+    w->state = NULL; w->discards = w->passed = w->history = w->actors = NULL;
+    if (rc < 0) goto fail;
+    if (rc > 0 || (w->phase == ORIENT && w->pend_n < 1)) goto none;
+    /* the deal */
+    PyObject *o = PyTuple_GET_ITEM(plan, 0);
+    if ((rc = read_cards(w, o, S->cards, &S->ncards, DMAXHAND))) { if (rc < 0) goto fail; goto none; }
+    S->wc = (int)PyLong_AsLong(PyTuple_GET_ITEM(plan, 1));
+    if ((rc = read_cards(w, PyTuple_GET_ITEM(plan, 2), S->goals, &S->ngoals, DMAXHAND))) { if (rc < 0) goto fail; goto none; }
+    S->wg = (int)PyLong_AsLong(PyTuple_GET_ITEM(plan, 3));
+    if (S->wc > DMAXWORDS || S->wg > DMAXWORDS) goto none;
+    o = PyTuple_GET_ITEM(plan, 4);
+    S->nothers = (int)PyTuple_GET_SIZE(o);
+    int places = 0;
+    for (int j = 0; j < S->nothers && j < 2; j++) {
+        PyObject *r = PyTuple_GET_ITEM(o, j);
+        S->other[j] = (int)tuple_long(r, 0);
+        S->other_hand[j] = (int)tuple_long(r, 1);
+        S->other_passed[j] = (int)tuple_long(r, 2);
+        places += S->other_hand[j] + S->other_passed[j];
+        if (S->other_hand[j] > DMAXHAND - DMAXDECK) goto none;
+    }
+    S->deck_size = (int)PyLong_AsLong(PyTuple_GET_ITEM(plan, 5));
+    if (S->nothers > 2 || S->deck_size > DMAXDECK || places + S->deck_size > S->ncards) goto none;
+    o = PyTuple_GET_ITEM(plan, 6);
+    S->nunseen = (int)PyTuple_GET_SIZE(o);
+    if (S->nunseen > S->ngoals) goto none;
+    for (int j = 0; j < S->nunseen; j++) {
+        int c = gi_of(tuple_long(o, j)), k = -1;
+        for (int i = 0; i < w->nh; i++) if (w->hcell[i] == c) k = i;
+        if (k < 0) goto none;
+        S->unseen[j] = k;
+    }
+    o = PyTuple_GET_ITEM(plan, 7);
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(o); j++) {
+        PyObject *r = PyTuple_GET_ITEM(o, j);
+        int c = gi_of(tuple_long(r, 0)), id = card_id(w, PyTuple_GET_ITEM(r, 1)), k = -1;
+        if (id < 0) goto fail;
+        for (int i = 0; i < w->nh; i++) if (w->hcell[i] == c) k = i;
+        if (k < 0) goto none;
+        w->hcard[k] = id; hid[c] = (int16_t)id;
+    }
+    o = PyTuple_GET_ITEM(plan, 8);
+    for (int s = 0; s < w->seats; s++) {
+        PyObject *g = PyTuple_GET_ITEM(o, s);
+        S->ngold[s] = (int)PyTuple_GET_SIZE(g);
+        if (S->ngold[s] > SMAXGOLD) goto none;
+        for (int i = 0; i < S->ngold[s]; i++) {
+            int id = card_id(w, PyTuple_GET_ITEM(g, i));
+            if (id < 0) goto fail;
+            S->gold_vals[s][i] = t->value[id];
+        }
+    }
+    if (PyErr_Occurred()) goto fail;
+    for (int s = 0; s < w->seats; s++) frontier(w, s);  /* kept with the template */
+    /* the template's grid */
+    S->nsnap = ntouched;
+    S->snap_cell = PyMem_RawMalloc(sizeof(int) * (size_t)(ntouched + 1));
+    S->snap_tile = PyMem_RawMalloc(sizeof(int16_t) * (size_t)(ntouched + 1));
+    S->snap_hid = PyMem_RawMalloc(sizeof(int16_t) * (size_t)(ntouched + 1));
+    S->snap_grid = PyMem_RawMalloc((size_t)3 * NCTX * (size_t)(ntouched + 1));
+    if (!S->snap_cell || !S->snap_tile || !S->snap_hid || !S->snap_grid) { PyErr_NoMemory(); goto fail; }
+    for (int j = 0; j < ntouched; j++) {
+        int c = touched[j];
+        uint8_t *g = S->snap_grid + (size_t)j * 3 * NCTX;
+        S->snap_cell[j] = c; S->snap_tile[j] = tile[c]; S->snap_hid[j] = hid[c];
+        for (int k = 0; k < NCTX; k++) { g[k] = reach[k][c]; g[NCTX + k] = rin[k][c]; g[2 * NCTX + k] = blk[k][c]; }
+    }
+    if (!(S->root = PyDict_New()) || new_node(S) < 0 || grow_table(S) < 0) goto fail;
+    return capsule;
+none:
+    Py_DECREF(capsule);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(capsule);
+    return NULL;
+}
+
+/* duel_search_run(search, rng, n) -> n, or -1: a sample the core does not take (the search
+ * is spoilt: the caller searches in Python from the generator it had) */
+static PyObject *duel_search_run(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *caps, *rng;
+    long n;
+    if (!PyArg_ParseTuple(args, "OOl", &caps, &rng, &n)) return NULL;
+    Search *S = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelSearch");
+    if (S == NULL) return NULL;
+    if (busy) return PyLong_FromLong(-1);
+    uint64_t s;
+    if (get_rng(rng, &s) < 0) return NULL;
+    busy = 1;
+    long done = 0;
+    int rc = 0;
+    while (done < n && (rc = iterate(S, &s)) == 0) done++;
+    busy = 0;
+    if (rc < 0) return NULL;
+    if (put_rng(rng, s) < 0) return NULL;
+    return PyLong_FromLong(rc ? -1 : done);
+}
+
+/* duel_search_root(search) -> {action: visits} of the root's moves */
+static PyObject *duel_search_root(PyObject *self, PyObject *caps) {
+    (void)self;
+    Search *S = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelSearch");
+    if (S == NULL) return NULL;
+    PyObject *out = PyDict_New(), *k, *v;
+    Py_ssize_t pos = 0;
+    while (out != NULL && PyDict_Next(S->root, &pos, &k, &v)) {
+        PyObject *x = PyLong_FromLong(S->visits[PyLong_AsLong(v)]);
+        if (x == NULL || PyDict_SetItem(out, k, x) < 0) { Py_XDECREF(x); Py_DECREF(out); return NULL; }
+        Py_DECREF(x);
+    }
+    return out;
+}
+
 PyMethodDef duel_methods[] = {
     {"duel_first_round", duel_first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, game) -> bool."},
     {"duel_tables", duel_tables, METH_O, "Compile the Duel's tables (a spec dict)."},
+    {"duel_deal", duel_deal, METH_VARARGS,
+     "A Duel sample's numbers: (rng, cards, wc, goals, wg) -> (seed, cards, goals) reordered."},
+    {"duel_search", duel_search, METH_VARARGS,
+     "An ISMCTS search with play-outs: (template, tables, game, plan, exploration) -> search."},
+    {"duel_search_run", duel_search_run, METH_VARARGS,
+     "n iterations of a search: (search, rng, n) -> n, or -1 (search in Python)."},
+    {"duel_search_root", duel_search_root, METH_O, "A search's root moves: {action: visits}."},
     {"duel_play_out", duel_play_out, METH_VARARGS,
      "The Duel's (or solo's) State.play_out: (state, rng, until_round_end, even, tables, "
      "game) -> (played, finished)."},

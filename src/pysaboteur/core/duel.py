@@ -18,7 +18,7 @@ from ..engine.actions import Bribe, Discard, EndTurn, Orient
 from ..engine.game import RoundResult
 from ..engine.maze import FITS, Maze, Memo, cell, cell_actions_of
 from ..engine.moves import _PASSES, SINGLES
-from ..engine.rng import Rng
+from ..engine.rng import _PLANS, Rng, _plan
 from ..engine.views import EndedBoard, LaterRoundEnd, RoundEnd
 from ..games.duel import cards as C
 from ..games.duel import state as S
@@ -220,3 +220,47 @@ def _duel_play_out(state: DuelState, rng: Rng, until_round_end: bool, policy: st
             return int(played)
         return int(played) + state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     return int(played)
+
+
+# ---------------------------------------------------------------------- determinization and search
+def deal_plan(n: int) -> int:
+    """How many 64-bit numbers ``Rng.lehmer_code(n)`` (and ``Draws``) take for n items."""
+    return 0 if n < 2 else (_PLANS.get(n) or _plan(n))[1]
+
+
+class Search:
+    """An ISMCTS search with play-outs on the core (``duel_search`` in duel.c): the tree,
+    its samples and play-outs in C, the same numbers drawn from the bot's generator as
+    ``IsmctsBot._iterate``'s (the same decisions)."""
+
+    __slots__ = ("_ext", "_handle")
+
+    def __init__(self, ext: Any, handle: Any) -> None:
+        self._ext, self._handle = ext, handle
+
+    def run(self, rng: Rng, n: int) -> bool:
+        """``n`` more iterations; False: a sample the core does not take (the search is
+        spoilt and the generator moved: search in Python from where it was)."""
+        return bool(self._ext.duel_search_run(self._handle, rng, n) >= 0)
+
+    def root(self) -> dict[Any, int]:
+        """The root's moves searched, with their visits."""
+        return dict(self._ext.duel_search_root(self._handle))
+
+
+def search(worlds: Any, exploration: float) -> Search | None:
+    """A compiled search from the Duel's determinizer ``worlds`` (None: search in Python: the
+    core is off or does not take the position)."""
+    from . import extension
+
+    ext = extension()
+    template = worlds.template
+    if ext is None or type(template) is not DuelState or template.game.catalogue is not S.CAT:
+        return None
+    plan = (list(worlds.unknown_cards), deal_plan(len(worlds.unknown_cards)),
+            list(worlds.unknown_goals), deal_plan(len(worlds.unknown_goals)),
+            tuple(worlds.sizes), worlds.deck_size, tuple(worlds.unseen_cells),
+            tuple(template.seen[worlds.seat].items()), tuple(map(tuple, template.gold)))
+    handle = ext.duel_search(template, core_tables(), _game_of(template.game), plan,
+                             float(exploration))
+    return None if handle is None else Search(ext, handle)

@@ -14,6 +14,7 @@ move log (a sample has no history).
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from ...engine.determinize import blank_state, check_places
 from ...engine.maze import Maze, Memo, cell
@@ -147,6 +148,15 @@ class Determinizer:
             for s, c in self.looked:
                 state.seen[s][c] = hidden[c]
         return state
+
+
+    def compiled_search(self, exploration: float) -> Any:
+        """An ISMCTS search with play-outs from this determinizer's samples on the compiled
+        core (``core.duel.Search``), or None where the core is off or does not take the
+        position."""
+        from ...core.duel import search
+
+        return search(self, exploration)
 
 
 def determinize(view: DuelView, rng: Rng) -> DuelState:
