@@ -1054,6 +1054,15 @@ typedef struct {
     int hd[DMAXHAND], mult[DMAXHAND], nk;
 } Menu;
 
+/* a few ints sorted in place (insertion: the lists are short and nearly sorted) */
+static inline void sort_ints(int *a, int n) {
+    for (int i = 1; i < n; i++) {
+        int x = a[i], j = i;
+        while (j > 0 && a[j - 1] > x) { a[j] = a[j - 1]; j--; }
+        a[j] = x;
+    }
+}
+
 static inline void add(Menu *m, int count, int tag, int a, int off) {
     m->e[m->n++] = (Entry){count, tag, a, off};
 }
@@ -1101,7 +1110,7 @@ static int placement_menu(W *w, int seat, Menu *m) {
                     mark[c] = mgen;
                     cells[nc++] = c;
                 }
-            qsort(cells, (size_t)nc, sizeof(int), cmp_int);
+            sort_ints(cells, nc);
         } else  /* solo: the other colour's ladder, a path card with a ladder's limits */
             for (int j = 0; j < nfr; j++) if (mark[fr[j]] != mgen) cells[nc++] = fr[j];
         for (int o = 0; o < t->norient[card]; o++) {
@@ -1141,7 +1150,7 @@ static void action_menu(W *w, int seat, int card, Menu *m) {
         break;
     case D_MAP:
         for (int i = 0; i < w->nh; i++) m->buf[off + n++] = w->hcell[i];
-        qsort(m->buf + off, (size_t)n, sizeof(int), cmp_int);
+        sort_ints(m->buf + off, n);
         break;
     default:
         return;
@@ -1258,8 +1267,84 @@ static int64_t action_key(const W *w, const Menu *m, const Entry *e, int i) {
     }
 }
 
+/* the actions made from a table look-up or a call (placements, cell actions, bribes,
+   discards, passes of two), kept by action_key: the same object for the same action, as the
+   pure menus' tables hand out (bribes and discards, made anew there, are equal values) */
+#define ACACHE_MOST (1 << 20)
+typedef struct { int64_t key; PyObject *action; } CachedAction;
+static CachedAction *acache;
+static size_t acache_cap, acache_used;
+
+static PyObject *cached_action(int64_t key) {
+    if (acache == NULL) return NULL;
+    size_t mask = acache_cap - 1, i = (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+    for (;;) {
+        CachedAction *a = &acache[i];
+        if (a->action == NULL) return NULL;
+        if (a->key == key) return a->action;
+        i = (i + 1) & mask;
+    }
+}
+
+static void keep_action(int64_t key, PyObject *action) {  /* kept for the process's life */
+    if (acache_used >= ACACHE_MOST) return;
+    if (2 * (acache_used + 1) > acache_cap) {
+        size_t cap = acache_cap ? 2 * acache_cap : 4096;
+        CachedAction *na = PyMem_RawCalloc(cap, sizeof(CachedAction));
+        if (na == NULL) return;
+        for (size_t j = 0; j < acache_cap; j++) {
+            if (acache[j].action == NULL) continue;
+            size_t i = (size_t)(((uint64_t)acache[j].key * 0x9E3779B97F4A7C15ULL) >> 20) & (cap - 1);
+            while (na[i].action != NULL) i = (i + 1) & (cap - 1);
+            na[i] = acache[j];
+        }
+        PyMem_RawFree(acache);
+        acache = na; acache_cap = cap;
+    }
+    size_t mask = acache_cap - 1, i = (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+    while (acache[i].action != NULL) i = (i + 1) & mask;
+    acache[i].key = key; acache[i].action = action;
+    Py_INCREF(action);
+    acache_used++;
+}
+
+static PyObject *make_action(const W *w, const Menu *m, const Entry *e, int i);
+
 /* a menu entry's i-th action: the Python action the pure menus hand out (a new reference) */
 static PyObject *action_of(const W *w, const Menu *m, const Entry *e, int i) {
+    PyObject *action;
+    switch (e->tag) {
+    case T_ORIENT:
+        action = w->t->orient_obj[w->pend_opt[i]];
+        break;
+    case T_END:
+        action = w->t->end_turn;
+        break;
+    case T_BREAK: case T_REPAIR: {
+        int card = e->a, target = e->tag == T_BREAK ? 1 - w->current : w->current;
+        int k = e->tag == T_BREAK ? 0 : m->buf[e->off + i];
+        action = w->t->on_player[card][target][w->t->ntools[card] > 1 ? k : 0];
+        break;
+    }
+    case T_PASS:
+        if (i < m->nk) { action = w->t->single[m->hd[i]]; break; }
+        /* fall through: a pair */
+    default: {
+        int64_t key = action_key(w, m, e, i);
+        action = cached_action(key);
+        if (action == NULL) {
+            action = make_action(w, m, e, i);
+            if (action != NULL) keep_action(key, action);
+            return action;
+        }
+    }
+    }
+    Py_INCREF(action);
+    return action;
+}
+
+/* a menu entry's i-th action made (a new reference) */
+static PyObject *make_action(const W *w, const Menu *m, const Entry *e, int i) {
     DT *t = w->t;
     PyObject *action;
     switch (e->tag) {
