@@ -2074,6 +2074,175 @@ static PyObject *duel_deal(PyObject *self, PyObject *args) {
     return Py_BuildValue("(KNN)", (unsigned long long)seed, cl, gl);
 }
 
+/* items[ids[0..n)] as a new list */
+static PyObject *picked(PyObject *items, const int *ids, int n) {
+    PyObject *l = PyList_New(n);
+    if (l == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *o = PyTuple_GET_ITEM(items, ids[i]);
+        Py_INCREF(o);
+        PyList_SET_ITEM(l, i, o);
+    }
+    return l;
+}
+
+static inline int dict_put(PyObject *d, const char *name, PyObject *v) {  /* steals v */
+    if (v == NULL) return -1;
+    int r = PyDict_SetItem(d, name_of(name), v);
+    Py_DECREF(v);
+    return r;
+}
+
+/* duel_sample(plan, rng) -> state: games/duel/determinize.py's Determinizer.sample, the same
+ * state field by field (its Python body is the reference: tests/test_ismcts_duel.py).
+ * plan: (template, DuelState, Rng, Memo, cards, wc, goals, wg, ((seat, hand, passed)...),
+ * deck size, seat, hidden keys, hidden values, unseen places, goals left size, seen out,
+ * board goals, looked ((seat, cell)...), the template maze's with_hidden) */
+static PyObject *duel_sample(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *plan, *rng;
+    if (!PyArg_ParseTuple(args, "O!O", &PyTuple_Type, &plan, &rng)) return NULL;
+    if (PyTuple_GET_SIZE(plan) != 19) { PyErr_SetString(PyExc_ValueError, "duel core: sample plan"); return NULL; }
+#define P(k) PyTuple_GET_ITEM(plan, k)
+    PyObject *tmpl = P(0), *cls = P(1), *rng_type = P(2), *memo_type = P(3), *cards = P(4),
+             *goals = P(6), *sizes = P(8), *hkeys = P(11), *hvals = P(12), *unseen = P(13),
+             *seen_out = P(15), *board_goals = P(16), *looked = P(17), *with_hidden = P(18);
+    int wc = (int)PyLong_AsLong(P(5)), wg = (int)PyLong_AsLong(P(7)), deck_size = (int)PyLong_AsLong(P(9)),
+        seat = (int)PyLong_AsLong(P(10)), gls = (int)PyLong_AsLong(P(14));
+#undef P
+    int nc = (int)PyTuple_GET_SIZE(cards), ng = (int)PyTuple_GET_SIZE(goals), nh = (int)PyTuple_GET_SIZE(hkeys);
+    if (PyErr_Occurred()) return NULL;
+    if (nc > DMAXHAND || ng > DMAXHAND || wc > DMAXWORDS || wg > DMAXWORDS || (nc >= 2 && wc < 1)
+        || (ng >= 2 && wg < 1) || !PyType_Check(cls)) {
+        PyErr_SetString(PyExc_ValueError, "duel core: sample plan");
+        return NULL;
+    }
+    int ci[DMAXHAND], gi[DMAXHAND];
+    for (int i = 0; i < nc; i++) ci[i] = i;
+    for (int i = 0; i < ng; i++) gi[i] = i;
+    uint64_t s;
+    if (get_rng(rng, &s) < 0) return NULL;
+    uint64_t seed = deal_ids(&s, ci, nc, wc, gi, ng, wg);
+    if (put_rng(rng, s) < 0) return NULL;
+    PyObject *d = NULL, *td = NULL, *x = NULL, *hands = NULL, *passed = NULL, *values = NULL,
+             *hidden = NULL, *state = NULL, *empty = NULL;
+    if (!(td = PyObject_GenericGetDict(tmpl, NULL)) || !(d = PyDict_Copy(td))) goto fail;
+    /* the clone's fields (DuelState.clone), those it copies made from the deal */
+    if (!(x = PyLong_FromUnsignedLongLong(seed))) goto fail;
+    if (dict_put(d, "rng", PyObject_CallOneArg(rng_type, x)) < 0) goto fail;
+    Py_CLEAR(x);
+    if (!(x = PyObject_CallNoArgs(memo_type)) || PyObject_SetAttr(x, name_of("shared"), Py_True) < 0) goto fail;
+    if (dict_put(d, "_mt", x) < 0) { x = NULL; goto fail; }
+    x = NULL;
+    if (dict_put(d, "history", PyList_New(0)) < 0 || dict_put(d, "actors", PyList_New(0)) < 0) goto fail;
+    PyObject *o = PyDict_GetItemWithError(td, name_of("discards"));
+    if (o == NULL || dict_put(d, "discards", PyList_GetSlice(o, 0, PY_SSIZE_T_MAX)) < 0) goto fail;
+    o = PyDict_GetItemWithError(td, name_of("in_front"));
+    if (o == NULL) goto fail;
+    if (!(x = PyList_New(PyList_GET_SIZE(o)))) goto fail;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(o); i++) {
+        PyObject *f = PyList_GetSlice(PyList_GET_ITEM(o, i), 0, PY_SSIZE_T_MAX);
+        if (f == NULL) goto fail;
+        PyList_SET_ITEM(x, i, f);
+    }
+    if (dict_put(d, "in_front", x) < 0) { x = NULL; goto fail; }
+    x = NULL;
+    PyObject *th = PyDict_GetItemWithError(td, name_of("hands")), *tp = PyDict_GetItemWithError(td, name_of("passed"));
+    if (th == NULL || tp == NULL) goto fail;
+    if (!(hands = PyList_GetSlice(th, 0, PY_SSIZE_T_MAX)) || !(passed = PyList_GetSlice(tp, 0, PY_SSIZE_T_MAX))) goto fail;
+    if (seat < 0 || seat >= PyList_GET_SIZE(hands) || seat >= PyList_GET_SIZE(passed)) {
+        PyErr_SetString(PyExc_ValueError, "duel core: sample seat"); goto fail;
+    }
+    {
+        PyObject *mh = PyList_GetSlice(PyList_GET_ITEM(th, seat), 0, PY_SSIZE_T_MAX),
+                 *mp = mh ? PyList_GetSlice(PyList_GET_ITEM(tp, seat), 0, PY_SSIZE_T_MAX) : NULL;
+        if (mp == NULL) { Py_XDECREF(mh); goto fail; }
+        PyList_SetItem(hands, seat, mh);
+        PyList_SetItem(passed, seat, mp);
+    }
+    int at = 0;
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(sizes); j++) {
+        PyObject *r = PyTuple_GET_ITEM(sizes, j);
+        int who = (int)tuple_long(r, 0), h = (int)tuple_long(r, 1), g = (int)tuple_long(r, 2);
+        if (who < 0 || who >= PyList_GET_SIZE(hands) || at + h + g > nc) {
+            PyErr_SetString(PyExc_ValueError, "duel core: sample sizes"); goto fail;
+        }
+        PyObject *ph = picked(cards, ci + at, h), *pp = ph ? picked(cards, ci + at + h, g) : NULL;
+        if (pp == NULL) { Py_XDECREF(ph); goto fail; }
+        PyList_SetItem(hands, who, ph);
+        PyList_SetItem(passed, who, pp);
+        at += h + g;
+    }
+    if (at + deck_size > nc) { PyErr_SetString(PyExc_ValueError, "duel core: sample sizes"); goto fail; }
+    if (dict_put(d, "hands", hands) < 0) { hands = NULL; goto fail; }
+    hands = NULL;
+    if (dict_put(d, "passed", passed) < 0) { passed = NULL; goto fail; }
+    passed = NULL;
+    if (dict_put(d, "deck", picked(cards, ci + at, deck_size)) < 0
+        || dict_put(d, "aside", picked(cards, ci + at + deck_size, nc - at - deck_size)) < 0)
+        goto fail;
+    /* the goals: each unseen cell takes the last goal left (goals.pop()) */
+    if (!(values = PyList_New(nh))) goto fail;
+    for (int i = 0; i < nh; i++) {
+        PyObject *v = PyTuple_GET_ITEM(hvals, i);
+        Py_INCREF(v);
+        PyList_SET_ITEM(values, i, v);
+    }
+    int left = ng;
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(unseen); j++) {
+        int k = (int)tuple_long(unseen, j);
+        if (left < 1 || k < 0 || k >= nh) { PyErr_SetString(PyExc_ValueError, "duel core: sample goals"); goto fail; }
+        PyObject *g = PyTuple_GET_ITEM(goals, gi[--left]);
+        Py_INCREF(g);
+        PyList_SetItem(values, k, g);
+    }
+    if (!(hidden = PyDict_New())) goto fail;
+    for (int i = 0; i < nh; i++)
+        if (PyDict_SetItem(hidden, PyTuple_GET_ITEM(hkeys, i), PyList_GET_ITEM(values, i)) < 0) goto fail;
+    if (dict_put(d, "maze", PyObject_CallOneArg(with_hidden, hidden)) < 0) goto fail;
+    if (gls > left) gls = left;
+    if (gls < 0) gls = 0;
+    if (dict_put(d, "goals_left", picked(goals, gi, gls)) < 0) goto fail;
+    if (!(x = picked(goals, gi + gls, left - gls))) goto fail;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(seen_out); i++)
+        if (PyList_Append(x, PyTuple_GET_ITEM(seen_out, i)) < 0) goto fail;
+    if (dict_put(d, "out", x) < 0) { x = NULL; goto fail; }
+    if (!(x = PySequence_List(board_goals))) goto fail;
+    for (int i = 0; i < nh; i++) if (PyList_Append(x, PyList_GET_ITEM(values, i)) < 0) goto fail;
+    if (dict_put(d, "round_goals", x) < 0) { x = NULL; goto fail; }
+    x = NULL;
+    if (PyTuple_GET_SIZE(looked)) {  /* seen = [dict(seen) for seen in t.seen]; the looks */
+        o = PyDict_GetItemWithError(td, name_of("seen"));
+        if (o == NULL || !(x = PyList_New(PyList_GET_SIZE(o)))) goto fail;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(o); i++) {
+            PyObject *c = PyDict_Copy(PyList_GET_ITEM(o, i));
+            if (c == NULL) goto fail;
+            PyList_SET_ITEM(x, i, c);
+        }
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(looked); j++) {
+            PyObject *r = PyTuple_GET_ITEM(looked, j), *c = PyTuple_GET_ITEM(r, 1);
+            long who = PyLong_AsLong(PyTuple_GET_ITEM(r, 0));
+            PyObject *code = PyDict_GetItemWithError(hidden, c);
+            if (code == NULL || who < 0 || who >= PyList_GET_SIZE(x)) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "duel core: a look");
+                goto fail;
+            }
+            if (PyDict_SetItem(PyList_GET_ITEM(x, who), c, code) < 0) goto fail;
+        }
+        if (dict_put(d, "seen", x) < 0) { x = NULL; goto fail; }
+        x = NULL;
+    }
+    if (!(empty = PyTuple_New(0))) goto fail;
+    state = ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, empty, NULL);
+    if (state == NULL || PyObject_GenericSetDict(state, d, NULL) < 0) goto fail;
+    Py_DECREF(empty); Py_DECREF(d); Py_DECREF(td); Py_DECREF(values); Py_DECREF(hidden);
+    return state;
+fail:
+    Py_XDECREF(d); Py_XDECREF(td); Py_XDECREF(x); Py_XDECREF(hands); Py_XDECREF(passed);
+    Py_XDECREF(values); Py_XDECREF(hidden); Py_XDECREF(state); Py_XDECREF(empty);
+    return NULL;
+}
+
 /* ------------------------------------------------------------------ ISMCTS */
 /* bots/ismcts.py's IsmctsBot._iterate with play-outs (no leaf values, no root shortlist or
    bias), every iteration on the core: a sample dealt from the determinizer's template (the
@@ -2469,6 +2638,8 @@ PyMethodDef duel_methods[] = {
     {"duel_tables", duel_tables, METH_O, "Compile the Duel's tables (a spec dict)."},
     {"duel_deal", duel_deal, METH_VARARGS,
      "A Duel sample's numbers: (rng, cards, wc, goals, wg) -> (seed, cards, goals) reordered."},
+    {"duel_sample", duel_sample, METH_VARARGS,
+     "Determinizer.sample of the Duel's: (plan, rng) -> a sampled state."},
     {"duel_search", duel_search, METH_VARARGS,
      "An ISMCTS search with play-outs: (template, tables, game, plan, exploration) -> search."},
     {"duel_search_run", duel_search_run, METH_VARARGS,

@@ -131,17 +131,18 @@ class Determinizer:
         self._hidden_values = [t.seen[seat].get(c, code) for c, code in hidden.items()]
         self._unseen_at = [self._hidden_keys.index(c) for c in self.unseen_cells]
         t._mt.shared = True  # samples share its maze (copy-on-write)
+        self._plan: tuple[Any, ...] | None = None  # what the core's sample reads
 
     def sample(self, rng: Rng) -> DuelState:
         ext = core.extension()
-        if ext is None:
-            numbers = self._draws.take(rng)
-            seed = numbers[0]
-            cards = reorder(numbers[1], self.unknown_cards)
-            goals = reorder(numbers[2], self.unknown_goals)
-        else:  # the compiled core (issue 24): the same numbers and orders, in C
-            seed, cards, goals = ext.duel_deal(rng, self._cards, self._words[0], self._goals,
-                                               self._words[1])
+        if ext is not None:  # the compiled core (issue 24): this body in C, the same state
+            if self._plan is None:
+                self._plan = self._compiled_plan()
+            return ext.duel_sample(self._plan, rng)  # type: ignore[no-any-return]
+        numbers = self._draws.take(rng)
+        seed = numbers[0]
+        cards = reorder(numbers[1], self.unknown_cards)
+        goals = reorder(numbers[2], self.unknown_goals)
         # the template's clone (DuelState.clone), the fields it copies made here from the deal
         t = self.template
         state = DuelState.__new__(DuelState)
@@ -178,6 +179,15 @@ class Determinizer:
                 seen[s][c] = hidden[c]
         state.__dict__ = d
         return state
+
+    def _compiled_plan(self) -> tuple[Any, ...]:
+        """What the core's ``duel_sample`` reads (the order of its tuple)."""
+        t = self.template
+        return (t, DuelState, Rng, Memo, self._cards, self._words[0], self._goals,
+                self._words[1], tuple(self.sizes), self.deck_size, self.seat,
+                tuple(self._hidden_keys), tuple(self._hidden_values), tuple(self._unseen_at),
+                self.goals_left_size, tuple(self.seen_out), tuple(self.board_goals),
+                tuple(self.looked), t.maze.with_hidden)
 
     def compiled_search(self, exploration: float) -> Any:
         """An ISMCTS search with play-outs from this determinizer's samples on the compiled
