@@ -1966,14 +1966,39 @@ static PyObject *duel_play_out(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* duel_first_round(state, tables, game) -> bool: a new match's first round set up by the
- * core (DuelState._setup_round for a match without a fixed deal: the same numbers drawn
- * from the state's generator, the same cards), the state and its maze written; False: the
- * core is busy (the caller sets the round up in Python). */
+/* the match's goals (goals_left) shuffled in place with the state's generator, as
+   DuelState.__init__'s rng.shuffle(goals) draws (Fisher-Yates, below(i + 1) from the last) */
+static int shuffle_goals(PyObject *state) {
+    PyObject *srng = get_attr(state, "rng"), *left = get_attr(state, "goals_left"), *old = NULL;
+    int rc = -1, idx[DMAXHAND];
+    uint64_t s;
+    if (srng == NULL || left == NULL || !PyList_Check(left) || get_rng(srng, &s) < 0) goto done;
+    Py_ssize_t n = PyList_GET_SIZE(left);
+    if (n > DMAXHAND) { PyErr_SetString(PyExc_ValueError, "duel core: goals"); goto done; }
+    for (int i = 0; i < n; i++) idx[i] = i;
+    shuffle_ids(&s, idx, (int)n);
+    if (!(old = PyList_GetSlice(left, 0, n))) goto done;
+    for (int i = 0; i < n; i++) {
+        PyObject *o = PyList_GET_ITEM(old, idx[i]);
+        Py_INCREF(o);
+        PyList_SetItem(left, i, o);
+    }
+    rc = put_rng(srng, s);
+done:
+    Py_XDECREF(srng); Py_XDECREF(left); Py_XDECREF(old);
+    return rc;
+}
+
+/* duel_first_round(state, tables, game, shuffle) -> bool: a new match's first round set up
+ * by the core (DuelState._setup_round for a match without a fixed deal: the same numbers
+ * drawn from the state's generator, the same cards), the state and its maze written; with
+ * ``shuffle``, the match's goals shuffled first (DuelState.__init__'s shuffle); False: the
+ * core is busy (the caller shuffles and sets the round up in Python). */
 static PyObject *duel_first_round(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *state, *caps, *game;
-    if (!PyArg_ParseTuple(args, "OOO!", &state, &caps, &PyTuple_Type, &game)) return NULL;
+    int shuffle = 0;
+    if (!PyArg_ParseTuple(args, "OOO!|p", &state, &caps, &PyTuple_Type, &game, &shuffle)) return NULL;
     DT *t = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelTables");
     if (t == NULL) return NULL;
     if (busy) Py_RETURN_FALSE;
@@ -1984,8 +2009,8 @@ static PyObject *duel_first_round(PyObject *self, PyObject *args) {
     w.discards = w.passed = w.history = w.actors = NULL;
     int rc = read_game(&w, game);
     if (rc > 0) result = Py_False;
-    else if (rc == 0 && attr_int(state, "turn", &w.turn) == 0 && setup_with(&w, 0) == 0
-             && sync_out(&w) == 0)
+    else if (rc == 0 && (!shuffle || shuffle_goals(state) == 0) && attr_int(state, "turn", &w.turn) == 0
+             && setup_with(&w, 0) == 0 && sync_out(&w) == 0)
         result = Py_True;
     Py_XINCREF(result);
     Py_XDECREF(w.discards); Py_XDECREF(w.passed);

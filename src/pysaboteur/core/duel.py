@@ -23,6 +23,7 @@ from ..engine.views import EndedBoard, LaterRoundEnd, RoundEnd
 from ..games.duel import cards as C
 from ..games.duel import state as S
 from ..games.duel.state import DuelGame, DuelState
+from . import _ext
 
 #: what this family puts on the core, as ``core.describe()`` says it
 COVERS = "the Duel's and its solo mode's play-outs"
@@ -155,8 +156,6 @@ _TABLES: list[Any] = []
 def core_tables() -> Any:
     """The core's tables of the Duel (made once)."""
     if not _TABLES:
-        from . import _ext
-
         assert _ext is not None
         _TABLES.append(_ext.duel_tables(_spec()))
     return _TABLES[0]
@@ -197,19 +196,17 @@ def setup_for(cls: type) -> Any:
 
 
 def _duel_first_round(state: DuelState) -> None:
-    """``state._setup_round()`` of a new match without a fixed deal, on the core (in Python
-    where the core is busy)."""
-    from . import _ext
-
+    """A new match without a fixed deal: its goals shuffled (``DuelState.__init__`` leaves
+    them in box order for this) and ``state._setup_round()``, on the core (in Python where
+    the core is busy)."""
     if (_ext is None or state.deal is not None or state._round != 0
             or state.game.catalogue is not S.CAT
-            or not _ext.duel_first_round(state, core_tables(), _game_of(state.game))):
+            or not _ext.duel_first_round(state, core_tables(), _game_of(state.game), True)):
+        state.rng.shuffle(state.goals_left)
         state._setup_round()
 
 
 def _duel_play_out(state: DuelState, rng: Rng, until_round_end: bool, policy: str) -> int:
-    from . import _ext
-
     if type(rng) is not Rng or _ext is None or state.game.catalogue is not S.CAT:
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     round_no = state._round
