@@ -694,6 +694,21 @@ static PyObject *int_list(const int *v, int n) {
     return l;
 }
 
+/* a cell's Python int (py_of), made once and kept: the maze's dicts are keyed by them */
+static PyObject *cell_objs[NCELLS];
+static inline PyObject *cell_obj(int c) {
+    if (cell_objs[c] == NULL) cell_objs[c] = PyLong_FromLong(py_of(c));
+    return cell_objs[c];
+}
+
+/* d[cell] = v (a small int: one of CPython's own) */
+static inline int cell_set_small(PyObject *d, int c, long v) {
+    PyObject *k = cell_obj(c), *x = PyLong_FromLong(v);
+    int r = (k && x) ? PyDict_SetItem(d, k, x) : -1;
+    Py_XDECREF(x);
+    return r;
+}
+
 static Board board_of(W *w) {
     Board b = {tile, hid, w->order, w->hcell, w->hcard, w->norder, w->nh, w->t->codes,
                w->t->open_mask, mark, &mgen};
@@ -719,9 +734,9 @@ static int write_maze(W *w) {
     for (int i = 0; ok && i < ntouched; i++) {
         int c = touched[i];
         for (int k = 0; ok && k < w->nctx; k++) {
-            if (reach[k][c] && dict_set_ll(PyList_GET_ITEM(rd, k), py_of(c), reach[k][c]) < 0) ok = 0;
-            if (rin[k][c] && tile[c] < 0 && dict_set_ll(PyList_GET_ITEM(rid, k), py_of(c), rin[k][c]) < 0) ok = 0;
-            if (blk[k][c] && tile[c] >= 0 && dict_set_ll(PyList_GET_ITEM(bl, k), py_of(c), blk[k][c]) < 0) ok = 0;
+            if (reach[k][c] && cell_set_small(PyList_GET_ITEM(rd, k), c, reach[k][c]) < 0) ok = 0;
+            if (rin[k][c] && tile[c] < 0 && cell_set_small(PyList_GET_ITEM(rid, k), c, rin[k][c]) < 0) ok = 0;
+            if (blk[k][c] && tile[c] >= 0 && cell_set_small(PyList_GET_ITEM(bl, k), c, blk[k][c]) < 0) ok = 0;
         }
     }
     PyObject *r = NULL;
@@ -1054,6 +1069,14 @@ typedef struct {
     int hd[DMAXHAND], mult[DMAXHAND], nk;
 } Menu;
 
+/* the bits set in x (inline: without -mpopcnt, __builtin_popcountll is a libgcc call) */
+static inline int bits64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /* a few ints sorted in place (insertion: the lists are short and nearly sorted) */
 static inline void sort_ints(int *a, int n) {
     for (int i = 1; i < n; i++) {
@@ -1093,7 +1116,7 @@ static int placement_menu(W *w, int seat, Menu *m) {
         int total = 0, first = m->nfit;
         for (int j = 0; j < nfr; j++) {
             uint64_t f = t->fitset[frk[j]] & tiles;
-            if (f) { m->fitc[m->nfit] = fr[j]; m->fitm[m->nfit] = f; m->nfit++; total += __builtin_popcountll(f); }
+            if (f) { m->fitc[m->nfit] = fr[j]; m->fitm[m->nfit] = f; m->nfit++; total += bits64(f); }
         }
         if (total) add(m, total, T_FIT, m->nfit - first, first);
     }
@@ -1223,7 +1246,7 @@ static int placement_at(const Menu *m, const Entry *e, int i, int *otile) {
     if (e->tag == T_PLACE) { *otile = e->a; return m->buf[e->off + i]; }
     for (int j = e->off; j < e->off + e->a; j++) {
         uint64_t f = m->fitm[j];
-        int k = __builtin_popcountll(f);
+        int k = bits64(f);
         if (i < k) {
             for (int d = 0; d < i; d++) f &= f - 1;  /* drop the lowest tiles */
             *otile = __builtin_ctzll(f);
