@@ -125,3 +125,40 @@ def test_compiled_search_in_rare_positions(game: str, players: int) -> None:
             state.apply(legal[pick.below(len(legal))])
     assert found["late"] == found["bribed"] == want
     assert game == "solo" or found["orient"] >= 2
+
+
+@pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+def test_search_spoilt_on_the_core_goes_on_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sample the core does not take (``Search.run`` answers False) spoils the compiled
+    search: the bot searches again in Python from the generator it had, the same moves."""
+    from pysaboteur.core import duel as core_duel
+
+    real = core_duel.Search.run
+    calls = {"n": 0}
+
+    def spoilt_on_third(self: core_duel.Search, rng: Rng, n: int) -> bool:
+        calls["n"] += 1
+        if calls["n"] % 3 == 0:
+            rng.below(1000)  # the generator moved, as a spoilt run leaves it
+            return False
+        return real(self, rng, n)
+
+    with core.use_pure(True):
+        pure = _record("duel", 2, 8, 30, False, 48)
+    monkeypatch.setattr(core_duel.Search, "run", spoilt_on_third)
+    monkeypatch.setattr(IsmctsBot, "__init__", _with_seconds(IsmctsBot.__init__))
+    with core.use_pure(False):
+        compiled = _record("duel", 2, 8, 30, False, 48)
+    assert calls["n"] > 3
+    assert compiled == pure
+
+
+def _with_seconds(init):  # type: ignore[no-untyped-def]
+    """IsmctsBot.__init__ with a time budget too long to matter: the search runs 16
+    iterations a call, so that a spoilt call comes in the middle of a search."""
+
+    def wrapped(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        kwargs.setdefault("seconds", 1e6)
+        init(self, *args, **kwargs)
+
+    return wrapped
