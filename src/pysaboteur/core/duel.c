@@ -54,7 +54,7 @@ typedef struct {
     uint64_t fitset[256];
     unsigned char fits[256][16];
     PyObject *place, *orient_obj[2], *end_turn, *bribe_type, *discard_type, *tuple_new,
-             *passes, *ids, *put_maze;
+             *passes, *ids, *maze_type, *catalogue, *memo_type, *unkept, *kept_none[2];
     /* a round's set-up (DuelState._setup_round): goals a round, hand size, keys, cards solo
        sets aside, the round's cards (sorted ids), which cards are the pile's path cards */
     int goals_per_round, hand_size, key_tokens, solo_aside, nround, round_cards[DMAXDECK],
@@ -196,8 +196,16 @@ static PyObject *duel_tables(PyObject *self, PyObject *spec) {
     if (!(t->place = kept(spec, "place")) || !(t->end_turn = kept(spec, "end_turn"))
         || !(t->bribe_type = kept(spec, "Bribe")) || !(t->discard_type = kept(spec, "Discard"))
         || !(t->tuple_new = kept(spec, "new")) || !(t->passes = kept(spec, "passes"))
-        || !(t->ids = kept(spec, "ids")) || !(t->put_maze = kept(spec, "put_maze")))
+        || !(t->ids = kept(spec, "ids")))
         goto fail;
+    o = PyDict_GetItemString(spec, "new_maze");  /* (Maze, catalogue, Memo, forgotten, ((None,)...)) */
+    CHECK(o && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 5 && PyType_Check(PyTuple_GET_ITEM(o, 0))
+          && PyTuple_GET_SIZE(PyTuple_GET_ITEM(o, 4)) == 2, "new_maze");
+    t->maze_type = PyTuple_GET_ITEM(o, 0); Py_INCREF(t->maze_type);
+    t->catalogue = PyTuple_GET_ITEM(o, 1); Py_INCREF(t->catalogue);
+    t->memo_type = PyTuple_GET_ITEM(o, 2); Py_INCREF(t->memo_type);
+    t->unkept = PyTuple_GET_ITEM(o, 3); Py_INCREF(t->unkept);
+    for (int k = 0; k < 2; k++) { t->kept_none[k] = PyTuple_GET_ITEM(PyTuple_GET_ITEM(o, 4), k); Py_INCREF(t->kept_none[k]); }
     if (PyErr_Occurred()) goto fail;
     return PyCapsule_New(t, "pysaboteur._core.DuelTables", dt_free);
 fail:
@@ -709,14 +717,65 @@ static inline int cell_set_small(PyObject *d, int c, long v) {
     return r;
 }
 
-static Board board_of(W *w) {
-    Board b = {tile, hid, w->order, w->hcell, w->hcard, w->norder, w->nh, w->t->codes,
-               w->t->open_mask, mark, &mgen};
-    return b;
+/* Board's dicts (core.h's board_dicts, the same entries in the same order) keyed by the
+   cell ints made once */
+static int maze_dicts(W *w, PyObject *cells, PyObject *order, PyObject *hidden, PyObject *cons) {
+    DT *t = w->t;
+    next_mark();
+    for (int i = 0; i < w->norder; i++) {
+        int c = w->order[i];
+        PyObject *pc = cell_obj(c);
+        if (pc == NULL) return -1;
+        Py_INCREF(pc);
+        PyList_SET_ITEM(order, i, pc);
+        PyObject *ot = PyLong_FromLong(tile[c]);
+        int r = ot == NULL ? -1 : PyDict_SetItem(cells, pc, ot);
+        Py_XDECREF(ot);
+        if (r < 0) return -1;
+        for (int e = 0; e < 4; e++) {
+            int n = c + DELTA[e];
+            if (tile[n] >= 0 || hid[n] >= 0 || mark[n] == mgen) continue;
+            mark[n] = mgen;
+            if (cell_set_small(cons, n, constraint_at(tile, t->open_mask, n)) < 0) return -1;
+        }
+    }
+    for (int i = 0; i < w->nh; i++) {
+        PyObject *pc = cell_obj(w->hcell[i]);
+        if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) return -1;
+    }
+    return 0;
+}
+
+/* core/duel.py's old _put_maze, here: a new Maze for the state (its clones keep theirs:
+   copy-on-write), a new Memo, and the values kept beside the old maze forgotten as
+   DuelState._forget_kept forgets them (the same shared values) */
+static int put_maze(W *w, PyObject *cells, PyObject *hidden, PyObject *cons, PyObject *order,
+                    PyObject *src, PyObject *bl, PyObject *rd, PyObject *rid) {
+    DT *t = w->t;
+    PyObject *empty = PyTuple_New(0), *mz = NULL, *version = NULL, *memo = NULL;
+    int rc = -1;
+    if (empty == NULL) return -1;
+    mz = ((PyTypeObject *)t->maze_type)->tp_new((PyTypeObject *)t->maze_type, empty, NULL);
+    if (mz == NULL || !(version = PyLong_FromLongLong(w->version))) goto done;
+    if (set_attr(mz, "cat", t->catalogue) < 0 || set_attr(mz, "cells", cells) < 0
+        || set_attr(mz, "hidden", hidden) < 0 || set_attr(mz, "constraint", cons) < 0
+        || set_attr(mz, "order", order) < 0 || set_attr(mz, "sources", src) < 0
+        || set_attr(mz, "blocks", bl) < 0 || set_attr(mz, "reach", rd) < 0
+        || set_attr(mz, "reach_in", rid) < 0 || set_attr(mz, "version", version) < 0)
+        goto done;
+    PyObject *st = w->state, *none = t->kept_none[w->seats > 1];
+    if (!(memo = PyObject_CallNoArgs(t->memo_type))) goto done;
+    if (set_attr(st, "maze", mz) < 0 || set_attr(st, "_mt", memo) < 0
+        || set_attr(st, "_forbidden", t->unkept) < 0 || set_attr(st, "_front", none) < 0
+        || set_attr(st, "_doors", none) < 0 || set_attr(st, "_ladders", t->unkept) < 0)
+        goto done;
+    rc = 0;
+done:
+    Py_DECREF(empty); Py_XDECREF(mz); Py_XDECREF(version); Py_XDECREF(memo);
+    return rc;
 }
 
 static int write_maze(W *w) {
-    DT *t = w->t;
     PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
              *order = PyList_New(w->norder), *src = PyList_New(w->nctx), *bl = PyList_New(w->nctx),
              *rd = PyList_New(w->nctx), *rid = PyList_New(w->nctx);
@@ -727,10 +786,9 @@ static int write_maze(W *w) {
         PyList_SET_ITEM(src, k, a); PyList_SET_ITEM(bl, k, b);
         PyList_SET_ITEM(rd, k, c); PyList_SET_ITEM(rid, k, d);
         for (int i = 0; ok && i < w->ns[k]; i++)
-            if (dict_set_ll(a, py_of(w->scell[k][i]), w->smask[k][i]) < 0) ok = 0;
+            if (cell_set_small(a, w->scell[k][i], w->smask[k][i]) < 0) ok = 0;
     }
-    Board b = board_of(w);
-    if (ok && board_dicts(&b, cells, order, hidden, cons) < 0) ok = 0;
+    if (ok && maze_dicts(w, cells, order, hidden, cons) < 0) ok = 0;
     for (int i = 0; ok && i < ntouched; i++) {
         int c = touched[i];
         for (int k = 0; ok && k < w->nctx; k++) {
@@ -739,13 +797,10 @@ static int write_maze(W *w) {
             if (blk[k][c] && tile[c] >= 0 && cell_set_small(PyList_GET_ITEM(bl, k), c, blk[k][c]) < 0) ok = 0;
         }
     }
-    PyObject *r = NULL;
-    if (ok) r = PyObject_CallFunction(t->put_maze, "OOOOOOOOOL", w->state, cells, hidden, cons,
-                                      order, src, bl, rd, rid, (long long)w->version);
+    if (ok && put_maze(w, cells, hidden, cons, order, src, bl, rd, rid) < 0) ok = 0;
     Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
     Py_XDECREF(src); Py_XDECREF(bl); Py_XDECREF(rd); Py_XDECREF(rid);
-    if (r == NULL) return -1;
-    Py_DECREF(r);
+    if (!ok) return -1;
     w->maze_dirty = 0;
     return 0;
 }

@@ -40,22 +40,6 @@ def _colour(colour: str | None) -> int:
     return -1 if colour is None else C.COLOURS.index(colour)
 
 
-def _put_maze(state: DuelState, cells: dict[int, int], hidden: dict[int, str],
-              constraint: dict[int, int], order: list[int], sources: list[dict[int, int]],
-              blocks: list[dict[int, int]], reach: list[dict[int, int]],
-              reach_in: list[dict[int, int]], version: int) -> None:
-    """A new maze for ``state`` from the core's (its clones keep theirs: copy-on-write); the
-    values kept beside the old one are forgotten."""
-    maze = Maze.__new__(Maze)
-    maze.cat = S.CAT
-    maze.cells, maze.hidden, maze.constraint, maze.order = cells, hidden, constraint, order
-    maze.sources, maze.blocks, maze.reach, maze.reach_in = sources, blocks, reach, reach_in
-    maze.version = version
-    state.maze = maze
-    state._mt = Memo()
-    state._forget_kept()
-
-
 #: why a round ended, as the core numbers it (``DuelState._round_end``'s reasons)
 _REASONS = ("markers", "goals", "exhausted")
 
@@ -140,7 +124,10 @@ def _spec() -> dict[str, Any]:
             "fits": bytes(int(FITS[k][m]) for k in range(256) for m in range(16)),
             "place": S._PLACES, "orient": (Orient(False), Orient(True)), "end_turn": EndTurn(),
             "Bribe": Bribe, "Discard": Discard, "new": tuple.__new__, "passes": _PASSES,
-            "put_maze": _put_maze,
+            # a new maze written back: the Maze, a new Memo and the values DuelState._forget_kept
+            # sets (shared: replaced, never changed in place)
+            "new_maze": (Maze, S.CAT, Memo, S._UNKEPT,
+                         tuple(S._Kept((None,) * seats) for seats in (1, 2))),
             "round_end": (C.ROUNDS, tuple(S._value(code) for code in sorted(ids)),
                     _colour(C.BLUE), RoundResult, LaterRoundEnd.by, _ended),
             "setup": (C.GOALS_PER_ROUND, C.HAND_SIZE, C.KEY_TOKENS, C.SOLO_SET_ASIDE,
