@@ -55,14 +55,19 @@ static inline void shuffle_ids(uint64_t *rs, int *a, int n) {
 
 /* ------------------------------------------------------------------ attributes */
 /* attribute names as interned str objects, made once (PyObject_GetAttrString would make and
-   hash a new str at every call): by the address of the C literal; one cache per file */
+   hash a new str at every call): by the address of the C literal, hashed (open addressing);
+   one cache per file */
 static PyObject *name_of(const char *name) {
-    static const char *keys[128];
-    static PyObject *vals[128];
+    static const char *keys[512];
+    static PyObject *vals[512];
     static int n;
-    for (int i = 0; i < n; i++) if (keys[i] == name) return vals[i];
+    size_t h = ((uintptr_t)name >> 2) * 0x9E3779B97F4A7C15ULL >> 55;  /* 9 bits */
+    while (keys[h] != NULL) {
+        if (keys[h] == name) return vals[h];
+        h = (h + 1) & 511;
+    }
     PyObject *s = PyUnicode_InternFromString(name);  /* kept for the process's life */
-    if (s != NULL && n < 128) { keys[n] = name; vals[n] = s; n++; }
+    if (s != NULL && n < 384) { keys[h] = name; vals[h] = s; n++; }
     return s;
 }
 static inline PyObject *get_attr(PyObject *o, const char *name) {

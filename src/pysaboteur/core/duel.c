@@ -223,6 +223,9 @@ static uint32_t stamp[NCELLS], gen = 1;
 static int touched[NCELLS], ntouched;
 static uint32_t mark[NCELLS], mgen = 1;
 static int grid_ready;
+/* each cell's fit constraint, kept until a neighbour's tile changes (cons_gen[c] == cgen) */
+static uint32_t cons_gen[NCELLS], cgen = 1;
+static uint8_t cons_val[NCELLS];
 
 typedef struct { int n, cell[DMAXLIST], val[DMAXLIST]; } CellList;  /* a dict, in order */
 
@@ -266,6 +269,7 @@ static void grid_reset(void) {
     }
     ntouched = 0;
     if (++gen == 0) { memset(stamp, 0, sizeof stamp); gen = 1; }
+    if (++cgen == 0) { memset(cons_gen, 0, sizeof cons_gen); cgen = 1; }
 }
 
 static inline void next_mark(void) {
@@ -352,6 +356,7 @@ static void place(W *w, int c, int otile, const int *blocks, int source_for) {
         w->nh = k;
     }
     tile[c] = (int16_t)otile;
+    for (int e = 0; e < 4; e++) cons_gen[c + DELTA[e]] = 0;
     touch(c);
     w->order[w->norder++] = c;
     if (near_edge(c) || w->norder >= DMAXORDER - 1) w->bail = 1;
@@ -423,6 +428,7 @@ static int remove_tile(W *w, int c) {
     changed(w);
     int otile = tile[c];
     tile[c] = -1;
+    for (int e = 0; e < 4; e++) cons_gen[c + DELTA[e]] = 0;
     for (int i = 0; i < w->norder; i++)
         if (w->order[i] == c) {
             memmove(w->order + i, w->order + i + 1, sizeof(int) * (size_t)(w->norder - i - 1));
@@ -455,7 +461,8 @@ static void change_block(W *w, int ctx, int c, int flags) {
 }
 
 static inline int constraint_of(W *w, int c) {
-    return constraint_at(tile, w->t->open_mask, c);
+    if (cons_gen[c] != cgen) { cons_val[c] = (uint8_t)constraint_at(tile, w->t->open_mask, c); cons_gen[c] = cgen; }
+    return cons_val[c];
 }
 
 /* DuelState._frontier: the empty cells the seat's reach points into, sorted, with their
@@ -1132,6 +1139,21 @@ static inline int bits64(uint64_t x) {
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
+/* core.h's kinds_of for card ids below 64 (DMAXC): a hand's distinct cards, sorted, each
+   with its count, read off a bit set */
+static inline int hand_kinds(const int *cards, int n, int *hd, int *mult) {
+    static int count[DMAXC];
+    uint64_t seen = 0;
+    for (int i = 0; i < n; i++) { seen |= 1ULL << cards[i]; count[cards[i]]++; }
+    int nk = 0;
+    while (seen) {
+        int id = __builtin_ctzll(seen);
+        seen &= seen - 1;
+        hd[nk] = id; mult[nk] = count[id]; count[id] = 0; nk++;
+    }
+    return nk;
+}
+
 /* a few ints sorted in place (insertion: the lists are short and nearly sorted) */
 static inline void sort_ints(int *a, int n) {
     for (int i = 1; i < n; i++) {
@@ -1248,7 +1270,7 @@ static int build_menu(W *w, Menu *m) {
         if (n) { m->nbuf = n; add(m, n, T_BRIBE, 0, 0); }
     }
     if (w->phase == AFTER) { add(m, 1, T_END, 0, 0); return 0; }
-    m->nk = kinds_of(w->hand[seat], w->hn[seat], m->hd, m->mult);
+    m->nk = hand_kinds(w->hand[seat], w->hn[seat], m->hd, m->mult);
     if (!w->nfront[seat] && placement_menu(w, seat, m) < 0) return -1;
     for (int i = 0; i < m->nk; i++)
         if (t->category[m->hd[i]] == C_ACTION) action_menu(w, seat, m->hd[i], m);
