@@ -116,3 +116,22 @@ def test_compiled_samples_are_the_pure_ones(players: int) -> None:
                 assert a.history == b.history and a.scores() == b.scores()
                 checked += 1
     assert checked > 40
+
+
+@pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+def test_the_cores_deal_draws_the_determinizers_numbers() -> None:
+    """``duel_deal`` (the numbers of every compiled sample and search iteration): what
+    ``Draws([RAW, n, m]).take`` and two ``reorder`` calls give, for short and long lists."""
+    from pysaboteur._core import duel_deal  # type: ignore[attr-defined]
+
+    from pysaboteur.core.duel import deal_plan
+    from pysaboteur.engine.rng import RAW, Draws, reorder
+
+    for n, m in [(0, 0), (1, 1), (2, 3), (6, 7), (17, 18), (40, 12), (71, 18), (90, 2)]:
+        for seed in range(25):
+            a, b = Rng(seed), Rng(seed)
+            numbers = Draws([RAW, n, m]).take(a)
+            got = duel_deal(b, tuple(range(n)), deal_plan(n), tuple(range(m)), deal_plan(m))
+            assert got == (numbers[0], reorder(numbers[1], list(range(n))),
+                           reorder(numbers[2], list(range(m))))
+            assert a.state == b.state

@@ -136,7 +136,7 @@ class IsmctsBot(Bot):
         Python (from the generator as it was)."""
         make = getattr(worlds, "compiled_search", None)
         if make is None or self._leaf is not None or self._root_moves is not None \
-                or self._root_bias:
+                or self._root_bias or type(self.rng) is not Rng:
             return None
         search = make(self.exploration)
         if search is None:
