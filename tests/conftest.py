@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
 
+from pysaboteur import core
 from pysaboteur.engine import Deal, EndTurn, Pass
 from pysaboteur.engine.maze import cell
 from pysaboteur.games.duel import DuelGame, DuelState
@@ -124,6 +125,15 @@ def snapshot(state: DuelState) -> Any:
     return (views, list(state.deck), state.rng.state, dict(state.maze.cells),
             [list(h) for h in state.hands], state.phase, state.current, state.turn,
             dict(state.markers), list(state.pools), state.keys_left)
+
+
+@pytest.fixture(scope="module", params=["core", "pure"])
+def both_paths(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A module's tests run on the compiled core, then on the pure engine (the same games
+    bit for bit: the rule and property tests must hold on both; issue 24).  Where the core
+    is not built both runs are pure."""
+    with core.use_pure(request.param == "pure"):
+        yield request.param
 
 
 #: test modules that start servers, proxies or databases of their own and time what they do

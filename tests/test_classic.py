@@ -14,6 +14,8 @@ from pysaboteur.games.classic.state import ORIENT, ClassicGame, ClassicState
 from pysaboteur.registry import make_game
 from saboteur_helpers import corridor, fixed_deal, lay, put_in_front
 
+pytestmark = pytest.mark.usefixtures("both_paths")  # the core's and the pure engine's
+
 CAT = C.CATALOGUE
 D, S = C.DIGGER, C.SABOTEUR
 

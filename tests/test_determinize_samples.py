@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from pysaboteur import core
 from pysaboteur.bots.worlds import determinizer
 from pysaboteur.cli.bench import _positions
 from pysaboteur.engine.rng import Rng
@@ -34,14 +35,17 @@ GOLDEN = {
 }
 
 
+@pytest.mark.parametrize("pure", [True, False])
 @pytest.mark.parametrize(("name", "players"), list(GOLDEN))
-def test_samples_are_the_ones_of_earlier_versions(name: str, players: int) -> None:
+def test_samples_are_the_ones_of_earlier_versions(name: str, players: int, pure: bool) -> None:
+    """On both paths (the compiled core samples in C where it is built)."""
     pick = Rng(1)
     digest = hashlib.sha256()
-    for s in _positions(make_game(name, players), 8, 3):
-        worlds = determinizer(s.view(s.current_player))
-        for _ in range(3):
-            digest.update(dealt(worlds.sample(pick)).encode())
+    with core.use_pure(pure):
+        for s in _positions(make_game(name, players), 8, 3):
+            worlds = determinizer(s.view(s.current_player))
+            for _ in range(3):
+                digest.update(dealt(worlds.sample(pick)).encode())
     assert (digest.hexdigest()[:16], pick.state) == GOLDEN[name, players]
 
 

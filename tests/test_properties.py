@@ -20,6 +20,8 @@ from pysaboteur.engine.rng import Rng
 from pysaboteur.records import Record, replay
 from pysaboteur.registry import make_game
 
+pytestmark = pytest.mark.usefixtures("both_paths")  # the core's and the pure engine's
+
 CONFIGS: list[tuple[str, int]] = [("duel", 2), ("solo", 1)]
 CONFIGS += [("lost-mines", 3), ("lost-mines", 6), ("lost-mines", 9)]
 CONFIGS += [("classic", 3), ("classic", 5), ("classic", 10),

@@ -14,11 +14,15 @@ histories, round results and generator states, bit for bit; ``tests/test_core.py
 * :func:`use_pure` switches the compiled path off (and on again) inside a process, for
   tests and benchmarks that run both paths side by side.
 
+Besides the game families, the core gives ``engine.rng.Rng`` its ``below`` and ``next64``
+(the same numbers, in C: every loop that picks moves calls them), put on the class when the
+compiled path is on.
+
 The core is one C module made of one file per game family (``core/core.h``, ``setup.py``'s
 ``CORE_SOURCES``); on the Python side each family is a module here (:data:`FAMILIES`) that
 compiles its tables from the engine's and says which state classes it plays
-(``play_out_for``, ``setup_for``) and what it covers (``COVERS``).  Everything else runs in
-Python.
+(``play_out_for``, ``setup_for``, ``steps_for``: the rollout API, ``release``) and what it
+covers (``COVERS``).  Everything else runs in Python.
 """
 
 from __future__ import annotations
@@ -44,6 +48,26 @@ else:
 
 _pure = _ext is None
 _warned = False
+
+#: engine.rng.Rng's own methods, and the core's (``below``, ``next64``: the same numbers),
+#: put on the class while the compiled path is on
+_RNG_PURE: dict[str, Any] = {}
+_RNG_CORE: dict[str, Any] = {}
+
+
+def _use_rng(compiled: bool) -> None:
+    from ..engine.rng import Rng
+
+    if not _RNG_PURE:
+        _RNG_PURE.update({name: Rng.__dict__[name] for name in ("below", "next64")})
+        if _ext is not None:
+            _RNG_CORE.update(_ext.rng_methods(Rng))
+    for name, method in (_RNG_CORE if compiled and _RNG_CORE else _RNG_PURE).items():
+        setattr(Rng, name, method)
+
+
+if not _pure:
+    _use_rng(True)
 
 #: the game families on the core, each a module of this package (the Python half of one C
 #: file): asked in turn for a state class's compiled play-out and set-up
@@ -98,25 +122,47 @@ def use_pure(pure: bool = True) -> Iterator[None]:
     from ..engine import menu
 
     before = _pure
+    _release()
     _pure = pure or _ext is None
-    menu._COMPILED.clear()
-    menu._SETUPS.clear()
+    _use_rng(not _pure)
+    menu.forget_compiled()
     try:
         yield
     finally:
+        _release()
         _pure = before
-        menu._COMPILED.clear()
-        menu._SETUPS.clear()
+        _use_rng(not _pure)
+        menu.forget_compiled()
+
+
+def _release() -> None:
+    """Every state the core's rollout API holds given back to Python."""
+    if _ext is not None:
+        for family in _families():
+            family.release()
 
 
 def compiled_play_out(cls: type) -> Callable[..., Any] | None:
     """The compiled ``play_out`` of the state class ``cls``, or None (played in Python)."""
     if extension() is None:
         return None
+    cls = getattr(cls, "_plain", cls)  # a state the rollout API holds: its own class
     for family in _families():
         fast: Callable[..., Any] | None = family.play_out_for(cls)
         if fast is not None:
             return fast
+    return None
+
+
+def compiled_steps(cls: type) -> Any:
+    """The rollout API on the core for states of ``cls`` (``resident.Steps``), or None."""
+    if extension() is None:
+        return None
+    cls = getattr(cls, "_plain", cls)  # a state the rollout API holds: its own class
+    for family in _families():
+        steps = family.steps_for(cls)
+        if steps is not None:
+            return steps
     return None
 
 
@@ -125,6 +171,7 @@ def compiled_setup(cls: type) -> Callable[..., Any] | None:
     fixed deal), or None (set up in Python)."""
     if extension() is None:
         return None
+    cls = getattr(cls, "_plain", cls)  # a state the rollout API holds: its own class
     for family in _families():
         fast: Callable[..., Any] | None = family.setup_for(cls)
         if fast is not None:

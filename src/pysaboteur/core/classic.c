@@ -14,6 +14,7 @@
  * routes, door rule, shares and crystals); elsewhere it calls the state's own _end_round.
  */
 #include "core.h"
+#include <sched.h>
 
 #define MAXSEATS 16
 #define MAXCARDS 160
@@ -230,6 +231,8 @@ typedef struct {
     int pending_draw, last, finder, turn, current;
     int maze_dirty, tools_seen, bail, deck_full;
     unsigned front_dirty;  /* seats whose cards in front Python has not been told (set_front) */
+    unsigned hdirty;       /* seats whose hands changed (the rollout API writes only those) */
+    int said[6];           /* phase, pending_draw, last, finder, turn, current as last written */
     PyObject *setup;  /* the game's round set-up (classic.py _setup_of), or None */
     PyObject *pay;    /* the base game's pay-out on the core (classic.py _pay_spec), or None */
     int rounds;
@@ -552,11 +555,12 @@ done:
 
 static int flush_fronts(W *w);
 
+static PyObject *own_field(PyObject *st, const char *name);
 static int sync_out(W *w) {
     Tables *t = w->t;
     PyObject *st = w->state;
     if (flush_fronts(w) < 0) return -1;
-    PyObject *hands = get_attr(st, "hands");
+    PyObject *hands = own_field(st, "hands");
     if (hands == NULL) return -1;
     for (int s = 0; s < w->seats; s++) {
         PyObject *nl = PyList_New(w->hn[s]);
@@ -572,7 +576,7 @@ static int sync_out(W *w) {
     }
     Py_DECREF(hands);
     if (w->deck_full) {  /* a round the core dealt: the whole pile */
-        PyObject *deck = get_attr(st, "deck"), *nl = PyList_New(w->ndeck);
+        PyObject *deck = own_field(st, "deck"), *nl = PyList_New(w->ndeck);
         if (deck == NULL || nl == NULL) { Py_XDECREF(deck); Py_XDECREF(nl); return -1; }
         for (int i = 0; i < w->ndeck; i++) {
             PyObject *code = t->codes[w->deck[i]];
@@ -585,7 +589,10 @@ static int sync_out(W *w) {
         w->deck_full = 0;
         w->ndeck0 = w->ndeck;
     } else if (w->ndeck != w->ndeck0) {
-        if (trim_list(st, "deck", w->ndeck) < 0) return -1;
+        PyObject *deck = own_field(st, "deck");
+        int r = deck == NULL ? -1 : PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
+        Py_XDECREF(deck);
+        if (r < 0) return -1;
         w->ndeck0 = w->ndeck;
     }
     if (set_int(st, "phase", w->phase) || set_int(st, "pending_draw", w->pending_draw)
@@ -613,7 +620,17 @@ static int sync_out(W *w) {
         Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
         Py_XDECREF(rd); Py_XDECREF(rid); Py_XDECREF(src);
         if (r == NULL) return -1;
+        /* (maze, memo) into the state's dict: past a held state's properties (release) */
+        PyObject *d = PyObject_GenericGetDict(st, NULL);
+        int bad = d == NULL || !PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2
+                  || PyDict_SetItem(d, name_of("maze"), PyTuple_GET_ITEM(r, 0)) < 0
+                  || PyDict_SetItem(d, name_of("_mt"), PyTuple_GET_ITEM(r, 1)) < 0;
+        Py_XDECREF(d);
         Py_DECREF(r);
+        if (bad) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "core: put_maze");
+            return -1;
+        }
         w->maze_dirty = 0;
     }
     return 0;
@@ -749,10 +766,12 @@ static int setup_round(W *w, uint64_t *rs) {
 typedef struct { int count, tag, card; } Entry;
 
 static int hand_remove(W *w, int seat, int card) {
+    w->hdirty |= 1u << seat;
     return remove_card(w->hand[seat], &w->hn[seat], card);
 }
 
 static void draw(W *w, int seat, int n) {
+    w->hdirty |= 1u << seat;
     while (n-- > 0 && w->ndeck > 0) {
         w->hand[seat][w->hn[seat]++] = w->deck[--w->ndeck];
     }
@@ -1082,40 +1101,52 @@ static PyObject *codes_tuple(Tables *t, const int *cards, int n) {
 }
 static PyObject *pass_action(Tables *t, const int *cards, int n) {
     if (n == 1) { Py_INCREF(t->single[cards[0]]); return t->single[cards[0]]; }
-    uint64_t k = 0, slot = 0;
-    if (n == 2) {  /* moves._PASSES[pair]: made once, cached here by the two ids */
-        k = ((uint64_t)(1 + MAXCARDS) << 40) | (uint64_t)(cards[0] << 8 | cards[1]);
-        slot = acache_slot(t, k);
-        if (t->aval[slot] != NULL) { Py_INCREF(t->aval[slot]); return t->aval[slot]; }
-    }
+    /* made once, cached here by the cards' ids (the pure menus make a pair's once,
+       moves._PASSES, and a triple's anew: actions are values, equal either way) */
+    uint64_t k = ((uint64_t)(MAXCARDS + n - 1) << 40) | (uint64_t)(cards[0] << 16 | cards[1] << 8
+                                                                   | (n == 3 ? cards[2] : 0));
+    uint64_t slot = acache_slot(t, k);
+    if (t->aval[slot] != NULL) { Py_INCREF(t->aval[slot]); return t->aval[slot]; }
     PyObject *combo = codes_tuple(t, cards, n), *a;
     if (combo == NULL) return NULL;
     if (n == 2) {
         a = PyObject_GetItem(t->passes, combo);
         Py_DECREF(combo);
-        acache_put(t, slot, k, a);
-        return a;
+    } else if ((a = new_action(t->pass_type, 1)) == NULL) {
+        Py_DECREF(combo);
+    } else {
+        PyTuple_SET_ITEM(a, 0, combo);
     }
-    if ((a = new_action(t->pass_type, 1)) == NULL) { Py_DECREF(combo); return NULL; }
-    PyTuple_SET_ITEM(a, 0, combo);
+    acache_put(t, slot, k, a);
     return a;
 }
 static PyObject *discard_action(Tables *t, const int *pair, int removed) {
+    uint64_t k = ((uint64_t)(MAXCARDS + 3) << 40) | (uint64_t)(pair[0] << 16 | pair[1] << 8 | removed);
+    uint64_t slot = acache_slot(t, k);
+    if (t->aval[slot] != NULL) { Py_INCREF(t->aval[slot]); return t->aval[slot]; }
     PyObject *combo = codes_tuple(t, pair, 2), *a;
     if (combo == NULL) return NULL;
     if ((a = new_action(t->discard_type, 2)) == NULL) { Py_DECREF(combo); return NULL; }
     PyTuple_SET_ITEM(a, 0, combo);
     Py_INCREF(t->codes[removed]);
     PyTuple_SET_ITEM(a, 1, t->codes[removed]);
+    acache_put(t, slot, k, a);
     return a;
 }
 
+static PyObject *rw_state(void);  /* the rollout API's resident state, or NULL */
 /* an action card's effect carried out by the state's own method (Saboteur 2's cards that
    change only what Python keeps, or the cards in front: read back after) */
+static PyObject *res_plain;
 static int py_on_player(W *w, int seat, int card, int target) {
     if (flush_fronts(w) < 0) return -1;
+    /* a state the rollout API holds is its own class for the call (what it reads and sets
+       is Python's: the roles), the core's copy kept */
+    PyObject *held = w->state == rw_state() ? (PyObject *)Py_TYPE(w->state) : NULL;
+    if (held != NULL && set_attr(w->state, "__class__", res_plain) < 0) return -1;
     PyObject *r = PyObject_CallMethod(w->state, "_play_on_player", "iOiO", seat,
                                       w->t->codes[card], target, Py_None);
+    if (held != NULL && set_attr(w->state, "__class__", held) < 0) { Py_XDECREF(r); return -1; }
     if (r == NULL) return -1;
     Py_DECREF(r);
     return load_fronts(w) == 0 ? 0 : -1;
@@ -1195,6 +1226,7 @@ static int seat_effect(W *w, int seat, int card, int target, int tool) {
         w->hn[seat] = w->hn[target];
         memcpy(w->hand[target], tmp, sizeof(int) * (size_t)n);
         w->hn[target] = n;
+        w->hdirty |= 1u << seat | 1u << target;
         draw(w, target, 1);
         w->pending_draw = 0;
         return 0;
@@ -1204,13 +1236,20 @@ static int seat_effect(W *w, int seat, int card, int target, int tool) {
     }
 }
 
-/* one decision: picks, applies and logs its action; GO_ON, PAUSE or ROUND_END (-1: error) */
-static int decide(W *w, int even, PyObject **action_out) {
+/* the menu of the current decision (ClassicState._menu's entries, in its order) and what
+   decoding its entries needs: the hand's kinds and counts, a discard's removable cards */
+typedef struct {
+    Entry e[MAXCARDS + 4];
+    int n, seat, nk, nrem, npairs;
+    int hd[MAXHAND], mult[MAXHAND], removable[MAXFRONT];
+} Menu;
+
+static int menu_of(W *w, Menu *m) {
     Tables *t = w->t;
-    Entry menu[MAXCARDS + 4];
-    int nm = 0, hd[MAXHAND], mult[MAXHAND], nk = 0;
-    int seats[MAXSEATS * 2], tools[MAXSEATS * 2], removable[MAXFRONT], nrem = 0, npairs = 0;
-    int seat = w->current;
+    int seats[MAXSEATS * 2], tools[MAXSEATS * 2];
+    int nm = 0, nk = 0, seat = w->current, *hd = m->hd, *mult = m->mult;
+    Entry *menu = m->e;
+    m->seat = seat; m->nrem = m->npairs = 0;
     if (w->phase == ORIENT) {
         menu[nm++] = (Entry){w->pend_n, T_ORIENT, -1};
     } else {
@@ -1245,15 +1284,25 @@ static int decide(W *w, int even, PyObject **action_out) {
             if (n) menu[nm++] = (Entry){n, T_SEATS, c};
         }
         if (t->discard_n && w->nfront[seat] && w->hn[seat] >= t->discard_n) {
-            nrem = front_kinds(w, seat, removable);
-            npairs = pair_count(mult, nk);
-            if (npairs) menu[nm++] = (Entry){npairs * nrem, T_DISCARD, -1};
+            m->nrem = front_kinds(w, seat, m->removable);
+            m->npairs = pair_count(mult, nk);
+            if (m->npairs) menu[nm++] = (Entry){m->npairs * m->nrem, T_DISCARD, -1};
         }
         if (nk) menu[nm++] = (Entry){pass_count(t, mult, nk), T_PASS, -1};
     }
     if (nm == 0) { PyErr_SetString(PyExc_AssertionError, "core: no legal action"); return -1; }
-    Entry *e;
-    int i;
+    m->n = nm; m->nk = nk;
+    return 0;
+}
+
+static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out);
+
+/* one decision: picks, applies and logs its action; GO_ON, PAUSE or ROUND_END (-1: error) */
+static int decide(W *w, int even, PyObject **action_out) {
+    Menu m;
+    if (menu_of(w, &m) < 0) return -1;
+    Entry *e, *menu = m.e;
+    int nm = m.n, i;
     if (even) {
         e = &menu[below(&w->rng, (uint64_t)nm)];
         i = (int)below(&w->rng, (uint64_t)e->count);
@@ -1264,6 +1313,16 @@ static int decide(W *w, int even, PyObject **action_out) {
         e = menu;
         while (i >= e->count) { i -= e->count; e++; }
     }
+    return act(w, &m, e, i, action_out);
+}
+
+/* the i-th action of the menu's entry e applied for the seat deciding, and logged (the
+   actor; the caller appends the action to the history) */
+static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
+    Tables *t = w->t;
+    int seat = m->seat, nk = m->nk, npairs = m->npairs, *hd = m->hd, *mult = m->mult,
+        *removable = m->removable;
+    int seats[MAXSEATS * 2], tools[MAXSEATS * 2];
     /* the actor is logged first (ClassicState._apply) */
     PyObject *actor = PyLong_FromLong(seat);
     if (actor == NULL || PyList_Append(w->actors, actor) < 0) { Py_XDECREF(actor); return -1; }
@@ -1372,7 +1431,21 @@ static int decide(W *w, int even, PyObject **action_out) {
 
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
                       PyObject *setup);
-static int busy;  /* the grid and the working state are in use (a play-out or a set-up) */
+static int release_resident(void);  /* the rollout API's state given back (it uses the grid) */
+static int busy;  /* the grid and the working states are in use (by busy_owner's thread) */
+static unsigned long busy_owner;
+static inline void take_busy(void) { busy = 1; busy_owner = PyThread_get_thread_ident(); }
+/* another thread's work on the core (in one of its calls into Python) waited for, the
+   interpreter's lock let go meanwhile; 1: the core is busy with this thread's own work */
+static int wait_core(void) {
+    while (busy) {
+        if (busy_owner == PyThread_get_thread_ident()) return 1;
+        Py_BEGIN_ALLOW_THREADS
+        sched_yield();
+        Py_END_ALLOW_THREADS
+    }
+    return 0;
+}
 
 /* classic_play_out(state, rng, until_round_end, even, tables) -> (played, finished)
  * finished False: the core stopped at a position it does not take (written back), and the
@@ -1384,10 +1457,12 @@ static PyObject *classic_play_out(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOppOO", &state, &rng, &until, &even, &caps, &setup)) return NULL;
     Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.Tables");
     if (t == NULL) return NULL;
-    /* one working state for the process: a second play-out while one is in a Python call
-       (another thread, while this one ends a round) is played in Python instead */
-    if (busy) return Py_BuildValue("(lOO)", 0L, Py_False, Py_False);
-    busy = 1;
+    /* one working state for the process: a play-out asked for while another thread's work is
+       in a call into Python waits for it; one asked for from this thread's own call into
+       Python (a round's end of its own) is played in Python instead */
+    if (wait_core()) return Py_BuildValue("(lOO)", 0L, Py_False, Py_False);
+    take_busy();
+    if (release_resident() < 0) { busy = 0; return NULL; }
     PyObject *result = play(state, rng, until, even, t, setup);
     busy = 0;
     return result;
@@ -1519,30 +1594,20 @@ static int pay_round(W *w, PyObject *pay, PyObject *nuggets, PyObject *gold, PyO
     return PyErr_Occurred() ? -1 : 0;
 }
 
-/* views.EndedBoard of the core's maze: what the round's end reads of it (the face-up cards
-   in the order laid, the goals still face down), for a round whose maze is not written */
+/* what the round's end reads of the core's maze, for a round whose maze is not written:
+   the face-up cards in the order laid and the goals still face down, packed (int32s:
+   the number of cards laid, then (cell, oriented tile) each, then (cell, card id) per goal),
+   made into a views.EndedBoard only if the round's end is read (classic.py _later_end) */
 static PyObject *ended_board(W *w, PyObject *pay) {
-    Tables *t = w->t;
-    PyObject *cells = PyDict_New(), *order = PyList_New(w->norder), *hidden = PyDict_New();
-    int ok = cells && order && hidden;
-    for (int i = 0; ok && i < w->norder; i++) {
+    (void)pay;
+    int32_t buf[1 + 2 * MAXORDER + 2 * MAXHID], n = 0;
+    buf[n++] = w->norder;
+    for (int i = 0; i < w->norder; i++) {
         int c = w->order[i];
-        PyObject *pc = PyLong_FromLong(py_of(c)), *ot = PyLong_FromLong(tile[c]);
-        if (pc == NULL || ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
-        Py_XDECREF(ot);
-        if (pc == NULL) break;
-        PyList_SET_ITEM(order, i, pc);
+        buf[n++] = (int32_t)py_of(c); buf[n++] = tile[c];
     }
-    for (int i = 0; ok && i < w->nh; i++) {
-        PyObject *pc = PyLong_FromLong(py_of(w->hcell[i]));
-        if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) ok = 0;
-        Py_XDECREF(pc);
-    }
-    PyObject *board = NULL;
-    if (ok) board = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(pay, 7), PyTuple_GET_ITEM(pay, 8),
-                                                 cells, order, hidden, NULL);
-    Py_XDECREF(cells); Py_XDECREF(order); Py_XDECREF(hidden);
-    return board;
+    for (int i = 0; i < w->nh; i++) { buf[n++] = (int32_t)py_of(w->hcell[i]); buf[n++] = w->hcard[i]; }
+    return PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)n * (Py_ssize_t)sizeof(int32_t));
 }
 
 /* Saboteur 2's routes (ExpansionState._routes): does a route from the sources (the start,
@@ -1982,6 +2047,718 @@ error:
     return NULL;
 }
 
+/* ------------------------------------------------------------------ the rollout API */
+/* legal_actions, legal_count, legal_action, random_action and apply on the core: the
+ * position of the state played a decision at a time stays here between calls (the
+ * "resident" state: rw and the grid), so that a call costs what the decision costs, not a
+ * reading of the whole position.  While it is resident the state's class is core/classic.py's
+ * resident subclass of its own; everything the decisions change is written back into it as
+ * they are applied (hands, pile, seats, phase, the cards in front, the logs), but for the
+ * maze, which is written when something reads it (the subclass's maze, _mt and __dict__ give
+ * the state back to Python first: release) or another state comes to the core.  A round's
+ * end, a position the core does not take (the grid's edge) and anything else give the state
+ * back too; Python goes on from there exactly as it would have. */
+static W rw;
+/* the resident state (a weak reference: the core does not keep a state alive; one that dies
+   resident leaves nothing to write back) and its own class */
+static PyObject *res_ref;
+static Menu rmenu;
+static int rmenu_ok;
+static int rlisted;  /* rarr holds rmenu's actions (menu_list) */
+static PyObject *rlast;  /* the action legal_action or random_action handed out last, */
+static int rlast_at;     /* at this index of the menu (apply finds it without a list) */
+
+/* the i-th action of the menu's entry e (a new reference), nothing changed */
+static PyObject *action_at(W *w, Menu *m, Entry *e, int i) {
+    Tables *t = w->t;
+    int card = e->card;
+    switch (e->tag) {
+    case T_ORIENT: {
+        PyObject *a = t->orient_obj[w->pend_opt[i]];
+        Py_INCREF(a);
+        return a;
+    }
+    case T_PATH: case T_LADDER: {
+        int otile = -1, at;
+        if (e->tag == T_PATH) {
+            frontier(w);
+            at = nth_fit(t, card, w->fr, w->frk, w->nfr, i, &otile);
+        } else {
+            int nc = ladder_cells(w);
+            at = nth_fit(t, card, w->lc, w->lck, nc, i, &otile);
+        }
+        if (at < 0) { PyErr_SetString(PyExc_AssertionError, "core: placement"); return NULL; }
+        return cached_action(t, t->place, 0, (py_of(at) << 8) | otile);
+    }
+    case T_PASS: {
+        int cs[3], n = nth_pass(t, m->hd, m->mult, m->nk, i, cs);
+        return pass_action(t, cs, n);
+    }
+    case T_DISCARD: {
+        int pair[2];
+        nth_pair(m->hd, m->mult, m->nk, i % m->npairs, pair);
+        return discard_action(t, pair, m->removable[i / m->npairs]);
+    }
+    case T_SEATS: {
+        int seats[MAXSEATS * 2], tools[MAXSEATS * 2];
+        if (seat_targets(w, m->seat, card, seats, tools) < 0) return NULL;
+        PyObject *a = t->effect[card] == E_REPAIR ? t->repair_act[card][seats[i]][tools[i]]
+                                                 : t->on_player[card][seats[i]];
+        Py_INCREF(a);
+        return a;
+    }
+    case T_CELL:
+        cell_targets(w, card, targets);
+        return cell_action(w, card, targets[i]);
+    default:
+        PyErr_SetString(PyExc_AssertionError, "core: menu tag");
+        return NULL;
+    }
+}
+
+/* every action of the menu, in order (the list legal_actions() gives), into rarr (the
+   core's own references: a C array, not one more Python container for the collector to
+   count and walk every decision); their number, or -1 */
+static Py_ssize_t rn, rcap;
+static PyObject **rarr;
+static void rarr_clear(void) {
+    for (Py_ssize_t k = 0; k < rn; k++) Py_DECREF(rarr[k]);
+    rn = 0;
+}
+#define PUT(x)                                                    \
+    do {                                                          \
+        if (at >= total) { Py_DECREF(x); goto miscount; }         \
+        rarr[at++] = (x); rn = at;                                \
+    } while (0)
+static Py_ssize_t menu_list(W *w, Menu *m) {
+    int total = 0;
+    for (int k = 0; k < m->n; k++) total += m->e[k].count;
+    rarr_clear();
+    if (total > rcap) {
+        PyObject **grown = PyMem_Realloc(rarr, sizeof(PyObject *) * (size_t)total);
+        if (grown == NULL) { PyErr_NoMemory(); return -1; }
+        rarr = grown; rcap = total;
+    }
+    Tables *t = w->t;
+    int at = 0;
+    for (int k = 0; k < m->n; k++) {
+        Entry *e = &m->e[k];
+        if (e->tag == T_PATH) {  /* nth_fit's order, walked once: by orientation, then cell */
+            frontier(w);
+            int card = e->card;
+            for (int o = 0; o < t->norient[card]; o++)
+                for (int j = 0; j < w->nfr; j++) {
+                    if (!t->ofit[card][o][w->frk[j]]) continue;
+                    PyObject *a = cached_action(t, t->place, 0,
+                                                (py_of(w->fr[j]) << 8) | t->ootile[card][o]);
+                    if (a == NULL) return -1;
+                    PUT(a);
+                }
+            continue;
+        }
+        if (e->tag == T_CELL) {  /* the targets sorted once */
+            int n = cell_targets(w, e->card, targets);
+            for (int i = 0; i < n; i++) {
+                PyObject *a = cell_action(w, e->card, targets[i]);
+                if (a == NULL) return -1;
+                PUT(a);
+            }
+            continue;
+        }
+        if (e->tag == T_PASS || e->tag == T_DISCARD) {  /* nth_pass's and the discards' order */
+            const int *hd = m->hd, *mult = m->mult;
+            int nk = m->nk, cs[3], nrem = e->tag == T_DISCARD ? m->nrem : 1;
+            for (int r = 0; r < nrem; r++) {
+                if (e->tag == T_PASS) for (int a = 0; a < nk; a++) {
+                    cs[0] = hd[a];
+                    PyObject *x = pass_action(t, cs, 1);
+                    if (x == NULL) return -1;
+                    PUT(x);
+                }
+                if (e->tag == T_PASS && t->pass_max < 2) break;
+                for (int a = 0; a < nk; a++)
+                    for (int b = a; b < nk; b++) {
+                        if (b == a && mult[a] < 2) continue;
+                        cs[0] = hd[a]; cs[1] = hd[b];
+                        PyObject *x = e->tag == T_PASS ? pass_action(t, cs, 2)
+                                                       : discard_action(t, cs, m->removable[r]);
+                        if (x == NULL) return -1;
+                        PUT(x);
+                    }
+                if (e->tag == T_PASS && t->pass_max >= 3)
+                    for (int a = 0; a < nk; a++)
+                        for (int b = a; b < nk; b++)
+                            for (int c = b; c < nk; c++) {
+                                if (!triple_ok(mult, a, b, c)) continue;
+                                cs[0] = hd[a]; cs[1] = hd[b]; cs[2] = hd[c];
+                                PyObject *x = pass_action(t, cs, 3);
+                                if (x == NULL) return -1;
+                                PUT(x);
+                            }
+            }
+            continue;
+        }
+        if (e->tag == T_SEATS) {  /* the targets found once */
+            int seats[MAXSEATS * 2], tools[MAXSEATS * 2], card = e->card;
+            int n = seat_targets(w, m->seat, card, seats, tools);
+            if (n < 0) return -1;
+            for (int i = 0; i < n; i++) {
+                PyObject *a = t->effect[card] == E_REPAIR ? t->repair_act[card][seats[i]][tools[i]]
+                                                         : t->on_player[card][seats[i]];
+                Py_INCREF(a);
+                PUT(a);
+            }
+            continue;
+        }
+        for (int i = 0; i < e->count; i++) {
+            PyObject *a = action_at(w, m, e, i);
+            if (a == NULL) return -1;
+            PUT(a);
+        }
+    }
+    if (at != total) goto miscount;
+    return total;
+miscount:
+    PyErr_SetString(PyExc_AssertionError, "core: the menu's count");
+    return -1;
+}
+#undef PUT
+
+/* the resident state's own field ``name`` (a new reference): read from its dict, past its
+   class's properties (which give the state back to Python) */
+static PyObject *own_field(PyObject *st, const char *name) {
+    PyObject *d = PyObject_GenericGetDict(st, NULL), *v = NULL;
+    if (d == NULL) return NULL;
+    PyObject *k = name_of(name);
+    if (k != NULL && (v = PyDict_GetItemWithError(d, k)) == NULL && !PyErr_Occurred())
+        PyErr_SetString(PyExc_AttributeError, name);
+    Py_XINCREF(v);
+    Py_DECREF(d);
+    return v;
+}
+
+/* what a decision changed written into the resident state: all but the maze (sync_out's
+   writes, only of what changed) */
+static int write_step(W *w) {
+    Tables *t = w->t;
+    PyObject *st = w->state;
+    if (flush_fronts(w) < 0) return -1;
+    if (w->hdirty) {
+        PyObject *hands = own_field(st, "hands");
+        if (hands == NULL) return -1;
+        for (int s = 0; s < w->seats; s++) {  /* changed in place, no list made */
+            if (!(w->hdirty & (1u << s))) continue;
+            PyObject *h = PyList_GET_ITEM(hands, s);
+            Py_ssize_t had = PyList_GET_SIZE(h), n = w->hn[s];
+            int r = had > n ? PyList_SetSlice(h, n, had, NULL) : 0;
+            for (Py_ssize_t i = 0; r == 0 && i < n; i++) {
+                PyObject *code = t->codes[w->hand[s][i]];
+                if (i >= had) r = PyList_Append(h, code);
+                else if (PyList_GET_ITEM(h, i) != code) {
+                    Py_INCREF(code);
+                    r = PyList_SetItem(h, i, code);
+                }
+            }
+            if (r < 0) { Py_DECREF(hands); return -1; }
+        }
+        Py_DECREF(hands);
+        w->hdirty = 0;
+    }
+    if (w->ndeck != w->ndeck0) {
+        PyObject *deck = own_field(st, "deck");
+        int r = deck == NULL ? -1 : PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
+        Py_XDECREF(deck);
+        if (r < 0) return -1;
+        w->ndeck0 = w->ndeck;
+    }
+    static const char *names[6] = {"phase", "pending_draw", "last", "finder", "turn", "current"};
+    int now[6] = {w->phase, w->pending_draw, w->last, w->finder, w->turn, w->current};
+    int orienting = w->phase == ORIENT, was = w->said[0] == ORIENT;
+    for (int k = 0; k < 6; k++)
+        if (now[k] != w->said[k]) {
+            if (set_int(st, names[k], now[k]) < 0) return -1;
+            w->said[k] = now[k];
+        }
+    if ((orienting || was) && write_pending(st, orienting, w->pend_g, w->pend_n, w->pend_opt) < 0)
+        return -1;
+    return 0;
+}
+
+/* the memo of the cards in front that Python's menus leave in a state whose hands held a
+   tool card (as play_out leaves it: memos are not part of the position, but a state's dict
+   is the same on both paths) */
+static int leave_memo(PyObject *st) {
+    if (!rw.tools_seen) return 0;
+    PyObject *d = PyObject_GenericGetDict(st, NULL);
+    int has = d == NULL ? -1 : PyDict_Contains(d, name_of("_fronts_memo"));
+    Py_XDECREF(d);
+    if (has) return has < 0 ? -1 : 0;
+    PyObject *m = PyObject_CallMethod(st, "_fronts", NULL);
+    Py_XDECREF(m);
+    return m == NULL ? -1 : 0;
+}
+
+/* nothing resident any more */
+static void forget(void) {
+    rmenu_ok = 0;
+    rlisted = 0; rarr_clear(); Py_CLEAR(rlast); Py_CLEAR(res_ref); Py_CLEAR(res_plain);
+    Py_CLEAR(rw.discards); Py_CLEAR(rw.passed); Py_CLEAR(rw.history); Py_CLEAR(rw.actors);
+}
+
+/* the resident state (borrowed), or NULL (none, or it died) */
+static PyObject *resident_state(void) {
+    if (res_ref == NULL) return NULL;
+    PyObject *st = PyWeakref_GET_OBJECT(res_ref);
+    if (st == Py_None) { forget(); return NULL; }
+    return st;
+}
+
+static PyObject *rw_state(void) { return res_ref == NULL ? NULL : resident_state(); }
+
+/* the resident state given back to Python: its own class again, the maze written if it
+   changed (everything else was written as the decisions were applied) */
+static int release(void) {
+    PyObject *st = resident_state();
+    if (st == NULL) return 0;
+    Py_INCREF(st);
+    PyObject *plain = res_plain;
+    Py_INCREF(plain);
+    /* everything written before the class goes back (nothing here runs Python code: another
+       thread sees the state held, or whole) */
+    rw.state = st;
+    int r = sync_out(&rw);
+    if (r == 0) r = set_attr(st, "__class__", plain);
+    if (r == 0) r = leave_memo(st);
+    forget();
+    Py_DECREF(st); Py_DECREF(plain);
+    return r;
+}
+
+/* ``state`` made the resident one (``ctx``: core/classic.py's (tables, resident class,
+   set-up)): 1; 0 where the core does not take it now (the game ended, another phase, the
+   grid's edge); -1 on an error.  The caller holds the core (take_busy) */
+static int enter(PyObject *state, PyObject *ctx) {
+    /* another thread's work on the core waits for nothing but its calls into Python: this
+       one waits for it to end (the position held may be changing under it); this thread's
+       own (a call into Python from the core's work, asking for another state) plays pure */
+    if (res_ref != NULL && resident_state() == state) return 1;
+    int rc = release();
+    if (rc < 0) return -1;
+    W *w = &rw;
+    Tables *t = PyCapsule_GetPointer(PyTuple_GET_ITEM(ctx, 0), "pysaboteur._core.Tables");
+    if (t == NULL) return -1;
+    w->t = t; w->setup = Py_None; w->pay = Py_None; w->rounds = 0; w->deck_full = 0;
+    w->seats = 0; w->tools_seen = 0; w->bail = 0; w->front_dirty = 0;
+    w->state = state;
+    int terminal, round_no;
+    rc = -1;
+    if (state_flags(state, &terminal, &round_no) < 0) goto out;
+    if (terminal) { rc = 0; goto out; }
+    if (!(w->discards = get_attr(state, "discards")) || !(w->passed = get_attr(state, "passed"))
+        || !(w->history = get_attr(state, "history")) || !(w->actors = get_attr(state, "actors")))
+        goto out;
+    rc = sync_in(w);
+    if (rc != 0) { rc = rc < 0 ? -1 : 0; goto out; }
+    w->hdirty = 0;
+    w->said[0] = w->phase; w->said[1] = w->pending_draw; w->said[2] = w->last;
+    w->said[3] = w->finder; w->said[4] = w->turn; w->said[5] = w->current;
+    PyObject *plain = (PyObject *)Py_TYPE(state);
+    Py_INCREF(plain);
+    PyObject *ref = PyWeakref_NewRef(state, NULL);
+    if (ref == NULL || set_attr(state, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) {
+        Py_XDECREF(ref); Py_DECREF(plain); rc = -1; goto out;
+    }
+    res_ref = ref; res_plain = plain;
+    rmenu_ok = 0;
+    return 1;
+out:
+    Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
+    return rc;
+}
+
+static Menu *resident_menu(void) {
+    if (!rmenu_ok) {
+        if (menu_of(&rw, &rmenu) < 0) return NULL;
+        rmenu_ok = 1;
+    }
+    return &rmenu;
+}
+
+static int menu_total(Menu *m) {
+    int total = 0;
+    for (int k = 0; k < m->n; k++) total += m->e[k].count;
+    return total;
+}
+
+/* the entry holding the menu's index-th action, index made the entry's own */
+static Entry *entry_of(Menu *m, int *index) {
+    Entry *e = m->e;
+    while (*index >= e->count) { *index -= e->count; e++; }
+    return e;
+}
+
+/* the menu's index-th action, kept as the one handed out last */
+static PyObject *handed(Menu *m, int index) {
+    int i = index;
+    Entry *e = entry_of(m, &i);
+    PyObject *a = action_at(&rw, m, e, i);
+    if (a != NULL) {
+        Py_XSETREF(rlast, a);
+        Py_INCREF(a);
+        rlast_at = index;
+    }
+    return a;
+}
+
+/* the argument parsing every call shares: (state, ctx, ...) made resident, or not taken */
+#define ENTER(state, ctx, not_taken)                       \
+    do {                                                   \
+        int rc_ = enter(state, ctx);                       \
+        if (rc_ < 0) return NULL;                          \
+        if (rc_ == 0) { not_taken; }                       \
+    } while (0)
+
+/* the calls' arguments: (state, ctx, ...), ctx the (tables, resident class, set-up) tuple */
+static int step_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want) {
+    if (nargs != want || !PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != 3) {
+        PyErr_SetString(PyExc_TypeError, "core: the rollout API's arguments");
+        return 0;
+    }
+    return 1;
+}
+
+/* the resident state's round ended with ``action`` (applied, not logged yet): the round's
+   end as play() has it, then either the next round set up on the core, the state written
+   whole and kept resident, or the state given back (Python set the round up, the match
+   ended, a round's thefts wait) */
+static int step_round_end(PyObject *state, PyObject *ctx, PyObject *action) {
+    W *w = &rw;
+    PyObject *st = resident_state();
+    if (st != state) { PyErr_SetString(PyExc_AssertionError, "core: not the resident state"); return -1; }
+    /* Python reads the state from here: its own class, the core's copy kept */
+    if (set_attr(st, "__class__", res_plain) < 0) return -1;
+    PyObject *setup = PyObject_CallOneArg(PyTuple_GET_ITEM(ctx, 2), st);  /* classic.py */
+    if (setup == NULL) return -1;
+    int terminal, round_no, rc = -1, keep = 0;
+    w->setup = setup;
+    w->rounds = setup == Py_None ? 0 : (int)PyLong_AsLong(PyTuple_GET_ITEM(setup, 9));
+    w->pay = setup == Py_None ? Py_None : PyTuple_GET_ITEM(setup, 11);
+    if (state_flags(st, &terminal, &round_no) < 0) goto out;
+    int write = w->pay == Py_None || round_no >= w->rounds;
+    if (!write && PyTuple_GET_SIZE(w->pay) > 9) {  /* Saboteur 2: thefts read the state */
+        PyObject *order = get_attr(st, "theft_order");
+        Py_ssize_t k = order ? PyObject_Length(order) : -1;
+        Py_XDECREF(order);
+        if (k < 0) goto out;
+        write = k > 0;
+    }
+    if (write && sync_out(w) < 0) goto out;
+    if ((w->pay != Py_None ? end_round_classic(w, w->pay, write)
+                           : call_round(w, "_end_round", NULL)) < 0
+        || PyList_Append(w->history, action) < 0)
+        goto out;
+    if (state_flags(st, &terminal, &round_no) < 0) goto out;
+    if (w->setup != Py_None && next_round_called) {  /* ClassicState._next_round, here */
+        int phase;
+        if (attr_int(st, "phase", &phase) < 0) goto out;
+        w->phase = MAIN;
+        if (set_int(st, "phase", MAIN) < 0) goto out;
+        if (round_no == w->rounds) {
+            if (set_attr(st, "terminal", Py_True) < 0) goto out;
+        } else {
+            uint64_t s;
+            PyObject *srng = get_attr(st, "rng");
+            if (srng == NULL || attr_int(st, "next_turn", &w->turn) < 0) { Py_XDECREF(srng); goto out; }
+            int fail = get_rng(srng, &s) < 0 || setup_round(w, &s) < 0 || put_rng(srng, s) < 0;
+            Py_DECREF(srng);
+            if (fail || sync_out(w) < 0) goto out;  /* the new round written whole */
+            keep = 1;
+        }
+    }
+    rc = 0;
+out:
+    w->setup = Py_None; w->pay = Py_None; w->rounds = 0;
+    Py_DECREF(setup);
+    if (rc == 0 && keep) {  /* resident in the new round */
+        w->hdirty = 0;
+        w->said[0] = w->phase; w->said[1] = w->pending_draw; w->said[2] = w->last;
+        w->said[3] = w->finder; w->said[4] = w->turn; w->said[5] = w->current;
+        rmenu_ok = 0;
+        rlisted = 0; rarr_clear(); Py_CLEAR(rlast);
+        if (set_attr(st, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) { forget(); return -1; }
+        return 0;
+    }
+    if (rc == 0) rc = leave_memo(st);
+    forget();  /* Python's state is whole (or an error left it as it is) */
+    return rc;
+}
+
+/* classic_legal(state, ctx) -> list, or None (not taken: Python lists them) */
+static PyObject *classic_legal_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 2)) return NULL;
+    PyObject *state = args[0], *ctx = args[1];
+    ENTER(state, ctx, Py_RETURN_NONE);
+    if (!rlisted) {
+        Menu *m = resident_menu();
+        if (m == NULL || menu_list(&rw, m) < 0) return NULL;
+        rlisted = 1;
+    }
+    PyObject *list = PyList_New(rn);  /* the caller's own */
+    if (list == NULL) return NULL;
+    for (Py_ssize_t k = 0; k < rn; k++) { Py_INCREF(rarr[k]); PyList_SET_ITEM(list, k, rarr[k]); }
+    return list;
+}
+
+/* classic_count(state, ctx) -> int, or -1 (not taken) */
+static PyObject *classic_count_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 2)) return NULL;
+    PyObject *state = args[0], *ctx = args[1];
+    ENTER(state, ctx, return PyLong_FromLong(-1));
+    Menu *m = resident_menu();
+    return m == NULL ? NULL : PyLong_FromLong(menu_total(m));
+}
+
+/* classic_nth(state, ctx, index) -> the action, or None (not taken) */
+static PyObject *classic_nth_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 3)) return NULL;
+    PyObject *state = args[0], *ctx = args[1];
+    Py_ssize_t index = PyNumber_AsSsize_t(args[2], PyExc_IndexError);
+    if (index == -1 && PyErr_Occurred()) return NULL;
+    ENTER(state, ctx, Py_RETURN_NONE);
+    Menu *m = resident_menu();
+    if (m == NULL) return NULL;
+    if (index < 0 || index >= menu_total(m)) {
+        PyErr_SetString(PyExc_IndexError, "legal action index out of range");
+        return NULL;
+    }
+    return handed(m, (int)index);
+}
+
+/* classic_random(state, ctx, rng) -> rng.below(legal_count()) drawn, that action; None (not
+   taken: nothing drawn) */
+static PyObject *classic_random_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 3)) return NULL;
+    PyObject *state = args[0], *ctx = args[1], *rng = args[2];
+    ENTER(state, ctx, Py_RETURN_NONE);
+    Menu *m = resident_menu();
+    uint64_t s;
+    if (m == NULL || get_rng(rng, &s) < 0) return NULL;
+    int i = (int)below(&s, (uint64_t)menu_total(m));
+    if (put_rng(rng, s) < 0) return NULL;
+    return handed(m, i);
+}
+
+/* classic_apply(state, ctx, action) -> 0: applied (and logged); 1: not among the legal
+   actions (nothing changed); 2: not taken (nothing changed: Python applies it) */
+static PyObject *classic_apply_held(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (!step_args(args, nargs, 3)) return NULL;
+    PyObject *state = args[0], *ctx = args[1], *action = args[2];
+    ENTER(state, ctx, return PyLong_FromLong(2));
+    Menu *m = resident_menu();
+    if (m == NULL) return NULL;
+    Py_ssize_t index = -1;
+    if (action == rlast && rlast != NULL) index = rlast_at;  /* the one just handed out */
+    else {
+        if (!rlisted) {
+            if (menu_list(&rw, m) < 0) return NULL;
+            rlisted = 1;
+        }
+        Py_ssize_t n = rn;
+        for (Py_ssize_t k = 0; k < n; k++)  /* the interned action itself, as a rule */
+            if (rarr[k] == action) { index = k; break; }
+        for (Py_ssize_t k = 0; index < 0 && k < n; k++) {  /* else an equal one (is_listed) */
+            int eq = PyObject_RichCompareBool(rarr[k], action, Py_EQ);
+            if (eq < 0) return NULL;
+            if (eq) index = k;
+        }
+    }
+    if (index < 0) return PyLong_FromLong(1);
+    int i = (int)index;
+    Entry *e = entry_of(m, &i);
+    PyObject *played = NULL;
+    int res = act(&rw, m, e, i, &played);
+    rmenu_ok = 0;
+    rlisted = 0; rarr_clear(); Py_CLEAR(rlast);
+    if (res < 0) return NULL;
+    Py_DECREF(played);  /* the history logs the caller's action, as State.apply does */
+    PyObject *history = rw.history;
+    Py_INCREF(history);
+    int bad;
+    if (res == ROUND_END) {
+        bad = step_round_end(state, ctx, action) < 0;  /* (the action logged there) */
+    } else {
+        bad = write_step(&rw) < 0;  /* all but the maze written now */
+        if (!bad && rw.bail) bad = release() < 0;  /* near the grid's edge: Python's from here */
+        bad = bad || PyList_Append(history, action) < 0;
+    }
+    Py_DECREF(history);
+    if (bad) return NULL;
+    return PyLong_FromLong(0);
+}
+
+/* each call holds the core from start to end: its calls into Python (the actions' tables,
+   a round's end) let other threads run, which wait for it (wait_core) */
+#define HELD(name, not_taken)                                                              \
+    static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {     \
+        if (wait_core()) not_taken;                                                       \
+        take_busy();                                                                      \
+        PyObject *r = name##_held(self, args, nargs);                                     \
+        busy = 0;                                                                         \
+        return r;                                                                         \
+    }
+HELD(classic_legal, Py_RETURN_NONE)
+HELD(classic_count, return PyLong_FromLong(-1))
+HELD(classic_nth, Py_RETURN_NONE)
+HELD(classic_random, Py_RETURN_NONE)
+HELD(classic_apply, return PyLong_FromLong(2))
+
+/* classic_release(state): the state given back to Python if it is the resident one (None:
+   whichever is) */
+static PyObject *classic_release(PyObject *self, PyObject *state) {
+    (void)self;
+    if (wait_core()) {
+        PyErr_SetString(PyExc_RuntimeError, "core: a held state read while the core plays it");
+        return NULL;
+    }
+    PyObject *st = resident_state();
+    if (st == NULL || (state != Py_None && st != state)) Py_RETURN_NONE;
+    take_busy();
+    int r = release();
+    busy = 0;
+    if (r < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static int release_resident(void) { return release(); }
+
+/* ------------------------------------------------------------------ the held class's methods */
+/* legal_actions, legal_count, legal_action and apply of the class a held state has
+   (core/resident.py's Resident) as C methods: the rollout API without a Python frame a
+   call.  Each reads the context off the state's class; a state given back since (its own
+   class again: a method looked up before) is Python's, through its own method. */
+static PyObject *held_ctx(PyObject *self) {  /* borrowed; NULL: not held (no error set) */
+    PyObject *d = Py_TYPE(self)->tp_dict, *k = name_of("_ctx");
+    return d == NULL || k == NULL ? NULL : PyDict_GetItemWithError(d, k);
+}
+
+static PyObject *as_python(PyObject *self, const char *name, PyObject *arg) {
+    PyObject *r = classic_release(NULL, self);
+    if (r == NULL) return NULL;
+    Py_DECREF(r);
+    PyObject *meth = name_of(name);
+    return arg == NULL ? PyObject_CallMethodNoArgs(self, meth) : PyObject_CallMethodOneArg(self, meth, arg);
+}
+
+static PyObject *m_legal(PyObject *self, PyObject *noargs) {
+    (void)noargs;
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_actions", NULL);
+    PyObject *a[2] = {self, ctx}, *r = classic_legal(NULL, a, 2);
+    if (r != Py_None) return r;
+    Py_DECREF(r);
+    return as_python(self, "legal_actions", NULL);
+}
+
+static PyObject *m_count(PyObject *self, PyObject *noargs) {
+    (void)noargs;
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_count", NULL);
+    PyObject *a[2] = {self, ctx}, *r = classic_count(NULL, a, 2);
+    if (r == NULL) return NULL;
+    long n = PyLong_AsLong(r);
+    if (n >= 0) return r;
+    Py_DECREF(r);
+    return as_python(self, "legal_count", NULL);
+}
+
+static PyObject *m_nth(PyObject *self, PyObject *index) {
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_action", index);
+    PyObject *a[3] = {self, ctx, index}, *r = classic_nth(NULL, a, 3);
+    if (r != Py_None) return r;
+    Py_DECREF(r);
+    return as_python(self, "legal_action", index);
+}
+
+/* apply(action, check=True): State.apply's way on the core (core/resident.py) */
+static PyObject *m_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *action = nargs > 0 ? args[0] : NULL, *check_o = nargs > 1 ? args[1] : NULL;
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k), *v = args[nargs + k];
+        if (PyUnicode_CompareWithASCIIString(key, "action") == 0 && action == NULL) action = v;
+        else if (PyUnicode_CompareWithASCIIString(key, "check") == 0 && check_o == NULL) check_o = v;
+        else { PyErr_Format(PyExc_TypeError, "apply() got an unexpected keyword argument %R", key); return NULL; }
+    }
+    if (action == NULL || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "apply() takes an action and, optionally, check");
+        return NULL;
+    }
+    int check = check_o == NULL ? 1 : PyObject_IsTrue(check_o);
+    if (check < 0) return NULL;
+    PyObject *ctx = held_ctx(self), *done = NULL;
+    if (ctx == NULL && PyErr_Occurred()) return NULL;
+    long rc = 2;
+    if (ctx != NULL) {
+        PyObject *a[3] = {self, ctx, action};
+        if ((done = classic_apply(NULL, a, 3)) == NULL) return NULL;
+        rc = PyLong_AsLong(done);
+        Py_DECREF(done);
+        if (rc == 0) Py_RETURN_NONE;
+    }
+    PyObject *r = classic_release(NULL, self);
+    if (r == NULL) return NULL;
+    Py_DECREF(r);
+    if (rc == 1) {  /* not among the legal actions */
+        if (check) {
+            PyObject *err = PyObject_CallMethodOneArg(self, name_of("explain"), action);
+            if (err != NULL) {
+                PyErr_SetObject((PyObject *)Py_TYPE(err), err);
+                Py_DECREF(err);
+            }
+            return NULL;
+        }
+        /* unchecked: Python's own way (State.apply) */
+        r = PyObject_CallMethodOneArg(self, name_of("_apply"), action);
+        if (r == NULL) return NULL;
+        Py_DECREF(r);
+        PyObject *history = get_attr(self, "history");
+        int bad = history == NULL || PyList_Append(history, action) < 0;
+        Py_XDECREF(history);
+        if (bad) return NULL;
+        Py_RETURN_NONE;
+    }
+    return PyObject_CallMethod(self, "apply", "OO", action, check ? Py_True : Py_False);
+}
+
+static PyMethodDef held_defs[] = {
+    {"legal_actions", m_legal, METH_NOARGS, "The legal actions (on the compiled core)."},
+    {"legal_count", m_count, METH_NOARGS, "len(legal_actions()) (on the compiled core)."},
+    {"legal_action", m_nth, METH_O, "legal_actions()[index] (on the compiled core)."},
+    {"apply", (PyCFunction)(void (*)(void))m_apply, METH_FASTCALL | METH_KEYWORDS,
+     "Play the action for the current player (on the compiled core)."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* classic_held_methods(cls) -> {name: method}: the C methods above, put on the held class,
+   made for the state's own class ``cls`` (they take a state of either class) */
+static PyObject *classic_held_methods(PyObject *self, PyObject *cls) {
+    (void)self;
+    if (!PyType_Check(cls)) { PyErr_SetString(PyExc_TypeError, "core: a class"); return NULL; }
+    PyObject *out = PyDict_New();
+    for (PyMethodDef *d = held_defs; out != NULL && d->ml_name != NULL; d++) {
+        PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, d);
+        if (descr == NULL || PyDict_SetItemString(out, d->ml_name, descr) < 0) Py_CLEAR(out);
+        Py_XDECREF(descr);
+    }
+    return out;
+}
+
 /* first_round(state, tables, setup) -> bool: a new match's first round set up by the core
  * (ClassicState._setup_round for a match without a fixed deal: the same numbers drawn from
  * the state's generator, the same cards), the state and its maze written; False: the core
@@ -1992,8 +2769,9 @@ static PyObject *first_round(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOO", &state, &caps, &setup)) return NULL;
     Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.Tables");
     if (t == NULL) return NULL;
-    if (busy) Py_RETURN_FALSE;
-    busy = 1;
+    if (wait_core()) Py_RETURN_FALSE;
+    take_busy();
+    if (release_resident() < 0) { busy = 0; return NULL; }
     static W w;
     PyObject *srng = NULL, *result = NULL;
     w.t = t; w.state = state; w.setup = setup;
@@ -2149,6 +2927,20 @@ PyMethodDef classic_methods[] = {
     {"first_round", first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, setup) -> bool."},
     {"make_tables", make_tables, METH_O, "Compile the tables of one catalogue (a spec dict)."},
+    {"classic_legal", (PyCFunction)(void (*)(void))classic_legal, METH_FASTCALL,
+     "legal_actions() on the core: (state, ctx) -> list, or None (not taken)."},
+    {"classic_count", (PyCFunction)(void (*)(void))classic_count, METH_FASTCALL,
+     "legal_count() on the core: (state, ctx) -> int, or -1 (not taken)."},
+    {"classic_nth", (PyCFunction)(void (*)(void))classic_nth, METH_FASTCALL,
+     "legal_action(index) on the core: (state, ctx, index) -> action, or None (not taken)."},
+    {"classic_random", (PyCFunction)(void (*)(void))classic_random, METH_FASTCALL,
+     "random_action(rng) on the core: (state, ctx, rng) -> action, or None (not taken)."},
+    {"classic_apply", (PyCFunction)(void (*)(void))classic_apply, METH_FASTCALL,
+     "apply(action) on the core: (state, ctx, action) -> 0 applied, 1 not legal, 2 not taken."},
+    {"classic_release", classic_release, METH_O,
+     "The state given back to Python if the core holds its position (the rollout API)."},
+    {"classic_held_methods", classic_held_methods, METH_O,
+     "The rollout API's C methods for the class of a held state: (cls) -> {name: method}."},
     {"classic_play_out", classic_play_out, METH_VARARGS,
      "Saboteur's (or Saboteur 2's) State.play_out: (state, rng, until_round_end, even, "
      "tables, setup) -> (played, finished, tools_seen)."},

@@ -20,13 +20,15 @@ from ..engine.game import RoundResult
 from ..engine.maze import FITS, Maze, Memo, cell, cell_actions_of
 from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
-from ..engine.views import EndedBoard, LaterRoundEnd
+from ..engine.views import EndedBoard, LaterRoundEnd, _round_end_of
 from ..games.classic import cards as CC
 from ..games.classic.menu import K_PATH, MAX_SEATS, REMOVES, tables
 from ..games.classic.state import ClassicGame, ClassicState
+from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
-COVERS = "Saboteur's and Saboteur 2's play-outs"
+COVERS = ("Saboteur's and Saboteur 2's play-outs and rollout API (legal_actions, "
+          "legal_count, legal_action, random_action, apply)")
 
 #: the effects of action cards, as the core numbers them (its E_...): Saboteur's, then
 #: Saboteur 2's ("swap-hand" changes hands in the core, the last three only Python's fields)
@@ -42,8 +44,10 @@ Rules = tuple[int, int, int, tuple[int, ...]]
 
 def _put_maze(state: ClassicState, cells: dict[int, int], hidden: dict[int, str],
               constraint: dict[int, int], order: list[int], reach: dict[int, int],
-              reach_in: dict[int, int], sources: dict[int, int], version: int) -> None:
-    """A new maze for ``state`` from the core's (its clones keep theirs: copy-on-write)."""
+              reach_in: dict[int, int], sources: dict[int, int],
+              version: int) -> tuple[Maze, Memo]:
+    """A new maze for ``state`` from the core's, and its memo (its clones keep theirs:
+    copy-on-write); the core puts both in the state."""
     maze = Maze.__new__(Maze)
     maze.cat = state.game.catalogue
     maze.cells, maze.hidden, maze.constraint, maze.order = cells, hidden, constraint, order
@@ -51,8 +55,7 @@ def _put_maze(state: ClassicState, cells: dict[int, int], hidden: dict[int, str]
     maze.blocks = [{}]  # one reach context (the core's only); Saboteur's tiles block no passage
     maze.reach, maze.reach_in = [reach], [reach_in]
     maze.version = version
-    state.maze = maze
-    state._mt = Memo()
+    return maze, Memo()
 
 
 def _spec(cat: Any, rules: Rules) -> dict[str, Any]:
@@ -140,7 +143,33 @@ def _pay_spec(game: ClassicGame) -> tuple[Any, ...] | None:
     n = game.players
     return (CC.DIGGER, CC.SABOTEUR, CC.DIGGER_DRAW[n],
             tuple(CC.SABOTEUR_PAY.get(k, 0) for k in range(n + 1)), game.tables.value,
-            RoundResult, LaterRoundEnd, EndedBoard, game.catalogue)
+            RoundResult, later_end(game.catalogue), EndedBoard, game.catalogue)
+
+
+def later_end(cat: Any) -> Callable[..., LaterRoundEnd]:
+    """What the core calls at a round's end for its ``last_round``: ``(round_no, reason,
+    board, extra)``, the board the state's maze, or (a round whose maze the core did not
+    write) the packed cards of the core's (``ended_board`` in classic.c), unpacked into a
+    ``views.EndedBoard`` only if the round's end is read."""
+    codes = tuple(sorted(k.code for k in cat.kinds))  # by core id (``_core_ids``)
+
+    def made(round_no: int, reason: str, board: Any, extra: Any) -> LaterRoundEnd:
+        if type(board) is bytes:
+            return LaterRoundEnd.by(_unpacked_end, cat, codes, round_no, reason, board, extra)
+        return LaterRoundEnd(round_no, reason, board, extra)
+
+    return made
+
+
+def _unpacked_end(cat: Any, codes: tuple[str, ...], round_no: int, reason: str, packed: bytes,
+                  extra: Any) -> Any:
+    ints = memoryview(packed).cast("i")
+    laid = ints[0]
+    order = list(ints[1:1 + 2 * laid:2])
+    cells = dict(zip(order, ints[2:2 + 2 * laid:2], strict=True))
+    rest = ints[1 + 2 * laid:]
+    hidden = {c: codes[k] for c, k in zip(rest[::2], rest[1::2], strict=True)}
+    return _round_end_of(round_no, reason, EndedBoard(cat, cells, order, hidden), extra)
 
 
 def _setup_of(game: ClassicGame, fresh: Callable[[Any], None] | None = None) -> tuple[Any, ...]:
@@ -168,6 +197,82 @@ def _setup_of(game: ClassicGame, fresh: Callable[[Any], None] | None = None) -> 
 
 def _core_ids(cat: Any) -> dict[str, int]:
     return {code: i for i, code in enumerate(sorted(k.code for k in cat.kinds))}
+
+
+# ------------------------------------------------------------------ the rollout API
+def _classic_ctx(state: ClassicState) -> tuple[Any, type, Any] | None:
+    game = state.game
+    if game.contexts != 1 or game.data.PASS_MAX != 1 or not state.DISTINCT_HAND:
+        return None
+    return _ctx_of(ClassicState, game.catalogue, _classic_rules)
+
+
+#: per state class, the rollout API's context (tables, resident class) with its catalogue
+_CTXS: dict[type, tuple[Any, tuple[Any, type, Any]]] = {}
+
+
+def _ctx_of(cls: type, cat: Any, rules: Callable[[], Rules]) -> tuple[Any, type, Any]:
+    """What the core's rollout API takes for the states of ``cls``: its tables, the class
+    its states have while the core holds them (``resident.resident_class``) and what sets
+    the next round up at a round's end (``_next_setup``)."""
+    known = _CTXS.get(cls)
+    if known is not None and known[0] is cat:
+        return known[1]
+    from . import _ext
+
+    assert _ext is not None
+    resident = resident_class(cls, _calls())
+    # the rollout API's hot methods in C (no Python frame a call; the same behaviour as
+    # resident.py's, which they replace)
+    # (made for ``cls``: a method looked up while the state was held is called on it as
+    # Python's own once the state is given back)
+    for name, method in _ext.classic_held_methods(cls).items():
+        setattr(resident, name, method)
+    ctx = (core_tables(cls, cat, rules), resident, _next_setup)
+    resident._ctx = ctx  # type: ignore[attr-defined]
+    _CTXS[cls] = (cat, ctx)
+    return ctx
+
+
+def _next_setup(state: ClassicState) -> tuple[Any, ...] | None:
+    """What the core needs to set the next round up itself at a round's end in the rollout
+    API (as ``play_out``), or None (Python's ``_end_round`` and ``_next_round`` do it)."""
+    if state.deal is not None:
+        return None
+    setup = _setup_of(state.game, _FRESH.get(type(state)))
+    if "_end_round" in state.__dict__:  # a round's end of its own (tests): it is called
+        setup = (*setup[:-1], None)
+    return setup
+
+
+#: a game's own fields of a new round, by state class (Saboteur 2's: core/expansion.py)
+_FRESH: dict[type, Callable[[Any], None]] = {}
+
+
+def _calls() -> Calls:
+    from . import _ext
+
+    assert _ext is not None
+    return Calls(_ext.classic_legal, _ext.classic_count, _ext.classic_nth, _ext.classic_random,
+                 _ext.classic_apply, _ext.classic_release)
+
+
+def steps_for(cls: type) -> Steps | None:
+    """The rollout API on the core for states of exactly ``cls`` (Saboteur's or Saboteur
+    2's), else None."""
+    if cls is ClassicState:
+        return Steps(_calls(), _classic_ctx)
+    from . import expansion
+
+    return expansion.steps_for(cls)
+
+
+def release() -> None:
+    """Whichever state the rollout API holds given back to Python."""
+    from . import _ext
+
+    if _ext is not None:
+        _ext.classic_release(None)
 
 
 def play_out_for(cls: type) -> Any:

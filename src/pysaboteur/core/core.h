@@ -55,32 +55,36 @@ static inline void shuffle_ids(uint64_t *rs, int *a, int n) {
 
 /* ------------------------------------------------------------------ attributes */
 /* attribute names as interned str objects, made once (PyObject_GetAttrString would make and
-   hash a new str at every call): by the address of the C literal, hashed (open addressing);
-   one cache per file */
+   hash a new str at every call): by the address of the C literal, in an open-addressed
+   table (a look-up is one probe or two); one cache per file */
+#define NAMES 512
 static PyObject *name_of(const char *name) {
-    static const char *keys[512];
-    static PyObject *vals[512];
+    static const char *keys[NAMES];
+    static PyObject *vals[NAMES];
     static int n;
-    size_t h = ((uintptr_t)name >> 2) * 0x9E3779B97F4A7C15ULL >> 55;  /* 9 bits */
-    while (keys[h] != NULL) {
-        if (keys[h] == name) return vals[h];
-        h = (h + 1) & 511;
+    unsigned slot = (unsigned)(((uintptr_t)name * 0x9E3779B97F4A7C15ULL) >> 55);
+    while (keys[slot] != NULL) {
+        if (keys[slot] == name) return vals[slot];
+        slot = (slot + 1) & (NAMES - 1);
     }
     PyObject *s = PyUnicode_InternFromString(name);  /* kept for the process's life */
-    if (s != NULL && n < 384) { keys[h] = name; vals[h] = s; n++; }
+    if (s != NULL && n < NAMES / 2) { keys[slot] = name; vals[slot] = s; n++; }
     return s;
 }
 static inline PyObject *get_attr(PyObject *o, const char *name) {
     PyObject *k = name_of(name);
     return k == NULL ? NULL : PyObject_GetAttr(o, k);
 }
+/* written as object.__setattr__ writes (the objects written here have no __setattr__ of
+   their own, but for a state the rollout API holds: its class's __setattr__ gives the state
+   back to Python first, and the core's own writes must not) */
 static inline int set_attr(PyObject *o, const char *name, PyObject *v) {
     PyObject *k = name_of(name);
-    return k == NULL ? -1 : PyObject_SetAttr(o, k, v);
+    return k == NULL ? -1 : PyObject_GenericSetAttr(o, k, v);
 }
 static inline int del_attr(PyObject *o, const char *name) {
     PyObject *k = name_of(name);
-    return k == NULL ? -1 : PyObject_DelAttr(o, k);
+    return k == NULL ? -1 : PyObject_GenericSetAttr(o, k, NULL);
 }
 
 /* ------------------------------------------------------------------ the grid */
@@ -351,5 +355,8 @@ int duel_init(void);
 /* lost_mines.c: The Lost Mines */
 extern PyMethodDef lost_mines_methods[];
 int lost_mines_init(void);
+/* determinize.c: determinizers' samples (Saboteur, Saboteur 2, The Lost Mines) */
+extern PyMethodDef determinize_methods[];
+int determinize_init(void);
 
 #endif

@@ -206,6 +206,16 @@ def _duel_play_out(state: DuelState, rng: Rng, until_round_end: bool, policy: st
     return int(played)
 
 
+def steps_for(cls: type) -> Any:
+    """The rollout API on the core for states of ``cls``: not on the core for this family
+    yet (its states list and apply their actions in Python)."""
+    return None
+
+
+def release() -> None:
+    """Nothing of this family is held by the core between calls."""
+
+
 # ---------------------------------------------------------------------- determinization and search
 def deal_plan(n: int) -> int:
     """How many 64-bit numbers ``Rng.lehmer_code(n)`` (and ``Draws``) take for n items."""

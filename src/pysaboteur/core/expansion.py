@@ -21,11 +21,12 @@ from typing import Any
 
 from ..engine.game import RoundResult
 from ..engine.rng import Rng
-from ..engine.views import EndedBoard, LaterRoundEnd
+from ..engine.views import EndedBoard
 from ..games.classic.menu import tables
 from ..games.expansion import cards as C
 from ..games.expansion.state import NEAR_GOALS, ExpansionGame, ExpansionOptions, ExpansionState
 from . import classic
+from .resident import Steps
 
 
 def _rules() -> classic.Rules:
@@ -63,7 +64,7 @@ def pay_spec(game: Any) -> tuple[Any, ...] | None:
     own = ((team[C.BLUE], team[C.GREEN]), (C.BLUE, C.GREEN), C.BOSS, C.PROFITEER, C.SABOTEUR,
            C.GEOLOGIST, C.PAYOUT, C.DEDUCTION, options.door_rule == "literal", doors,
            bytes(f.crystals for f in feats), bytes(bool(f.gold) for f in feats))
-    return (None,) * 5 + (RoundResult, LaterRoundEnd, EndedBoard, cat, own)
+    return (None,) * 5 + (RoundResult, classic.later_end(cat), EndedBoard, cat, own)
 
 
 def play_out_for(cls: type) -> Any:
@@ -93,3 +94,19 @@ def _expansion_play_out(state: ExpansionState, rng: Rng, until_round_end: bool,
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     core = classic.core_tables(ExpansionState, game.catalogue, _rules)
     return classic.play_out(state, rng, until_round_end, policy, core, _fresh_round)
+
+
+def _expansion_ctx(state: ExpansionState) -> tuple[Any, type, Any] | None:
+    game = state.game
+    if game.contexts != 1 or game.data is not C:
+        return None
+    return classic._ctx_of(ExpansionState, game.catalogue, _rules)
+
+
+def steps_for(cls: type) -> Steps | None:
+    """The rollout API on the core for states of exactly ``cls`` (Saboteur 2's), else None:
+    Saboteur's (the same C), a round's thefts left to Python."""
+    if cls is not ExpansionState:
+        return None
+    classic._FRESH[ExpansionState] = _fresh_round
+    return Steps(classic._calls(), _expansion_ctx)

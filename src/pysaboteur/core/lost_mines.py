@@ -239,3 +239,13 @@ def _play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool, policy: 
             return int(played)
         return int(played) + state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     return int(played)
+
+
+def steps_for(cls: type) -> Any:
+    """The rollout API on the core for states of ``cls``: not on the core for this family
+    yet (its states list and apply their actions in Python)."""
+    return None
+
+
+def release() -> None:
+    """Nothing of this family is held by the core between calls."""

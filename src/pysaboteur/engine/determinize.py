@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from .game import TERMINAL, Game, RoundResult, State
 from .maze import Maze
-from .rng import Rng, reorder
+from .rng import _PLANS, RAW, Rng, _plan, reorder
 
 S = TypeVar("S", bound=State)
 V = TypeVar("V")
@@ -82,3 +82,19 @@ def dealt_mazes(maze: Maze, cells: list[int], cards: list[str], seen: Mapping[in
         return maze.with_hidden(hidden)
 
     return Deals(cards, deal, keep)
+
+
+def core_calls(calls: list[int]) -> list[tuple[int, int, int | None]]:
+    """A :class:`~pysaboteur.engine.rng.Draws`' calls as the compiled core's samplers read
+    them (``core/determinize.c``): per call its n (-1: a raw number), its 64-bit words, and
+    n! where a code of more than 20 items is looked up (None: the core works it out)."""
+    out: list[tuple[int, int, int | None]] = []
+    for n in calls:
+        if n == RAW:
+            out.append((-1, 1, None))
+        elif n < 2:
+            out.append((n, 0, None))
+        else:
+            bound, words = _PLANS.get(n) or _plan(n)
+            out.append((n, words, bound if n > 20 else None))
+    return out

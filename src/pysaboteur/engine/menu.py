@@ -68,6 +68,25 @@ def compiled_setup(cls: type) -> Any:
     return fast
 
 
+#: the rollout API on the core by state class (``core.resident.Steps``; None: Python's), the
+#: same way
+_STEPS: dict[type, Any] = {}
+
+
+def _steps(cls: type) -> Any:
+    from .. import core
+
+    steps = _STEPS[cls] = core.compiled_steps(cls)
+    return steps
+
+
+def forget_compiled() -> None:
+    """Forget which classes the core plays (``core.use_pure`` switched it on or off)."""
+    _COMPILED.clear()
+    _SETUPS.clear()
+    _STEPS.clear()
+
+
 class MenuState(State):
     @abstractmethod
     def _menu(self, listing: bool = False) -> list[Entry]:
@@ -89,16 +108,41 @@ class MenuState(State):
         decode = self._decode
         return [decode(tag, a, b, i) for count, tag, a, b in menu for i in range(count)]
 
+    # The rollout API and the legal list go to the compiled core where it plays the
+    # game (``core.resident``: it keeps the position between calls), else they are here.
     def legal_actions(self) -> list[Action]:
+        steps = _STEPS.get(type(self), _UNKNOWN)
+        if steps is _UNKNOWN:
+            steps = _steps(type(self))
+        if steps is not None:
+            listed: list[Action] | None = steps.legal(self)
+            if listed is not None:
+                return listed
         menu = self._menu(listing=True)
         if len(menu) == 1 and menu[0][3] is LISTED:
             return menu[0][2]  # type: ignore[no-any-return]
         return self._expand(menu)
 
     def legal_count(self) -> int:
+        steps = _STEPS.get(type(self), _UNKNOWN)
+        if steps is _UNKNOWN:
+            steps = _steps(type(self))
+        if steps is not None:
+            n: int = steps.count(self)
+            if n >= 0:
+                return n
         return sum(map(_count, self._menu()))
 
     def legal_action(self, index: int) -> Action:
+        if index < 0:
+            raise IndexError("legal action index out of range")
+        steps = _STEPS.get(type(self), _UNKNOWN)
+        if steps is _UNKNOWN:
+            steps = _steps(type(self))
+        if steps is not None:
+            action: Action | None = steps.nth(self, index)
+            if action is not None:
+                return action
         return self._nth(self._menu(), index)
 
     def _nth(self, menu: list[Entry], index: int) -> Action:
@@ -108,7 +152,22 @@ class MenuState(State):
             index -= count
         raise IndexError("legal action index out of range")
 
+    def apply(self, action: Action, check: bool = True) -> None:
+        steps = _STEPS.get(type(self), _UNKNOWN)
+        if steps is _UNKNOWN:
+            steps = _steps(type(self))
+        if steps is not None and steps.apply(self, action, check):
+            return
+        State.apply(self, action, check)
+
     def random_action(self, rng: Rng) -> Action:
+        steps = _STEPS.get(type(self), _UNKNOWN)
+        if steps is _UNKNOWN:
+            steps = _steps(type(self))
+        if steps is not None:
+            action: Action | None = steps.random(self, rng)
+            if action is not None:
+                return action
         menu = self._menu()
         index = rng.below(sum(map(_count, menu)))
         for count, tag, a, b in menu:  # _nth written out: this is the bots' rollout path

@@ -28,7 +28,7 @@ from operator import itemgetter
 from typing import Any
 
 from ... import core
-from ...engine.determinize import blank_state, check_places, dealt_mazes
+from ...engine.determinize import blank_state, check_places, core_calls, dealt_mazes
 from ...engine.maze import Maze, Memo, cell
 from ...engine.rng import RAW, Draws, Rng, reorder
 from ...registry import shared_game
@@ -49,6 +49,9 @@ class Determinizer:
     """Samples :class:`ClassicState` s consistent with one seat's view (see the module doc)."""
 
     game_type: type[ClassicGame] = ClassicGame
+    #: the compiled core's sampler of this class (``core/determinize.c``): "classic", or
+    #: "expansion" (Saboteur 2's dwarf cards set aside and inspections besides)
+    _core_kind = "classic"
 
     def __init__(self, view: Any, weights: Weights | None = None) -> None:
         if view.seat is None:
@@ -172,6 +175,8 @@ class Determinizer:
             seats = len(self.unknown_role_seats)
             calls += [seats, *[RAW] * seats]
         self._draws = Draws(calls)
+        self._calls = calls
+        self._plan: Any = None  # the compiled core's plan, made at the first sample on it
 
     # -- game-specific pieces (Saboteur 2 overrides) -------------------------------------------
     def _state_type(self) -> type[ClassicState]:
@@ -227,13 +232,51 @@ class Determinizer:
             dealt[s] = pool.pop(i)
         return dealt, pool
 
+    def _core_plan(self, ext: Any) -> Any:
+        """The compiled core's plan of this determinizer's samples (what ``__init__`` worked
+        out from the view), or False where its samples stay Python: a subclass that samples
+        its own way, a state class with its own clone or its own fields, a view past the
+        core's sizes (``det_plan``'s ValueError), a core built without it."""
+        if getattr(ext, "det_plan", None) is None:
+            return False
+        owner = next(k for k in type(self).__mro__ if "_core_kind" in k.__dict__)
+        for k in type(self).__mro__[:type(self).__mro__.index(owner)]:
+            if {"sample", "_deal_roles", "_set_aside_roles"} & k.__dict__.keys():
+                return False
+        kind = type(self.template)
+        fields = ("rng", "_mt", "history", "actors", "deck", "discards", "passed", "hands",
+                  "aside", "maze", "seen", "roles", "spare_roles", "hats_aside", "inspected")
+        if kind.clone is not ClassicState.clone or any(
+                hasattr(getattr(kind, name, None), "__set__") for name in fields):
+            return False
+        weights = None
+        if self._weigh is not None:
+            weights = [[self._weigh[s](r) for r in self.role_pool]
+                       for s in self.unknown_role_seats]
+        spare, aside = self.role_places
+        expansion = self._core_kind == "expansion"
+        try:
+            return ext.det_plan("classic", (
+                self.template, Rng, Memo, core_calls(self._calls), self.seat,
+                self.unknown_cards, self.sizes, self.deck_size, self._mazes, self.looked,
+                self.role_pool, self.unknown_role_seats, weights, spare, aside, expansion,
+                getattr(self, "looks", []) if expansion else []))
+        except ValueError:
+            return False
+
     def sample(self, rng: Rng) -> ClassicState:
-        state = self.template.clone()
         draws, ext = self._draws, core.extension()
+        if ext is not None:  # the compiled core (issue 24): the whole sample in C, the same
+            plan = self._plan
+            if plan is None:
+                plan = self._plan = self._core_plan(ext)
+            if plan is not False:
+                return ext.det_sample(plan, rng)  # type: ignore[no-any-return]
+        state = self.template.clone()
         if ext is None:
             numbers = draws.take(rng)
             cards = reorder(numbers[1], self.unknown_cards)
-        else:  # the compiled core (issue 24): the same numbers and the same order, in C
+        else:  # the core, without a plan: the same numbers and the same order, in C
             numbers = ext.draws(rng, draws.calls, draws.words)
             cards = ext.lehmer(numbers[1], self.unknown_cards)
         state.rng = Rng(numbers[0])

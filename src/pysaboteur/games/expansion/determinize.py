@@ -21,6 +21,7 @@ from .state import ExpansionGame, ExpansionState
 
 class Determinizer(ClassicDeterminizer):
     game_type = ExpansionGame
+    _core_kind = "expansion"
 
     def _state_type(self) -> type[ClassicState]:
         return ExpansionState

@@ -33,9 +33,11 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from itertools import product
 from operator import itemgetter
+from typing import Any
 
+from ... import core
 from ...engine.actions import Pass, PlayOnCell, PlayOnPlayer, PlayOnTreasure
-from ...engine.determinize import Deals, blank_state, check_places, dealt_mazes
+from ...engine.determinize import Deals, blank_state, check_places, core_calls, dealt_mazes
 from ...engine.maze import DELTA, Maze, Memo, cell
 from ...engine.rng import RAW, Draws, Rng, reorder
 from ...engine.tiles import EDGES, OPPOSITE
@@ -219,11 +221,39 @@ class Determinizer:
         t.deck, t.aside = [], []
         # every sample draws the same calls: the state's seed, the unknown cards' order,
         # the mines' deal, each treasure type's deal, a number per clan with a choice
-        self._draws = Draws([RAW, len(self.unknown_cards), len(self.unknown_mines),
-                             *(size for _, size, _ in self._treasure_deals),
-                             *(RAW for _, options, _, _ in self.clan_tables if len(options) > 1)])
+        self._calls = [RAW, len(self.unknown_cards), len(self.unknown_mines),
+                       *(size for _, size, _ in self._treasure_deals),
+                       *(RAW for _, options, _, _ in self.clan_tables if len(options) > 1)]
+        self._draws = Draws(self._calls)
+        self._plan: Any = None  # the compiled core's plan, made at the first sample on it
+
+    def _core_plan(self, ext: Any) -> Any:
+        """The compiled core's plan of this determinizer's samples (what ``__init__`` worked
+        out from the view), or False where they stay Python (a subclass with its own
+        sample, a state class with its own clone, a view past the core's sizes, a core built
+        without it)."""
+        if type(self).sample is not Determinizer.sample or type(self.template) is not \
+                LostMinesState or LostMinesState.clone is not _CLONE \
+                or getattr(ext, "det_plan", None) is None:
+            return False
+        try:
+            return ext.det_plan("lost-mines", (
+                self.template, Rng, Memo, core_calls(self._calls), self.seat,
+                self.unknown_cards, self.others, self.deck_size, self.aside_size, self._mazes,
+                self.looked_mines, CAT.codes,
+                [(slots, deals) for slots, _, deals in self._treasure_deals],
+                self.clan_tables))
+        except ValueError:
+            return False
 
     def sample(self, rng: Rng) -> LostMinesState:
+        ext = core.extension()
+        if ext is not None:  # the compiled core (issue 24): the whole sample in C, the same
+            plan = self._plan
+            if plan is None:
+                plan = self._plan = self._core_plan(ext)
+            if plan is not False:
+                return ext.det_sample(plan, rng)  # type: ignore[no-any-return]
         state = self.template.clone()
         numbers = self._draws.take(rng)
         state.rng = Rng(numbers[0])
@@ -262,6 +292,9 @@ class Determinizer:
                 dwarves[s] = d
             aside += spare[k]
         return state
+
+
+_CLONE = LostMinesState.clone  # the clone core/determinize.c does as its own
 
 
 def _split(at: int, dealt: list[str]) -> tuple[list[str], list[str]]:
