@@ -317,6 +317,26 @@ def test_the_caches_kept_beside_a_position_are_no_part_of_it() -> None:
     assert a.legal_actions() == b.legal_actions()
 
 
+@compiled
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_a_maze_written_back_forgets_what_was_kept_as_python_does(name: str,
+                                                                 players: int) -> None:
+    """The core writes a changed maze back with a new memo and the kept values
+    ``DuelState._forget_kept`` sets (what they hold, not only their equal kind)."""
+    for seed in range(6):
+        state = opening(name, seed, 25)
+        state.legal_actions()  # fills the kept values
+        state.play_out(Rng(seed), until_round_end=True)
+        if state.is_terminal:
+            continue
+        kept = (state._forbidden, state._front, state._doors, state._ladders)
+        assert not state._mt.shared  # a new memo with the new maze
+        ref = state.clone()
+        ref._forget_kept()
+        assert [(type(k), tuple(k)) for k in kept] == [
+            (type(k), tuple(k)) for k in (ref._forbidden, ref._front, ref._doors, ref._ladders)]
+
+
 # ---------------------------------------------------------------------- the rounds' set-up
 @compiled
 @pytest.mark.parametrize(("name", "options"), OPTIONS)

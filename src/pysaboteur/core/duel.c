@@ -13,6 +13,7 @@
  */
 #include "core.h"
 #include <sched.h>
+#include <math.h>
 
 #define NCTX 2           /* reach contexts: one per colour in play */
 #define DMAXC 64         /* card kinds */
@@ -54,7 +55,7 @@ typedef struct {
     uint64_t fitset[256];
     unsigned char fits[256][16];
     PyObject *place, *orient_obj[2], *end_turn, *bribe_type, *discard_type, *tuple_new,
-             *passes, *ids, *put_maze;
+             *passes, *ids, *maze_type, *catalogue, *memo_type, *unkept, *kept_none[2];
     /* a round's set-up (DuelState._setup_round): goals a round, hand size, keys, cards solo
        sets aside, the round's cards (sorted ids), which cards are the pile's path cards */
     int goals_per_round, hand_size, key_tokens, solo_aside, nround, round_cards[DMAXDECK],
@@ -196,8 +197,16 @@ static PyObject *duel_tables(PyObject *self, PyObject *spec) {
     if (!(t->place = kept(spec, "place")) || !(t->end_turn = kept(spec, "end_turn"))
         || !(t->bribe_type = kept(spec, "Bribe")) || !(t->discard_type = kept(spec, "Discard"))
         || !(t->tuple_new = kept(spec, "new")) || !(t->passes = kept(spec, "passes"))
-        || !(t->ids = kept(spec, "ids")) || !(t->put_maze = kept(spec, "put_maze")))
+        || !(t->ids = kept(spec, "ids")))
         goto fail;
+    o = PyDict_GetItemString(spec, "new_maze");  /* (Maze, catalogue, Memo, forgotten, ((None,)...)) */
+    CHECK(o && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 5 && PyType_Check(PyTuple_GET_ITEM(o, 0))
+          && PyTuple_GET_SIZE(PyTuple_GET_ITEM(o, 4)) == 2, "new_maze");
+    t->maze_type = PyTuple_GET_ITEM(o, 0); Py_INCREF(t->maze_type);
+    t->catalogue = PyTuple_GET_ITEM(o, 1); Py_INCREF(t->catalogue);
+    t->memo_type = PyTuple_GET_ITEM(o, 2); Py_INCREF(t->memo_type);
+    t->unkept = PyTuple_GET_ITEM(o, 3); Py_INCREF(t->unkept);
+    for (int k = 0; k < 2; k++) { t->kept_none[k] = PyTuple_GET_ITEM(PyTuple_GET_ITEM(o, 4), k); Py_INCREF(t->kept_none[k]); }
     if (PyErr_Occurred()) goto fail;
     return PyCapsule_New(t, "pysaboteur._core.DuelTables", dt_free);
 fail:
@@ -215,6 +224,9 @@ static uint32_t stamp[NCELLS], gen = 1;
 static int touched[NCELLS], ntouched;
 static uint32_t mark[NCELLS], mgen = 1;
 static int grid_ready;
+/* each cell's fit constraint, kept until a neighbour's tile changes (cons_gen[c] == cgen) */
+static uint32_t cons_gen[NCELLS], cgen = 1;
+static uint8_t cons_val[NCELLS];
 
 typedef struct { int n, cell[DMAXLIST], val[DMAXLIST]; } CellList;  /* a dict, in order */
 
@@ -258,6 +270,7 @@ static void grid_reset(void) {
     }
     ntouched = 0;
     if (++gen == 0) { memset(stamp, 0, sizeof stamp); gen = 1; }
+    if (++cgen == 0) { memset(cons_gen, 0, sizeof cons_gen); cgen = 1; }
 }
 
 static inline void next_mark(void) {
@@ -344,6 +357,7 @@ static void place(W *w, int c, int otile, const int *blocks, int source_for) {
         w->nh = k;
     }
     tile[c] = (int16_t)otile;
+    for (int e = 0; e < 4; e++) cons_gen[c + DELTA[e]] = 0;
     touch(c);
     w->order[w->norder++] = c;
     if (near_edge(c) || w->norder >= DMAXORDER - 1) w->bail = 1;
@@ -415,6 +429,7 @@ static int remove_tile(W *w, int c) {
     changed(w);
     int otile = tile[c];
     tile[c] = -1;
+    for (int e = 0; e < 4; e++) cons_gen[c + DELTA[e]] = 0;
     for (int i = 0; i < w->norder; i++)
         if (w->order[i] == c) {
             memmove(w->order + i, w->order + i + 1, sizeof(int) * (size_t)(w->norder - i - 1));
@@ -447,7 +462,8 @@ static void change_block(W *w, int ctx, int c, int flags) {
 }
 
 static inline int constraint_of(W *w, int c) {
-    return constraint_at(tile, w->t->open_mask, c);
+    if (cons_gen[c] != cgen) { cons_val[c] = (uint8_t)constraint_at(tile, w->t->open_mask, c); cons_gen[c] = cgen; }
+    return cons_val[c];
 }
 
 /* DuelState._frontier: the empty cells the seat's reach points into, sorted, with their
@@ -694,14 +710,94 @@ static PyObject *int_list(const int *v, int n) {
     return l;
 }
 
-static Board board_of(W *w) {
-    Board b = {tile, hid, w->order, w->hcell, w->hcard, w->norder, w->nh, w->t->codes,
-               w->t->open_mask, mark, &mgen};
-    return b;
+/* a cell's Python int (py_of), made once and kept: the maze's dicts are keyed by them */
+static PyObject *cell_objs[NCELLS];
+static inline PyObject *cell_obj(int c) {
+    if (cell_objs[c] == NULL) cell_objs[c] = PyLong_FromLong(py_of(c));
+    return cell_objs[c];
 }
 
-static int write_maze(W *w) {
+/* d[cell] = v (a small int: one of CPython's own) */
+static inline int cell_set_small(PyObject *d, int c, long v) {
+    PyObject *k = cell_obj(c), *x = PyLong_FromLong(v);
+    int r = (k && x) ? PyDict_SetItem(d, k, x) : -1;
+    Py_XDECREF(x);
+    return r;
+}
+
+/* Board's dicts (core.h's board_dicts, the same entries in the same order) keyed by the
+   cell ints made once */
+static int maze_dicts(W *w, PyObject *cells, PyObject *order, PyObject *hidden, PyObject *cons) {
     DT *t = w->t;
+    next_mark();
+    for (int i = 0; i < w->norder; i++) {
+        int c = w->order[i];
+        PyObject *pc = cell_obj(c);
+        if (pc == NULL) return -1;
+        Py_INCREF(pc);
+        PyList_SET_ITEM(order, i, pc);
+        PyObject *ot = PyLong_FromLong(tile[c]);
+        int r = ot == NULL ? -1 : PyDict_SetItem(cells, pc, ot);
+        Py_XDECREF(ot);
+        if (r < 0) return -1;
+        for (int e = 0; e < 4; e++) {
+            int n = c + DELTA[e];
+            if (tile[n] >= 0 || hid[n] >= 0 || mark[n] == mgen) continue;
+            mark[n] = mgen;
+            if (cell_set_small(cons, n, constraint_at(tile, t->open_mask, n)) < 0) return -1;
+        }
+    }
+    for (int i = 0; i < w->nh; i++) {
+        PyObject *pc = cell_obj(w->hcell[i]);
+        if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) return -1;
+    }
+    return 0;
+}
+
+/* core/duel.py's old _put_maze, here: a new Maze for the state (its clones keep theirs:
+   copy-on-write), a new Memo, and the values kept beside the old maze forgotten as
+   DuelState._forget_kept forgets them (the same shared values) */
+/* the state's new maze and its memo (a new (maze, memo) tuple): the Maze made in C, the
+   Memo by its class (a call into Python: release makes them while the state is still held,
+   then writes them with no Python run between its class going back and the maze written) */
+static PyObject *new_maze(W *w, PyObject *cells, PyObject *hidden, PyObject *cons, PyObject *order,
+                          PyObject *src, PyObject *bl, PyObject *rd, PyObject *rid) {
+    DT *t = w->t;
+    PyObject *empty = PyTuple_New(0), *mz = NULL, *version = NULL, *memo = NULL, *r = NULL;
+    if (empty == NULL) return NULL;
+    mz = ((PyTypeObject *)t->maze_type)->tp_new((PyTypeObject *)t->maze_type, empty, NULL);
+    if (mz == NULL || !(version = PyLong_FromLongLong(w->version))) goto done;
+    if (set_attr(mz, "cat", t->catalogue) < 0 || set_attr(mz, "cells", cells) < 0
+        || set_attr(mz, "hidden", hidden) < 0 || set_attr(mz, "constraint", cons) < 0
+        || set_attr(mz, "order", order) < 0 || set_attr(mz, "sources", src) < 0
+        || set_attr(mz, "blocks", bl) < 0 || set_attr(mz, "reach", rd) < 0
+        || set_attr(mz, "reach_in", rid) < 0 || set_attr(mz, "version", version) < 0)
+        goto done;
+    if (!(memo = PyObject_CallNoArgs(t->memo_type))) goto done;
+    r = PyTuple_Pack(2, mz, memo);
+done:
+    Py_DECREF(empty); Py_XDECREF(mz); Py_XDECREF(version); Py_XDECREF(memo);
+    return r;
+}
+
+/* a (maze, memo) made written into the state: the maze and _mt into its dict, past a held
+   state's properties; the maze's kept values dropped */
+static int put_maze(W *w, PyObject *made) {
+    DT *t = w->t;
+    PyObject *st = w->state, *none = t->kept_none[w->seats > 1];
+    PyObject *d = PyObject_GenericGetDict(st, NULL);
+    int bad = d == NULL || PyDict_SetItem(d, name_of("maze"), PyTuple_GET_ITEM(made, 0)) < 0
+              || PyDict_SetItem(d, name_of("_mt"), PyTuple_GET_ITEM(made, 1)) < 0;
+    Py_XDECREF(d);
+    if (bad || set_attr(st, "_forbidden", t->unkept) < 0 || set_attr(st, "_front", none) < 0
+        || set_attr(st, "_doors", none) < 0 || set_attr(st, "_ladders", t->unkept) < 0)
+        return -1;
+    return 0;
+}
+
+static PyObject *made_maze;  /* (maze, memo) made ahead by release, or NULL */
+
+static PyObject *make_maze(W *w) {
     PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
              *order = PyList_New(w->norder), *src = PyList_New(w->nctx), *bl = PyList_New(w->nctx),
              *rd = PyList_New(w->nctx), *rid = PyList_New(w->nctx);
@@ -712,25 +808,30 @@ static int write_maze(W *w) {
         PyList_SET_ITEM(src, k, a); PyList_SET_ITEM(bl, k, b);
         PyList_SET_ITEM(rd, k, c); PyList_SET_ITEM(rid, k, d);
         for (int i = 0; ok && i < w->ns[k]; i++)
-            if (dict_set_ll(a, py_of(w->scell[k][i]), w->smask[k][i]) < 0) ok = 0;
+            if (cell_set_small(a, w->scell[k][i], w->smask[k][i]) < 0) ok = 0;
     }
-    Board b = board_of(w);
-    if (ok && board_dicts(&b, cells, order, hidden, cons) < 0) ok = 0;
+    if (ok && maze_dicts(w, cells, order, hidden, cons) < 0) ok = 0;
     for (int i = 0; ok && i < ntouched; i++) {
         int c = touched[i];
         for (int k = 0; ok && k < w->nctx; k++) {
-            if (reach[k][c] && dict_set_ll(PyList_GET_ITEM(rd, k), py_of(c), reach[k][c]) < 0) ok = 0;
-            if (rin[k][c] && tile[c] < 0 && dict_set_ll(PyList_GET_ITEM(rid, k), py_of(c), rin[k][c]) < 0) ok = 0;
-            if (blk[k][c] && tile[c] >= 0 && dict_set_ll(PyList_GET_ITEM(bl, k), py_of(c), blk[k][c]) < 0) ok = 0;
+            if (reach[k][c] && cell_set_small(PyList_GET_ITEM(rd, k), c, reach[k][c]) < 0) ok = 0;
+            if (rin[k][c] && tile[c] < 0 && cell_set_small(PyList_GET_ITEM(rid, k), c, rin[k][c]) < 0) ok = 0;
+            if (blk[k][c] && tile[c] >= 0 && cell_set_small(PyList_GET_ITEM(bl, k), c, blk[k][c]) < 0) ok = 0;
         }
     }
-    PyObject *r = NULL;
-    if (ok) r = PyObject_CallFunction(t->put_maze, "OOOOOOOOOL", w->state, cells, hidden, cons,
-                                      order, src, bl, rd, rid, (long long)w->version);
+    PyObject *made = ok ? new_maze(w, cells, hidden, cons, order, src, bl, rd, rid) : NULL;
     Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
     Py_XDECREF(src); Py_XDECREF(bl); Py_XDECREF(rd); Py_XDECREF(rid);
-    if (r == NULL) return -1;
-    Py_DECREF(r);
+    return made;
+}
+
+static int write_maze(W *w) {
+    PyObject *made = made_maze != NULL ? made_maze : make_maze(w);
+    made_maze = NULL;
+    if (made == NULL) return -1;
+    int r = put_maze(w, made);
+    Py_DECREF(made);
+    if (r < 0) return -1;
     w->maze_dirty = 0;
     return 0;
 }
@@ -798,7 +899,7 @@ static inline int broken(W *w, int seat) {  /* DuelState.broken: a bit per tool 
 }
 
 static inline int discard(W *w, int card) {
-    return PyList_Append(w->discards, w->t->codes[card]);
+    return w->discards == NULL ? 0 : PyList_Append(w->discards, w->t->codes[card]);
 }
 
 static inline int any_pools(W *w) {
@@ -909,6 +1010,9 @@ static int reveal(W *w, int g, int rotated) {
     int otile = t->otile_of[card][rotated ? 1 : 0];
     int has = blocks_of(w, g, otile, b);
     place(w, g, otile, has ? b : NULL, 0);
+    list_put(w, &w->forced, g, reached_by);
+    if (t->gold[otile]) list_put(w, &w->gold, g, 0);
+    if (w->state == NULL) return 0;  /* a search's sample: no Python state to tell */
     /* goals_seen = [*goals_seen, code] */
     PyObject *seen = get_attr(w->state, "goals_seen");
     if (seen == NULL) return -1;
@@ -916,8 +1020,6 @@ static int reveal(W *w, int g, int rotated) {
     Py_DECREF(seen);
     if (ns == NULL || PyList_Append(ns, t->codes[card]) < 0 || set_obj(w->state, "goals_seen", ns) < 0)
         return -1;
-    list_put(w, &w->forced, g, reached_by);
-    if (t->gold[otile]) list_put(w, &w->gold, g, 0);
     return 0;
 }
 
@@ -1053,6 +1155,38 @@ typedef struct {
     int hd[DMAXHAND], mult[DMAXHAND], nk;
 } Menu;
 
+/* the bits set in x (inline: without -mpopcnt, __builtin_popcountll is a libgcc call) */
+static inline int bits64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* core.h's kinds_of for card ids below 64 (DMAXC): a hand's distinct cards, sorted, each
+   with its count, read off a bit set */
+static inline int hand_kinds(const int *cards, int n, int *hd, int *mult) {
+    static int count[DMAXC];
+    uint64_t seen = 0;
+    for (int i = 0; i < n; i++) { seen |= 1ULL << cards[i]; count[cards[i]]++; }
+    int nk = 0;
+    while (seen) {
+        int id = __builtin_ctzll(seen);
+        seen &= seen - 1;
+        hd[nk] = id; mult[nk] = count[id]; count[id] = 0; nk++;
+    }
+    return nk;
+}
+
+/* a few ints sorted in place (insertion: the lists are short and nearly sorted) */
+static inline void sort_ints(int *a, int n) {
+    for (int i = 1; i < n; i++) {
+        int x = a[i], j = i;
+        while (j > 0 && a[j - 1] > x) { a[j] = a[j - 1]; j--; }
+        a[j] = x;
+    }
+}
+
 static inline void add(Menu *m, int count, int tag, int a, int off) {
     m->e[m->n++] = (Entry){count, tag, a, off};
 }
@@ -1083,7 +1217,7 @@ static int placement_menu(W *w, int seat, Menu *m) {
         int total = 0, first = m->nfit;
         for (int j = 0; j < nfr; j++) {
             uint64_t f = t->fitset[frk[j]] & tiles;
-            if (f) { m->fitc[m->nfit] = fr[j]; m->fitm[m->nfit] = f; m->nfit++; total += __builtin_popcountll(f); }
+            if (f) { m->fitc[m->nfit] = fr[j]; m->fitm[m->nfit] = f; m->nfit++; total += bits64(f); }
         }
         if (total) add(m, total, T_FIT, m->nfit - first, first);
     }
@@ -1100,7 +1234,7 @@ static int placement_menu(W *w, int seat, Menu *m) {
                     mark[c] = mgen;
                     cells[nc++] = c;
                 }
-            qsort(cells, (size_t)nc, sizeof(int), cmp_int);
+            sort_ints(cells, nc);
         } else  /* solo: the other colour's ladder, a path card with a ladder's limits */
             for (int j = 0; j < nfr; j++) if (mark[fr[j]] != mgen) cells[nc++] = fr[j];
         for (int o = 0; o < t->norient[card]; o++) {
@@ -1140,7 +1274,7 @@ static void action_menu(W *w, int seat, int card, Menu *m) {
         break;
     case D_MAP:
         for (int i = 0; i < w->nh; i++) m->buf[off + n++] = w->hcell[i];
-        qsort(m->buf + off, (size_t)n, sizeof(int), cmp_int);
+        sort_ints(m->buf + off, n);
         break;
     default:
         return;
@@ -1160,7 +1294,7 @@ static int build_menu(W *w, Menu *m) {
         if (n) { m->nbuf = n; add(m, n, T_BRIBE, 0, 0); }
     }
     if (w->phase == AFTER) { add(m, 1, T_END, 0, 0); return 0; }
-    m->nk = kinds_of(w->hand[seat], w->hn[seat], m->hd, m->mult);
+    m->nk = hand_kinds(w->hand[seat], w->hn[seat], m->hd, m->mult);
     if (!w->nfront[seat] && placement_menu(w, seat, m) < 0) return -1;
     for (int i = 0; i < m->nk; i++)
         if (t->category[m->hd[i]] == C_ACTION) action_menu(w, seat, m->hd[i], m);
@@ -1208,87 +1342,210 @@ static int main_done(W *w, int seat, int settle_now) {
     return after_main(w);
 }
 
-static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out);
-
-/* one decision: picks, applies and logs its action; GO_ON or ROUND_END (-1: error) */
-static int decide(W *w, int even, PyObject **action_out) {
-    static Menu m;
-    if (build_menu(w, &m) < 0) return -1;
-    if (m.n == 0) { PyErr_SetString(PyExc_AssertionError, "duel core: no legal action"); return -1; }
-    Entry *e;
-    int i;
-    if (even) {
-        e = &m.e[below(&w->rng, (uint64_t)m.n)];
-        i = (int)below(&w->rng, (uint64_t)e->count);
-    } else {
-        int total = 0;
-        for (int k = 0; k < m.n; k++) total += m.e[k].count;
-        i = (int)below(&w->rng, (uint64_t)total);
-        e = m.e;
-        while (i >= e->count) { i -= e->count; e++; }
+/* the cell and oriented tile of a placement entry's i-th action (-1: none) */
+static int placement_at(const Menu *m, const Entry *e, int i, int *otile) {
+    if (e->tag == T_PLACE) { *otile = e->a; return m->buf[e->off + i]; }
+    for (int j = e->off; j < e->off + e->a; j++) {
+        uint64_t f = m->fitm[j];
+        int k = bits64(f);
+        if (i < k) {
+            for (int d = 0; d < i; d++) f &= f - 1;  /* drop the lowest tiles */
+            *otile = __builtin_ctzll(f);
+            return m->fitc[j];
+        }
+        i -= k;
     }
-    return act(w, &m, e, i, action_out);
+    return -1;
 }
 
-/* the i-th action of the menu's entry e applied for the seat deciding, and logged (the
-   actor; the caller appends the action to the history): GO_ON or ROUND_END (-1: error) */
-static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
+/* the cards of a pass entry's i-th action: how many (1 or 2) */
+static inline int pass_at(const Menu *m, int i, int *cs) {
+    if (i < m->nk) { cs[0] = m->hd[i]; return 1; }
+    nth_pair(m->hd, m->mult, m->nk, i - m->nk, cs);
+    return 2;
+}
+
+/* a menu entry's i-th action as one number: two actions have the same key exactly when the
+   Python actions they are equal (the search's tree keys its moves by it) */
+static int64_t action_key(const W *w, const Menu *m, const Entry *e, int i) {
+    switch (e->tag) {
+    case T_ORIENT: return (int64_t)w->pend_opt[i];
+    case T_BRIBE: return (int64_t)1 << 56 | m->buf[e->off + i];
+    case T_END: return (int64_t)2 << 56;
+    case T_FIT: case T_PLACE: {
+        int otile = 0, c = placement_at(m, e, i, &otile);
+        return (int64_t)3 << 56 | (int64_t)c << 8 | otile;
+    }
+    case T_BREAK: return (int64_t)4 << 56 | e->a << 8 | (1 - w->current) << 4;
+    case T_REPAIR: return (int64_t)4 << 56 | e->a << 8 | w->current << 4 | m->buf[e->off + i];
+    case T_CELL: return (int64_t)5 << 56 | (int64_t)e->a << 20 | m->buf[e->off + i];
+    case T_DISCARD: {
+        int np = pair_count(m->mult, m->nk), pair[2] = {0, 0};
+        nth_pair(m->hd, m->mult, m->nk, i % np, pair);
+        return (int64_t)6 << 56 | pair[0] << 16 | pair[1] << 8 | m->buf[e->off + i / np];
+    }
+    default: {  /* T_PASS */
+        int cs[2] = {0, 0}, n = pass_at(m, i, cs);
+        return (int64_t)7 << 56 | (n == 1 ? cs[0] + 1 : (cs[0] + 1) << 8 | (cs[1] + 1));
+    }
+    }
+}
+
+/* the actions made from a table look-up or a call (placements, cell actions, bribes,
+   discards, passes of two), kept by action_key: the same object for the same action, as the
+   pure menus' tables hand out (bribes and discards, made anew there, are equal values) */
+#define ACACHE_MOST (1 << 20)
+typedef struct { int64_t key; PyObject *action; } CachedAction;
+static CachedAction *acache;
+static size_t acache_cap, acache_used;
+
+static PyObject *cached_action(int64_t key) {
+    if (acache == NULL) return NULL;
+    size_t mask = acache_cap - 1, i = (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+    for (;;) {
+        CachedAction *a = &acache[i];
+        if (a->action == NULL) return NULL;
+        if (a->key == key) return a->action;
+        i = (i + 1) & mask;
+    }
+}
+
+static void keep_action(int64_t key, PyObject *action) {  /* kept for the process's life */
+    if (acache_used >= ACACHE_MOST) return;
+    if (2 * (acache_used + 1) > acache_cap) {
+        size_t cap = acache_cap ? 2 * acache_cap : 4096;
+        CachedAction *na = PyMem_RawCalloc(cap, sizeof(CachedAction));
+        if (na == NULL) return;
+        for (size_t j = 0; j < acache_cap; j++) {
+            if (acache[j].action == NULL) continue;
+            size_t i = (size_t)(((uint64_t)acache[j].key * 0x9E3779B97F4A7C15ULL) >> 20) & (cap - 1);
+            while (na[i].action != NULL) i = (i + 1) & (cap - 1);
+            na[i] = acache[j];
+        }
+        PyMem_RawFree(acache);
+        acache = na; acache_cap = cap;
+    }
+    size_t mask = acache_cap - 1, i = (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+    while (acache[i].action != NULL) i = (i + 1) & mask;
+    acache[i].key = key; acache[i].action = action;
+    Py_INCREF(action);
+    acache_used++;
+}
+
+static PyObject *make_action(const W *w, const Menu *m, const Entry *e, int i);
+
+/* a menu entry's i-th action: the Python action the pure menus hand out (a new reference) */
+static PyObject *action_of(const W *w, const Menu *m, const Entry *e, int i) {
+    PyObject *action;
+    switch (e->tag) {
+    case T_ORIENT:
+        action = w->t->orient_obj[w->pend_opt[i]];
+        break;
+    case T_END:
+        action = w->t->end_turn;
+        break;
+    case T_BREAK: case T_REPAIR: {
+        int card = e->a, target = e->tag == T_BREAK ? 1 - w->current : w->current;
+        int k = e->tag == T_BREAK ? 0 : m->buf[e->off + i];
+        action = w->t->on_player[card][target][w->t->ntools[card] > 1 ? k : 0];
+        break;
+    }
+    case T_PASS:
+        if (i < m->nk) { action = w->t->single[m->hd[i]]; break; }
+        /* fall through: a pair */
+    default: {
+        int64_t key = action_key(w, m, e, i);
+        action = cached_action(key);
+        if (action == NULL) {
+            action = make_action(w, m, e, i);
+            if (action != NULL) keep_action(key, action);
+            return action;
+        }
+    }
+    }
+    Py_INCREF(action);
+    return action;
+}
+
+/* a menu entry's i-th action made (a new reference) */
+static PyObject *make_action(const W *w, const Menu *m, const Entry *e, int i) {
     DT *t = w->t;
-    int seat = w->current, res = GO_ON;
-    PyObject *actor = PyLong_FromLong(seat);  /* the actor is logged first (DuelState._apply) */
-    if (actor == NULL || PyList_Append(w->actors, actor) < 0) { Py_XDECREF(actor); return -1; }
-    Py_DECREF(actor);
-    PyObject *action = NULL;
+    PyObject *action;
+    switch (e->tag) {
+    case T_ORIENT:
+        action = t->orient_obj[w->pend_opt[i]]; Py_INCREF(action);
+        return action;
+    case T_BRIBE: {
+        int c = m->buf[e->off + i];
+        return PyObject_CallFunction(t->bribe_type, "ll", (long)((c >> 8) - OFF), (long)((c & 255) - OFF));
+    }
+    case T_END:
+        Py_INCREF(t->end_turn);
+        return t->end_turn;
+    case T_FIT: case T_PLACE: {
+        int otile = 0, c = placement_at(m, e, i, &otile);
+        if (c < 0) { PyErr_SetString(PyExc_AssertionError, "duel core: placement"); return NULL; }
+        return placement(t, c, otile);
+    }
+    case T_BREAK: case T_REPAIR: {
+        int card = e->a, target = e->tag == T_BREAK ? 1 - w->current : w->current;
+        int k = e->tag == T_BREAK ? 0 : m->buf[e->off + i];
+        action = t->on_player[card][target][t->ntools[card] > 1 ? k : 0]; Py_INCREF(action);
+        return action;
+    }
+    case T_CELL:
+        return cell_action(t, e->a, m->buf[e->off + i]);
+    case T_DISCARD: {  /* by card removed, then pair */
+        int np = pair_count(m->mult, m->nk), pair[2] = {0, 0}, gone = m->buf[e->off + i / np];
+        nth_pair(m->hd, m->mult, m->nk, i % np, pair);
+        return PyObject_CallFunction(t->tuple_new, "O((OO)O)", t->discard_type, t->codes[pair[0]],
+                                     t->codes[pair[1]], t->codes[gone]);
+    }
+    case T_PASS: {
+        int cs[2] = {0, 0}, n = pass_at(m, i, cs);
+        if (n == 1) { action = t->single[cs[0]]; Py_INCREF(action); return action; }
+        PyObject *combo = Py_BuildValue("(OO)", t->codes[cs[0]], t->codes[cs[1]]);
+        if (combo == NULL) return NULL;
+        action = PyObject_GetItem(t->passes, combo);  /* moves._PASSES: made once */
+        Py_DECREF(combo);
+        return action;
+    }
+    default:
+        PyErr_SetString(PyExc_AssertionError, "duel core: menu tag");
+        return NULL;
+    }
+}
+
+/* a menu entry's i-th action applied (the state's _apply): GO_ON or ROUND_END (-1: error) */
+static int apply_entry(W *w, const Menu *m, const Entry *e, int i) {
+    DT *t = w->t;
+    int seat = w->current;
     switch (e->tag) {
     case T_ORIENT: {  /* GoalReveals._orient, then DuelState._resume */
         int rotated = w->pend_opt[i];
-        action = t->orient_obj[rotated]; Py_INCREF(action);
         w->phase = MAIN;
         w->pend_n = 0;
-        if (reveal(w, w->pend_g, rotated) < 0) break;
-        res = settle(w, seat);
-        res = res == GO_ON ? resume(w) : res == STOP ? GO_ON : res;
-        break;
+        if (reveal(w, w->pend_g, rotated) < 0) return -1;
+        int res = settle(w, seat);
+        return res == GO_ON ? resume(w) : res == STOP ? GO_ON : res;
     }
-    case T_BRIBE: {
-        int c = m->buf[e->off + i];
-        action = PyObject_CallFunction(t->bribe_type, "ll", (long)((c >> 8) - OFF), (long)((c & 255) - OFF));
-        if (action == NULL) return -1;
-        res = bribe(w, seat, c);
-        break;
-    }
+    case T_BRIBE:
+        return bribe(w, seat, m->buf[e->off + i]);
     case T_END:
-        action = t->end_turn; Py_INCREF(action);
-        res = end_turn(w);
-        break;
+        return end_turn(w);
     case T_FIT: case T_PLACE: {
-        int c = -1, otile = e->a;
-        if (e->tag == T_PLACE) c = m->buf[e->off + i];
-        else
-            for (int j = e->off; j < e->off + e->a; j++) {
-                uint64_t f = m->fitm[j];
-                int k = __builtin_popcountll(f);
-                if (i < k) {
-                    for (int d = 0; d < i; d++) f &= f - 1;  /* drop the lowest tiles */
-                    c = m->fitc[j]; otile = __builtin_ctzll(f);
-                    break;
-                }
-                i -= k;
-            }
+        int otile = 0, c = placement_at(m, e, i, &otile);
         if (c < 0) { PyErr_SetString(PyExc_AssertionError, "duel core: placement"); return -1; }
-        if (!(action = placement(t, c, otile))) return -1;
         w->pending_draw = 1;
-        if (hand_remove(w, seat, t->otile_card[otile]) < 0) break;
+        if (hand_remove(w, seat, t->otile_card[otile]) < 0) return -1;
         lay(w, c, otile);
-        res = main_done(w, seat, 1);
-        break;
+        return main_done(w, seat, 1);
     }
     case T_BREAK: case T_REPAIR: {
         int card = e->a, target = e->tag == T_BREAK ? 1 - seat : seat;
         int k = e->tag == T_BREAK ? 0 : m->buf[e->off + i];
-        action = t->on_player[card][target][t->ntools[card] > 1 ? k : 0]; Py_INCREF(action);
         w->pending_draw = 1;
-        if (hand_remove(w, seat, card) < 0) break;
+        if (hand_remove(w, seat, card) < 0) return -1;
         if (e->tag == T_BREAK) {
             w->front[target][w->nfront[target]++] = card;
             w->front_dirty = 1;
@@ -1298,74 +1555,75 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
             while (t->tools[w->front[target][j]][0] != tool) j++;
             int gone = w->front[target][j];
             front_remove(w, target, j);
-            if (discard(w, card) < 0 || discard(w, gone) < 0) break;
+            if (discard(w, card) < 0 || discard(w, gone) < 0) return -1;
         }
-        res = main_done(w, seat, 0);
-        break;
+        return main_done(w, seat, 0);
     }
     case T_CELL: {
         int card = e->a, c = m->buf[e->off + i], settle_now = 0;
-        if (!(action = cell_action(t, card, c))) return -1;
         w->pending_draw = 1;
-        if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0) break;
+        if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0) return -1;
         if (t->effect[card] == D_MAP) {
-            if (see_card(w->state, seat, py_of(c), t->codes[hid[c]]) < 0) break;
+            if (w->state != NULL && see_card(w->state, seat, py_of(c), t->codes[hid[c]]) < 0) return -1;
         } else if (t->effect[card] == D_ROCKFALL) {
-            if (rockfall(w, c) < 0) break;
+            if (rockfall(w, c) < 0) return -1;
         } else {  /* a key */
             w->keys_left--;
             list_put(w, &w->keys, c, seat);
             refresh_blocks(w, c);
             settle_now = 1;
         }
-        res = main_done(w, seat, settle_now);
-        break;
+        return main_done(w, seat, settle_now);
     }
     case T_DISCARD: {  /* by card removed, then pair */
         int np = pair_count(m->mult, m->nk), pair[2] = {0, 0}, gone = m->buf[e->off + i / np];
         nth_pair(m->hd, m->mult, m->nk, i % np, pair);
-        action = PyObject_CallFunction(t->tuple_new, "O((OO)O)", t->discard_type, t->codes[pair[0]],
-                                       t->codes[pair[1]], t->codes[gone]);
-        if (action == NULL) return -1;
         w->pending_draw = 1;
-        if (hand_remove(w, seat, pair[0]) < 0 || hand_remove(w, seat, pair[1]) < 0) break;
+        if (hand_remove(w, seat, pair[0]) < 0 || hand_remove(w, seat, pair[1]) < 0) return -1;
         int j = 0;
         while (w->front[seat][j] != gone) j++;
         front_remove(w, seat, j);
-        if (discard(w, pair[0]) < 0 || discard(w, pair[1]) < 0 || discard(w, gone) < 0) break;
-        res = main_done(w, seat, 0);
-        break;
+        if (discard(w, pair[0]) < 0 || discard(w, pair[1]) < 0 || discard(w, gone) < 0) return -1;
+        return main_done(w, seat, 0);
     }
     case T_PASS: {
-        int cs[2] = {0, 0}, n = 1;
-        if (i < m->nk) cs[0] = m->hd[i];
-        else { nth_pair(m->hd, m->mult, m->nk, i - m->nk, cs); n = 2; }
-        if (n == 1) { action = t->single[cs[0]]; Py_INCREF(action); }
-        else {
-            PyObject *combo = Py_BuildValue("(OO)", t->codes[cs[0]], t->codes[cs[1]]);
-            if (combo == NULL) return -1;
-            action = PyObject_GetItem(t->passes, combo);  /* moves._PASSES: made once */
-            Py_DECREF(combo);
-            if (action == NULL) return -1;
-        }
-        PyObject *mine = PyList_GET_ITEM(w->passed, seat);
+        int cs[2] = {0, 0}, n = pass_at(m, i, cs);
+        PyObject *mine = w->passed != NULL ? PyList_GET_ITEM(w->passed, seat) : NULL;
         for (int k = 0; k < n; k++)
-            if (hand_remove(w, seat, cs[k]) < 0 || PyList_Append(mine, t->codes[cs[k]]) < 0) goto fail;
+            if (hand_remove(w, seat, cs[k]) < 0
+                || (mine != NULL && PyList_Append(mine, t->codes[cs[k]]) < 0))
+                return -1;
         w->pending_draw = n;
         w->resume = RESUME_AFTER;
-        res = after_main(w);
-        break;
+        return after_main(w);
     }
     default:
         PyErr_SetString(PyExc_AssertionError, "duel core: menu tag");
         return -1;
     }
-    if (PyErr_Occurred() || res < 0) goto fail;
+}
+
+/* the i-th action of the menu's entry e applied for the seat deciding, and logged (the
+   actor; the caller appends the action to the history): GO_ON or ROUND_END (-1: error) */
+static int act(W *w, const Menu *m, const Entry *e, int i, PyObject **action_out) {
+    PyObject *actor = PyLong_FromLong(w->current);  /* the actor is logged first (DuelState._apply) */
+    if (actor == NULL || PyList_Append(w->actors, actor) < 0) { Py_XDECREF(actor); return -1; }
+    Py_DECREF(actor);
+    PyObject *action = action_of(w, m, e, i);
+    if (action == NULL) return -1;
+    int res = apply_entry(w, m, e, i);
+    if (res < 0 || PyErr_Occurred()) { Py_DECREF(action); return -1; }
     *action_out = action;
     return res;
-fail:
-    Py_XDECREF(action);
-    return -1;
+}
+
+/* one decision: picks, applies and logs its action; GO_ON or ROUND_END (-1: error) */
+static int decide(W *w, int even, PyObject **action_out) {
+    static Menu m;
+    if (build_menu(w, &m) < 0) return -1;
+    if (m.n == 0) { PyErr_SetString(PyExc_AssertionError, "duel core: no legal action"); return -1; }
+    int i, k = core_pick(&w->rng, m.e, sizeof(Entry), m.n, even, &i);
+    return act(w, &m, &m.e[k], i, action_out);
 }
 
 /* ------------------------------------------------------------------ a round's set-up */
@@ -1853,14 +2111,39 @@ static PyObject *duel_play_out(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* duel_first_round(state, tables, game) -> bool: a new match's first round set up by the
- * core (DuelState._setup_round for a match without a fixed deal: the same numbers drawn
- * from the state's generator, the same cards), the state and its maze written; False: the
- * core is busy (the caller sets the round up in Python). */
+/* the match's goals (goals_left) shuffled in place with the state's generator, as
+   DuelState.__init__'s rng.shuffle(goals) draws (Fisher-Yates, below(i + 1) from the last) */
+static int shuffle_goals(PyObject *state) {
+    PyObject *srng = get_attr(state, "rng"), *left = get_attr(state, "goals_left"), *old = NULL;
+    int rc = -1, idx[DMAXHAND];
+    uint64_t s;
+    if (srng == NULL || left == NULL || !PyList_Check(left) || get_rng(srng, &s) < 0) goto done;
+    Py_ssize_t n = PyList_GET_SIZE(left);
+    if (n > DMAXHAND) { PyErr_SetString(PyExc_ValueError, "duel core: goals"); goto done; }
+    for (int i = 0; i < n; i++) idx[i] = i;
+    shuffle_ids(&s, idx, (int)n);
+    if (!(old = PyList_GetSlice(left, 0, n))) goto done;
+    for (int i = 0; i < n; i++) {
+        PyObject *o = PyList_GET_ITEM(old, idx[i]);
+        Py_INCREF(o);
+        PyList_SetItem(left, i, o);
+    }
+    rc = put_rng(srng, s);
+done:
+    Py_XDECREF(srng); Py_XDECREF(left); Py_XDECREF(old);
+    return rc;
+}
+
+/* duel_first_round(state, tables, game, shuffle) -> bool: a new match's first round set up
+ * by the core (DuelState._setup_round for a match without a fixed deal: the same numbers
+ * drawn from the state's generator, the same cards), the state and its maze written; with
+ * ``shuffle``, the match's goals shuffled first (DuelState.__init__'s shuffle); False: the
+ * core is busy (the caller shuffles and sets the round up in Python). */
 static PyObject *duel_first_round(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *state, *caps, *game;
-    if (!PyArg_ParseTuple(args, "OOO!", &state, &caps, &PyTuple_Type, &game)) return NULL;
+    int shuffle = 0;
+    if (!PyArg_ParseTuple(args, "OOO!|p", &state, &caps, &PyTuple_Type, &game, &shuffle)) return NULL;
     DT *t = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelTables");
     if (t == NULL) return NULL;
     if (wait_core()) Py_RETURN_FALSE;
@@ -1872,8 +2155,8 @@ static PyObject *duel_first_round(PyObject *self, PyObject *args) {
     w.discards = w.passed = w.history = w.actors = NULL;
     int rc = read_game(&w, game);
     if (rc > 0) result = Py_False;
-    else if (rc == 0 && attr_int(state, "turn", &w.turn) == 0 && setup_with(&w, 0) == 0
-             && sync_out(&w) == 0)
+    else if (rc == 0 && (!shuffle || shuffle_goals(state) == 0) && attr_int(state, "turn", &w.turn) == 0
+             && setup_with(&w, 0) == 0 && sync_out(&w) == 0)
         result = Py_True;
     Py_XINCREF(result);
     Py_XDECREF(w.discards); Py_XDECREF(w.passed);
@@ -1908,117 +2191,18 @@ static int rlast_at;     /* at this index of the menu (apply finds it without a 
 /* what the resident state was last told (write_step): the hands, and the scalars */
 static int said_hand[2][DMAXHAND], said_hn[2], said[6];
 
-/* the actions of the lists, made once and kept (values equal to the pure menus': the
-   placements and cell actions are the engine's own interned ones; passes of two, discards
-   and bribes made once here), by a key: what they are (the high bits) and their cells and
-   cards */
-#define RCACHE (1 << 15)
-static uint64_t rc_key[RCACHE];
-static PyObject *rc_val[RCACHE];
-static int rc_fill;
-static DT *rc_t;  /* the tables the kept actions are of */
-
-static inline uint64_t rc_slot(DT *t, uint64_t k) {  /* k's slot, or a free one */
-    if (t != rc_t) {  /* (the Duel's tables are made once: never, in practice) */
-        for (int i = 0; i < RCACHE; i++) Py_CLEAR(rc_val[i]);
-        rc_fill = 0;
-        rc_t = t;
-    }
-    uint64_t slot = (k * GAMMA) >> 49;
-    while (rc_val[slot] != NULL && rc_key[slot] != k) slot = (slot + 1) & (RCACHE - 1);
-    return slot;
-}
-static inline PyObject *rc_keep(uint64_t slot, uint64_t k, PyObject *a) {  /* a returned */
-    if (a != NULL && rc_fill < RCACHE / 2) {  /* (half full at most: short probes) */
-        rc_key[slot] = k; rc_val[slot] = a; Py_INCREF(a); rc_fill++;
-    }
+/* a placement (cell c, oriented tile otile) as action_of keys and keeps it */
+static PyObject *placed(const W *w, int c, int otile) {
+    int64_t key = (int64_t)3 << 56 | (int64_t)c << 8 | otile;
+    PyObject *a = cached_action(key);
+    if (a != NULL) { Py_INCREF(a); return a; }
+    a = placement(w->t, c, otile);
+    if (a != NULL) keep_action(key, a);
     return a;
-}
-#define RC_FIND(t, key)                                                     \
-    uint64_t k_ = (key), s_ = rc_slot(t, k_);                               \
-    if (rc_val[s_] != NULL) { Py_INCREF(rc_val[s_]); return rc_val[s_]; }
-
-enum { RK_PLACE = 1, RK_PASS, RK_DISCARD, RK_BRIBE, RK_CELL };  /* RK_CELL + card */
-
-static PyObject *r_place(DT *t, int c, int otile) {
-    RC_FIND(t, (uint64_t)RK_PLACE << 40 | (uint64_t)((py_of(c) << 8) | otile));
-    return rc_keep(s_, k_, placement(t, c, otile));
-}
-static PyObject *r_cell(DT *t, int card, int c) {
-    RC_FIND(t, (uint64_t)(RK_CELL + card) << 40 | (uint64_t)py_of(c));
-    return rc_keep(s_, k_, cell_action(t, card, c));
-}
-static PyObject *r_pass(DT *t, const int *cs, int n) {  /* moves._PASSES' */
-    if (n == 1) { Py_INCREF(t->single[cs[0]]); return t->single[cs[0]]; }
-    RC_FIND(t, (uint64_t)RK_PASS << 40 | (uint64_t)(cs[0] << 8 | cs[1]));
-    PyObject *combo = Py_BuildValue("(OO)", t->codes[cs[0]], t->codes[cs[1]]);
-    if (combo == NULL) return NULL;
-    PyObject *a = PyObject_GetItem(t->passes, combo);
-    Py_DECREF(combo);
-    return rc_keep(s_, k_, a);
-}
-static PyObject *r_discard(DT *t, const int *pair, int gone) {
-    RC_FIND(t, (uint64_t)RK_DISCARD << 40 | (uint64_t)(pair[0] << 16 | pair[1] << 8 | gone));
-    return rc_keep(s_, k_, PyObject_CallFunction(t->tuple_new, "O((OO)O)", t->discard_type,
-                                                 t->codes[pair[0]], t->codes[pair[1]],
-                                                 t->codes[gone]));
-}
-static PyObject *r_bribe(DT *t, int c) {
-    RC_FIND(t, (uint64_t)RK_BRIBE << 40 | (uint64_t)py_of(c));
-    return rc_keep(s_, k_, PyObject_CallFunction(t->bribe_type, "ll", (long)((c >> 8) - OFF),
-                                                 (long)((c & 255) - OFF)));
-}
-
-/* the i-th action of the menu's entry e (a new reference), nothing changed: act's */
-static PyObject *action_at(W *w, Menu *m, Entry *e, int i) {
-    DT *t = w->t;
-    int seat = w->current;
-    PyObject *a;
-    switch (e->tag) {
-    case T_ORIENT: a = t->orient_obj[w->pend_opt[i] ? 1 : 0]; Py_INCREF(a); return a;
-    case T_BRIBE: return r_bribe(t, m->buf[e->off + i]);
-    case T_END: Py_INCREF(t->end_turn); return t->end_turn;
-    case T_PLACE: return r_place(t, m->buf[e->off + i], e->a);
-    case T_FIT:
-        for (int j = e->off; j < e->off + e->a; j++) {
-            uint64_t f = m->fitm[j];
-            int k = __builtin_popcountll(f);
-            if (i < k) {
-                for (int d = 0; d < i; d++) f &= f - 1;  /* drop the lowest tiles */
-                return r_place(t, m->fitc[j], __builtin_ctzll(f));
-            }
-            i -= k;
-        }
-        PyErr_SetString(PyExc_AssertionError, "duel core: placement");
-        return NULL;
-    case T_BREAK: a = t->on_player[e->a][1 - seat][0]; Py_INCREF(a); return a;
-    case T_REPAIR: {
-        int card = e->a, k = m->buf[e->off + i];
-        a = t->on_player[card][seat][t->ntools[card] > 1 ? k : 0];
-        Py_INCREF(a);
-        return a;
-    }
-    case T_CELL: return r_cell(t, e->a, m->buf[e->off + i]);
-    case T_DISCARD: {  /* by card removed, then pair */
-        int np = pair_count(m->mult, m->nk), pair[2] = {0, 0};
-        nth_pair(m->hd, m->mult, m->nk, i % np, pair);
-        return r_discard(t, pair, m->buf[e->off + i / np]);
-    }
-    case T_PASS: {
-        int cs[2];
-        if (i < m->nk) { cs[0] = m->hd[i]; return r_pass(t, cs, 1); }
-        nth_pair(m->hd, m->mult, m->nk, i - m->nk, cs);
-        return r_pass(t, cs, 2);
-    }
-    default:
-        PyErr_SetString(PyExc_AssertionError, "duel core: menu tag");
-        return NULL;
-    }
 }
 
 /* every action of the menu, in order: the list legal_actions() gives */
 static PyObject *menu_list(W *w, Menu *m) {
-    DT *t = w->t;
     int total = 0, at = 0;
     for (int k = 0; k < m->n; k++) total += m->e[k].count;
     PyObject *list = PyList_New(total), *a;
@@ -2026,37 +2210,12 @@ static PyObject *menu_list(W *w, Menu *m) {
 #define PUT(x) do { if ((a = (x)) == NULL) goto fail; PyList_SET_ITEM(list, at++, a); } while (0)
     for (int k = 0; k < m->n; k++) {
         Entry *e = &m->e[k];
-        switch (e->tag) {
-        case T_FIT:  /* by cell, each cell's tiles ascending */
+        if (e->tag == T_FIT) {  /* by cell, each cell's tiles ascending (placement_at's order) */
             for (int j = e->off; j < e->off + e->a; j++)
                 for (uint64_t f = m->fitm[j]; f; f &= f - 1)
-                    PUT(r_place(t, m->fitc[j], __builtin_ctzll(f)));
-            break;
-        case T_PASS: {  /* the single cards, then the pairs (engine.moves' templates) */
-            int nk = m->nk, cs[2];
-            for (int x = 0; x < nk; x++) { cs[0] = m->hd[x]; PUT(r_pass(t, cs, 1)); }
-            for (int x = 0; x < nk; x++)
-                for (int y = x; y < nk; y++) {
-                    if (y == x && m->mult[x] < 2) continue;
-                    cs[0] = m->hd[x]; cs[1] = m->hd[y];
-                    PUT(r_pass(t, cs, 2));
-                }
-            break;
-        }
-        case T_DISCARD: {  /* by card removed, then pair */
-            int nk = m->nk, pair[2];
-            for (int r = 0; r < e->a; r++)
-                for (int x = 0; x < nk; x++)
-                    for (int y = x; y < nk; y++) {
-                        if (y == x && m->mult[x] < 2) continue;
-                        pair[0] = m->hd[x]; pair[1] = m->hd[y];
-                        PUT(r_discard(t, pair, m->buf[e->off + r]));
-                    }
-            break;
-        }
-        default:
-            for (int i = 0; i < e->count; i++) PUT(action_at(w, m, e, i));
-        }
+                    PUT(placed(w, m->fitc[j], __builtin_ctzll(f)));
+        } else
+            for (int i = 0; i < e->count; i++) PUT(action_of(w, m, e, i));
     }
 #undef PUT
     if (at != total) {
@@ -2194,9 +2353,12 @@ static int release(void) {
     Py_INCREF(st);
     PyObject *plain = res_plain;
     Py_INCREF(plain);
-    int r = set_attr(st, "__class__", plain);
     rw.state = st;
-    if (r == 0) r = sync_out(&rw);
+    int r = 0;
+    if (rw.maze_dirty && (made_maze = make_maze(&rw)) == NULL) r = -1;  /* (while still held) */
+    if (r == 0) r = set_attr(st, "__class__", plain);
+    if (r == 0) r = sync_out(&rw);  /* (no Python run: the maze made is written) */
+    Py_CLEAR(made_maze);
     forget();
     Py_DECREF(st); Py_DECREF(plain);
     return r;
@@ -2280,7 +2442,7 @@ static Entry *entry_of(Menu *m, int *index) {
 static PyObject *handed(Menu *m, int index) {
     int i = index;
     Entry *e = entry_of(m, &i);
-    PyObject *a = action_at(&rw, m, e, i);
+    PyObject *a = action_of(&rw, m, e, i);
     if (a != NULL) {
         Py_XSETREF(rlast, a);
         Py_INCREF(a);
@@ -2478,6 +2640,660 @@ static PyObject *duel_release(PyObject *self, PyObject *state) {
     Py_RETURN_NONE;
 }
 
+/* ------------------------------------------------------------------ determinization */
+/* The numbers of engine.rng.Draws([RAW, len(cards), len(goals)]).take(rng) and the two
+   reorderings they give (engine.rng.reorder): ``words`` 64-bit numbers in turn, a Lehmer
+   code made of ``wc`` of them (the first the most significant) and of the next ``wg``.  A
+   code's digits are those of the big number itself (its remainder by n! has the same first
+   n digits): divided by n, n - 1, ... 1, in 32-bit limbs by as many radixes at once as keep
+   their product below 2**32.  ``items`` reordered in place (pool.pop(digit), in turn). */
+#define DMAXWORDS 16
+static uint64_t next64(uint64_t *s) {
+    uint64_t z = (*s += GAMMA);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static void lehmer_ids(const uint64_t *words, int nw, int *items, int n) {
+    uint32_t limb[2 * DMAXWORDS];
+    int nl = 2 * nw, top = 0, pool[DMAXHAND], out = 0;
+    for (int k = 0; k < nw; k++) { limb[2 * k] = (uint32_t)(words[k] >> 32); limb[2 * k + 1] = (uint32_t)words[k]; }
+    memcpy(pool, items, sizeof(int) * (size_t)n);
+    int left = n;
+    for (int i = n; i >= 2;) {
+        uint64_t radix = i;
+        int k = 1;
+        while (i - k >= 2 && radix * (uint64_t)(i - k) < (1ULL << 32)) { radix *= (uint64_t)(i - k); k++; }
+        uint64_t r = 0;
+        while (top < nl && limb[top] == 0) top++;
+        for (int j = top; j < nl; j++) {
+            uint64_t cur = r << 32 | limb[j];
+            limb[j] = (uint32_t)(cur / radix);
+            r = cur % radix;
+        }
+        for (int d = 0; d < k; d++, i--) {  /* digits of the remainder, radix i first */
+            int j = (int)(r % (uint64_t)i);
+            r /= (uint64_t)i;
+            items[out++] = pool[j];
+            memmove(pool + j, pool + j + 1, sizeof(int) * (size_t)(left - j - 1));
+            left--;
+        }
+    }
+    if (left == 1) items[out++] = pool[0];
+}
+
+/* the numbers of one sample: the state's seed, the cards' and the goals' orders (in place) */
+static uint64_t deal_ids(uint64_t *rng, int *cards, int nc, int wc, int *goals, int ng, int wg) {
+    uint64_t seed = next64(rng), words[DMAXWORDS];
+    for (int k = 0; k < wc; k++) words[k] = next64(rng);
+    if (nc >= 2) lehmer_ids(words, wc, cards, nc);
+    for (int k = 0; k < wg; k++) words[k] = next64(rng);
+    if (ng >= 2) lehmer_ids(words, wg, goals, ng);
+    return seed;
+}
+
+/* duel_deal(rng, cards, wc, goals, wg) -> (seed, cards, goals): Draws.take and the two
+   reorders of games/duel/determinize.py's sample (cards and goals: tuples of codes) */
+static PyObject *duel_deal(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *rng, *cards, *goals;
+    int wc, wg;
+    if (!PyArg_ParseTuple(args, "OO!iO!i", &rng, &PyTuple_Type, &cards, &wc, &PyTuple_Type, &goals, &wg))
+        return NULL;
+    Py_ssize_t nc = PyTuple_GET_SIZE(cards), ng = PyTuple_GET_SIZE(goals);
+    if (nc > DMAXHAND || ng > DMAXHAND || wc < 0 || wg < 0 || wc > DMAXWORDS || wg > DMAXWORDS
+        || (nc >= 2 && wc < 1) || (ng >= 2 && wg < 1)) {
+        PyErr_SetString(PyExc_ValueError, "duel core: deal");
+        return NULL;
+    }
+    int ci[DMAXHAND], gi[DMAXHAND];
+    for (int i = 0; i < nc; i++) ci[i] = i;
+    for (int i = 0; i < ng; i++) gi[i] = i;
+    uint64_t s;
+    if (get_rng(rng, &s) < 0) return NULL;
+    uint64_t seed = deal_ids(&s, ci, (int)nc, wc, gi, (int)ng, wg);
+    if (put_rng(rng, s) < 0) return NULL;
+    PyObject *cl = PyList_New(nc), *gl = PyList_New(ng);
+    if (cl == NULL || gl == NULL) { Py_XDECREF(cl); Py_XDECREF(gl); return NULL; }
+    for (int i = 0; i < nc; i++) { PyObject *o = PyTuple_GET_ITEM(cards, ci[i]); Py_INCREF(o); PyList_SET_ITEM(cl, i, o); }
+    for (int i = 0; i < ng; i++) { PyObject *o = PyTuple_GET_ITEM(goals, gi[i]); Py_INCREF(o); PyList_SET_ITEM(gl, i, o); }
+    return Py_BuildValue("(KNN)", (unsigned long long)seed, cl, gl);
+}
+
+/* items[ids[0..n)] as a new list */
+static PyObject *picked(PyObject *items, const int *ids, int n) {
+    PyObject *l = PyList_New(n);
+    if (l == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *o = PyTuple_GET_ITEM(items, ids[i]);
+        Py_INCREF(o);
+        PyList_SET_ITEM(l, i, o);
+    }
+    return l;
+}
+
+static inline int dict_put(PyObject *d, const char *name, PyObject *v) {  /* steals v */
+    if (v == NULL) return -1;
+    int r = PyDict_SetItem(d, name_of(name), v);
+    Py_DECREF(v);
+    return r;
+}
+
+/* duel_sample(plan, rng) -> state: games/duel/determinize.py's Determinizer.sample, the same
+ * state field by field (its Python body is the reference: tests/test_ismcts_duel.py).
+ * plan: (template, DuelState, Rng, Memo, cards, wc, goals, wg, ((seat, hand, passed)...),
+ * deck size, seat, hidden keys, hidden values, unseen places, goals left size, seen out,
+ * board goals, looked ((seat, cell)...), the template maze's with_hidden) */
+static PyObject *duel_sample_held(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *plan, *rng;
+    if (!PyArg_ParseTuple(args, "O!O", &PyTuple_Type, &plan, &rng)) return NULL;
+    if (PyTuple_GET_SIZE(plan) != 19) { PyErr_SetString(PyExc_ValueError, "duel core: sample plan"); return NULL; }
+#define P(k) PyTuple_GET_ITEM(plan, k)
+    PyObject *tmpl = P(0), *cls = P(1), *rng_type = P(2), *memo_type = P(3), *cards = P(4),
+             *goals = P(6), *sizes = P(8), *hkeys = P(11), *hvals = P(12), *unseen = P(13),
+             *seen_out = P(15), *board_goals = P(16), *looked = P(17), *with_hidden = P(18);
+    int wc = (int)PyLong_AsLong(P(5)), wg = (int)PyLong_AsLong(P(7)), deck_size = (int)PyLong_AsLong(P(9)),
+        seat = (int)PyLong_AsLong(P(10)), gls = (int)PyLong_AsLong(P(14));
+#undef P
+    int nc = (int)PyTuple_GET_SIZE(cards), ng = (int)PyTuple_GET_SIZE(goals), nh = (int)PyTuple_GET_SIZE(hkeys);
+    if (PyErr_Occurred()) return NULL;
+    if (nc > DMAXHAND || ng > DMAXHAND || wc > DMAXWORDS || wg > DMAXWORDS || (nc >= 2 && wc < 1)
+        || (ng >= 2 && wg < 1) || !PyType_Check(cls)) {
+        PyErr_SetString(PyExc_ValueError, "duel core: sample plan");
+        return NULL;
+    }
+    int ci[DMAXHAND], gi[DMAXHAND];
+    for (int i = 0; i < nc; i++) ci[i] = i;
+    for (int i = 0; i < ng; i++) gi[i] = i;
+    uint64_t s;
+    if (resident_state() == tmpl && release() < 0) return NULL;  /* (its dict read as it is) */
+    if (get_rng(rng, &s) < 0) return NULL;
+    uint64_t seed = deal_ids(&s, ci, nc, wc, gi, ng, wg);
+    if (put_rng(rng, s) < 0) return NULL;
+    PyObject *d = NULL, *td = NULL, *x = NULL, *hands = NULL, *passed = NULL, *values = NULL,
+             *hidden = NULL, *state = NULL, *empty = NULL;
+    if (!(td = PyObject_GenericGetDict(tmpl, NULL)) || !(d = PyDict_Copy(td))) goto fail;
+    /* the clone's fields (DuelState.clone), those it copies made from the deal */
+    if (!(x = PyLong_FromUnsignedLongLong(seed))) goto fail;
+    if (dict_put(d, "rng", PyObject_CallOneArg(rng_type, x)) < 0) goto fail;
+    Py_CLEAR(x);
+    if (!(x = PyObject_CallNoArgs(memo_type)) || PyObject_SetAttr(x, name_of("shared"), Py_True) < 0) goto fail;
+    if (dict_put(d, "_mt", x) < 0) { x = NULL; goto fail; }
+    x = NULL;
+    if (dict_put(d, "history", PyList_New(0)) < 0 || dict_put(d, "actors", PyList_New(0)) < 0) goto fail;
+    PyObject *o = PyDict_GetItemWithError(td, name_of("discards"));
+    if (o == NULL || dict_put(d, "discards", PyList_GetSlice(o, 0, PY_SSIZE_T_MAX)) < 0) goto fail;
+    o = PyDict_GetItemWithError(td, name_of("in_front"));
+    if (o == NULL) goto fail;
+    if (!(x = PyList_New(PyList_GET_SIZE(o)))) goto fail;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(o); i++) {
+        PyObject *f = PyList_GetSlice(PyList_GET_ITEM(o, i), 0, PY_SSIZE_T_MAX);
+        if (f == NULL) goto fail;
+        PyList_SET_ITEM(x, i, f);
+    }
+    if (dict_put(d, "in_front", x) < 0) { x = NULL; goto fail; }
+    x = NULL;
+    PyObject *th = PyDict_GetItemWithError(td, name_of("hands")), *tp = PyDict_GetItemWithError(td, name_of("passed"));
+    if (th == NULL || tp == NULL) goto fail;
+    if (!(hands = PyList_GetSlice(th, 0, PY_SSIZE_T_MAX)) || !(passed = PyList_GetSlice(tp, 0, PY_SSIZE_T_MAX))) goto fail;
+    if (seat < 0 || seat >= PyList_GET_SIZE(hands) || seat >= PyList_GET_SIZE(passed)) {
+        PyErr_SetString(PyExc_ValueError, "duel core: sample seat"); goto fail;
+    }
+    {
+        PyObject *mh = PyList_GetSlice(PyList_GET_ITEM(th, seat), 0, PY_SSIZE_T_MAX),
+                 *mp = mh ? PyList_GetSlice(PyList_GET_ITEM(tp, seat), 0, PY_SSIZE_T_MAX) : NULL;
+        if (mp == NULL) { Py_XDECREF(mh); goto fail; }
+        PyList_SetItem(hands, seat, mh);
+        PyList_SetItem(passed, seat, mp);
+    }
+    int at = 0;
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(sizes); j++) {
+        PyObject *r = PyTuple_GET_ITEM(sizes, j);
+        int who = (int)tuple_long(r, 0), h = (int)tuple_long(r, 1), g = (int)tuple_long(r, 2);
+        if (who < 0 || who >= PyList_GET_SIZE(hands) || at + h + g > nc) {
+            PyErr_SetString(PyExc_ValueError, "duel core: sample sizes"); goto fail;
+        }
+        PyObject *ph = picked(cards, ci + at, h), *pp = ph ? picked(cards, ci + at + h, g) : NULL;
+        if (pp == NULL) { Py_XDECREF(ph); goto fail; }
+        PyList_SetItem(hands, who, ph);
+        PyList_SetItem(passed, who, pp);
+        at += h + g;
+    }
+    if (at + deck_size > nc) { PyErr_SetString(PyExc_ValueError, "duel core: sample sizes"); goto fail; }
+    if (dict_put(d, "hands", hands) < 0) { hands = NULL; goto fail; }
+    hands = NULL;
+    if (dict_put(d, "passed", passed) < 0) { passed = NULL; goto fail; }
+    passed = NULL;
+    if (dict_put(d, "deck", picked(cards, ci + at, deck_size)) < 0
+        || dict_put(d, "aside", picked(cards, ci + at + deck_size, nc - at - deck_size)) < 0)
+        goto fail;
+    /* the goals: each unseen cell takes the last goal left (goals.pop()) */
+    if (!(values = PyList_New(nh))) goto fail;
+    for (int i = 0; i < nh; i++) {
+        PyObject *v = PyTuple_GET_ITEM(hvals, i);
+        Py_INCREF(v);
+        PyList_SET_ITEM(values, i, v);
+    }
+    int left = ng;
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(unseen); j++) {
+        int k = (int)tuple_long(unseen, j);
+        if (left < 1 || k < 0 || k >= nh) { PyErr_SetString(PyExc_ValueError, "duel core: sample goals"); goto fail; }
+        PyObject *g = PyTuple_GET_ITEM(goals, gi[--left]);
+        Py_INCREF(g);
+        PyList_SetItem(values, k, g);
+    }
+    if (!(hidden = PyDict_New())) goto fail;
+    for (int i = 0; i < nh; i++)
+        if (PyDict_SetItem(hidden, PyTuple_GET_ITEM(hkeys, i), PyList_GET_ITEM(values, i)) < 0) goto fail;
+    if (dict_put(d, "maze", PyObject_CallOneArg(with_hidden, hidden)) < 0) goto fail;
+    if (gls > left) gls = left;
+    if (gls < 0) gls = 0;
+    if (dict_put(d, "goals_left", picked(goals, gi, gls)) < 0) goto fail;
+    if (!(x = picked(goals, gi + gls, left - gls))) goto fail;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(seen_out); i++)
+        if (PyList_Append(x, PyTuple_GET_ITEM(seen_out, i)) < 0) goto fail;
+    if (dict_put(d, "out", x) < 0) { x = NULL; goto fail; }
+    if (!(x = PySequence_List(board_goals))) goto fail;
+    for (int i = 0; i < nh; i++) if (PyList_Append(x, PyList_GET_ITEM(values, i)) < 0) goto fail;
+    if (dict_put(d, "round_goals", x) < 0) { x = NULL; goto fail; }
+    x = NULL;
+    if (PyTuple_GET_SIZE(looked)) {  /* seen = [dict(seen) for seen in t.seen]; the looks */
+        o = PyDict_GetItemWithError(td, name_of("seen"));
+        if (o == NULL || !(x = PyList_New(PyList_GET_SIZE(o)))) goto fail;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(o); i++) {
+            PyObject *c = PyDict_Copy(PyList_GET_ITEM(o, i));
+            if (c == NULL) goto fail;
+            PyList_SET_ITEM(x, i, c);
+        }
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(looked); j++) {
+            PyObject *r = PyTuple_GET_ITEM(looked, j), *c = PyTuple_GET_ITEM(r, 1);
+            long who = PyLong_AsLong(PyTuple_GET_ITEM(r, 0));
+            PyObject *code = PyDict_GetItemWithError(hidden, c);
+            if (code == NULL || who < 0 || who >= PyList_GET_SIZE(x)) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "duel core: a look");
+                goto fail;
+            }
+            if (PyDict_SetItem(PyList_GET_ITEM(x, who), c, code) < 0) goto fail;
+        }
+        if (dict_put(d, "seen", x) < 0) { x = NULL; goto fail; }
+        x = NULL;
+    }
+    if (!(empty = PyTuple_New(0))) goto fail;
+    state = ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, empty, NULL);
+    if (state == NULL || PyObject_GenericSetDict(state, d, NULL) < 0) goto fail;
+    Py_DECREF(empty); Py_DECREF(d); Py_DECREF(td); Py_DECREF(values); Py_DECREF(hidden);
+    return state;
+fail:
+    Py_XDECREF(d); Py_XDECREF(td); Py_XDECREF(x); Py_XDECREF(hands); Py_XDECREF(passed);
+    Py_XDECREF(values); Py_XDECREF(hidden); Py_XDECREF(state); Py_XDECREF(empty);
+    return NULL;
+}
+
+/* duel_sample(plan, rng) -> the sampled state, or None (the core busy with this thread's
+   own work: the caller samples in Python); held from start to end as the rollout API's calls */
+static PyObject *duel_sample(PyObject *self, PyObject *args) {
+    if (wait_core()) Py_RETURN_NONE;
+    take_busy();
+    PyObject *r = duel_sample_held(self, args);
+    busy = 0;
+    return r;
+}
+
+/* ------------------------------------------------------------------ ISMCTS */
+/* bots/ismcts.py's IsmctsBot._iterate with play-outs (no leaf values, no root shortlist or
+   bias), every iteration on the core: a sample dealt from the determinizer's template (the
+   same numbers as its sample()), the tree walked by the moves legal in it (the same order,
+   UCB with availability counts, the same floating-point operations in the same order), one
+   node added, the round played out at random ("playout" policy), each seat's gold gained
+   (the pay-out's choose_payment) relative to the others backed up.  The tree keys moves by
+   action_key; the root's moves keep their Python actions.  The bot's generator draws the
+   same numbers in the same order as the Python search, so a search decides the same. */
+#define SMAXLEGAL 2048
+#define SMAXDEPTH 1024
+#define SMAXGOLD 64
+
+typedef struct { int64_t key; int parent, node; } Slot;
+
+typedef struct {
+    DT *t;
+    W tmpl, work;
+    /* the template's grid: its cells and what they hold */
+    int nsnap, *snap_cell;
+    int16_t *snap_tile, *snap_hid;
+    uint8_t *snap_grid;  /* per cell: reach, reach_in, blocks per context (3 * NCTX) */
+    /* the deal: unknown cards (ids), their places; unknown goals and the cells they go to */
+    int ncards, cards[DMAXHAND], wc, ngoals, goals[DMAXHAND], wg;
+    int nothers, other[2], other_hand[2], other_passed[2], deck_size;
+    int nunseen, unseen[DMAXHID];   /* index in the template's face-down cells */
+    int gold_vals[2][SMAXGOLD], ngold[2];
+    double explore;
+    /* the tree: node 0 the root */
+    int nnodes, cap, *visits, *avail;
+    double *total;
+    Slot *table;
+    size_t tcap, tused;
+    PyObject *root;  /* {action: node} for the root's children */
+} Search;
+
+static void search_free(PyObject *capsule) {
+    Search *S = PyCapsule_GetPointer(capsule, "pysaboteur._core.DuelSearch");
+    if (S == NULL) { PyErr_Clear(); return; }
+    PyMem_RawFree(S->snap_cell); PyMem_RawFree(S->snap_tile); PyMem_RawFree(S->snap_hid);
+    PyMem_RawFree(S->snap_grid);
+    PyMem_RawFree(S->visits); PyMem_RawFree(S->avail); PyMem_RawFree(S->total);
+    PyMem_RawFree(S->table);
+    Py_XDECREF(S->root);
+    PyMem_RawFree(S);
+}
+
+static inline size_t slot_of(int parent, int64_t key, size_t mask) {
+    uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uint32_t)parent * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 29;
+    return (size_t)h & mask;
+}
+
+static int find_child(const Search *S, int parent, int64_t key) {
+    size_t mask = S->tcap - 1, i = slot_of(parent, key, mask);
+    for (;;) {
+        const Slot *sl = &S->table[i];
+        if (sl->node < 0) return -1;
+        if (sl->parent == parent && sl->key == key) return sl->node;
+        i = (i + 1) & mask;
+    }
+}
+
+static int grow_table(Search *S) {
+    size_t cap = S->tcap ? S->tcap * 2 : 4096;
+    Slot *nt = PyMem_RawMalloc(cap * sizeof(Slot));
+    if (nt == NULL) return -1;
+    for (size_t i = 0; i < cap; i++) nt[i].node = -1;
+    for (size_t j = 0; j < S->tcap; j++) {
+        Slot *sl = &S->table[j];
+        if (sl->node < 0) continue;
+        size_t i = slot_of(sl->parent, sl->key, cap - 1);
+        while (nt[i].node >= 0) i = (i + 1) & (cap - 1);
+        nt[i] = *sl;
+    }
+    PyMem_RawFree(S->table);
+    S->table = nt; S->tcap = cap;
+    return 0;
+}
+
+static int new_node(Search *S) {
+    if (S->nnodes == S->cap) {
+        int cap = S->cap ? S->cap * 2 : 4096;
+        int *v = PyMem_RawRealloc(S->visits, sizeof(int) * (size_t)cap);
+        if (v == NULL) return -1;
+        S->visits = v;
+        int *a = PyMem_RawRealloc(S->avail, sizeof(int) * (size_t)cap);
+        if (a == NULL) return -1;
+        S->avail = a;
+        double *tt = PyMem_RawRealloc(S->total, sizeof(double) * (size_t)cap);
+        if (tt == NULL) return -1;
+        S->total = tt;
+        S->cap = cap;
+    }
+    int n = S->nnodes++;
+    S->visits[n] = 0; S->avail[n] = 0; S->total[n] = 0.0;
+    return n;
+}
+
+static int add_child(Search *S, int parent, int64_t key) {
+    if (2 * (S->tused + 1) > S->tcap && grow_table(S) < 0) return -1;
+    int n = new_node(S);
+    if (n < 0) return -1;
+    size_t mask = S->tcap - 1, i = slot_of(parent, key, mask);
+    while (S->table[i].node >= 0) i = (i + 1) & mask;
+    S->table[i].parent = parent; S->table[i].key = key; S->table[i].node = n;
+    S->tused++;
+    return n;
+}
+
+/* the template's grid back, then the sample's face-down goals */
+static void grid_restore(const Search *S) {
+    grid_reset();
+    for (int j = 0; j < S->nsnap; j++) {
+        int c = S->snap_cell[j];
+        const uint8_t *g = S->snap_grid + (size_t)j * 3 * NCTX;
+        tile[c] = S->snap_tile[j]; hid[c] = S->snap_hid[j];
+        for (int k = 0; k < NCTX; k++) { reach[k][c] = g[k]; rin[k][c] = g[NCTX + k]; blk[k][c] = g[2 * NCTX + k]; }
+        touch(c);
+    }
+}
+
+/* choose_payment's total: what paying ``debt`` from gold worth ``v`` costs (its value) */
+static int payment_value(const int *v, int n, int debt) {
+    if (debt <= 0) return 0;
+    int sum = 0;
+    for (int i = 0; i < n; i++) sum += v[i];
+    if (sum <= debt) return sum;
+    /* the least total at or above the debt that some of the cards make */
+    static uint8_t can[4096];
+    if (sum >= (int)sizeof can) return -1000000;  /* (never: gold is a few cards) */
+    memset(can, 0, (size_t)sum + 1);
+    can[0] = 1;
+    for (int i = 0; i < n; i++)
+        for (int x = sum - v[i]; x >= 0; x--) if (can[x]) can[x + v[i]] = 1;
+    for (int x = debt; x <= sum; x++) if (can[x]) return x;
+    return sum;
+}
+
+/* one iteration: 0, 1 (a position the core does not take: the search stops), -1 error */
+static int iterate(Search *S, uint64_t *rng) {
+    static Menu m;
+    static int64_t keys[SMAXLEGAL];
+    static int ent[SMAXLEGAL], idx[SMAXLEGAL], child[SMAXLEGAL], untried[SMAXLEGAL];
+    static int path[SMAXDEPTH], actor[SMAXDEPTH];
+    W *w = &S->work;
+    memcpy(w, &S->tmpl, sizeof(W));
+    grid_restore(S);
+    /* the sample: Determinizer.sample's deal */
+    int cards[DMAXHAND], goals[DMAXHAND];
+    memcpy(cards, S->cards, sizeof(int) * (size_t)S->ncards);
+    memcpy(goals, S->goals, sizeof(int) * (size_t)S->ngoals);
+    deal_ids(rng, cards, S->ncards, S->wc, goals, S->ngoals, S->wg);
+    int at = 0;
+    for (int j = 0; j < S->nothers; j++) {
+        int s = S->other[j];
+        memcpy(w->hand[s], cards + at, sizeof(int) * (size_t)S->other_hand[j]);
+        w->hn[s] = S->other_hand[j];
+        at += S->other_hand[j] + S->other_passed[j];
+    }
+    memcpy(w->deck, cards + at, sizeof(int) * (size_t)S->deck_size);
+    w->ndeck = w->ndeck0 = S->deck_size;
+    for (int j = 0, left = S->ngoals; j < S->nunseen; j++) {  /* goals.pop() each */
+        int g = goals[--left], k = S->unseen[j];
+        w->hcard[k] = g;
+        hid[w->hcell[k]] = (int16_t)g;
+    }
+    /* selection and expansion */
+    int node = 0, depth = 0, res = GO_ON;
+    for (;;) {
+        if (build_menu(w, &m) < 0) return -1;
+        int n = 0;
+        for (int k = 0; k < m.n; k++) {
+            if (n + m.e[k].count > SMAXLEGAL) return 1;
+            for (int i = 0; i < m.e[k].count; i++) {
+                keys[n] = action_key(w, &m, &m.e[k], i); ent[n] = k; idx[n] = i; n++;
+            }
+        }
+        if (n == 0) { PyErr_SetString(PyExc_AssertionError, "duel core: no legal action"); return -1; }
+        if (depth >= SMAXDEPTH) return 1;
+        int nun = 0, player = w->current, pick;
+        for (int j = 0; j < n; j++) if ((child[j] = find_child(S, node, keys[j])) < 0) untried[nun++] = j;
+        if (nun) {
+            pick = untried[below(rng, (uint64_t)nun)];
+            int c = add_child(S, node, keys[pick]);
+            if (c < 0) { PyErr_NoMemory(); return -1; }
+            S->avail[c] = 1;
+            for (int j = 0; j < n; j++) if (j != pick && child[j] >= 0) S->avail[child[j]]++;
+            if (node == 0) {  /* the root's moves as the Python search keys them */
+                PyObject *a = action_of(w, &m, &m.e[ent[pick]], idx[pick]), *v = PyLong_FromLong(c);
+                int bad = a == NULL || v == NULL || PyDict_SetItem(S->root, a, v) < 0;
+                Py_XDECREF(a); Py_XDECREF(v);
+                if (bad) return -1;
+            }
+            res = apply_entry(w, &m, &m.e[ent[pick]], idx[pick]);
+            if (res < 0) return -1;
+            path[depth] = c; actor[depth] = player; depth++;
+            break;
+        }
+        double best_value = -HUGE_VAL;
+        pick = 0;
+        for (int j = 0; j < n; j++) {
+            int c = child[j];
+            S->avail[c]++;
+            double value = (S->total[c] / (double)S->visits[c] + 0.0)
+                           + S->explore * sqrt(log((double)S->avail[c]) / (double)S->visits[c]);
+            if (value > best_value) { pick = j; best_value = value; }
+        }
+        res = apply_entry(w, &m, &m.e[ent[pick]], idx[pick]);
+        if (res < 0) return -1;
+        node = child[pick];
+        path[depth] = node; actor[depth] = player; depth++;
+        if (w->bail) return 1;
+        if (res == ROUND_END) break;
+    }
+    if (w->bail) return 1;
+    /* simulation: random play to the round's end */
+    while (res != ROUND_END) {
+        if (build_menu(w, &m) < 0) return -1;
+        if (m.n == 0) { PyErr_SetString(PyExc_AssertionError, "duel core: no legal action"); return -1; }
+        int i, k = core_pick(rng, m.e, sizeof(Entry), m.n, 1, &i);
+        res = apply_entry(w, &m, &m.e[k], i);
+        if (res < 0) return -1;
+        if (w->bail) return 1;
+    }
+    /* each seat's gold gained: the claimed gold less the bribes paid (choose_payment) */
+    int gain[2] = {0, 0}, total = 0;
+    for (int s = 0; s < w->seats; s++) {
+        int v[SMAXGOLD * 2], nv = S->ngold[s];
+        memcpy(v, S->gold_vals[s], sizeof(int) * (size_t)nv);
+        for (int i = 0; i < w->markers.n; i++)
+            if (w->markers.val[i] == s) {
+                int value = S->t->value[S->t->otile_card[tile[w->markers.cell[i]]]];
+                gain[s] += value;
+                if (nv < SMAXGOLD * 2) v[nv++] = value;
+            }
+        gain[s] -= payment_value(v, nv, w->bribes_made[s]);
+        total += gain[s];
+    }
+    double outcome[2];
+    for (int s = 0; s < w->seats; s++)  /* ismcts.relative */
+        outcome[s] = w->seats == 1 ? (double)gain[s] / 5.0
+                     : ((double)gain[s] - (double)(total - gain[s]) / (double)(w->seats - 1)) / 5.0;
+    for (int d = 0; d < depth; d++) {
+        S->visits[path[d]]++;
+        S->total[path[d]] += outcome[actor[d]];
+    }
+    return 0;
+}
+
+/* duel_search(template, tables, game, plan, exploration) -> a search, or None (a position
+ * the core does not take).  plan: (unknown cards, wc, unknown goals, wg, ((seat, hand,
+ * passed)...), deck size, unseen cells, ((cell, code) of the goals the seat knows), each
+ * seat's gold) */
+static PyObject *duel_search(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *caps, *game, *plan;
+    double explore;
+    if (!PyArg_ParseTuple(args, "OOO!O!d", &state, &caps, &PyTuple_Type, &game, &PyTuple_Type, &plan, &explore))
+        return NULL;
+    DT *t = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelTables");
+    if (t == NULL) return NULL;
+    if (PyTuple_GET_SIZE(plan) != 9) Py_RETURN_NONE;
+    if (wait_core()) Py_RETURN_NONE;  /* (this thread's own work on the core: search in Python) */
+    take_busy();  /* the grid: the template's read into it, kept as the search's snapshot */
+    if (release_resident() < 0) { busy = 0; return NULL; }
+    Search *S = PyMem_RawCalloc(1, sizeof(Search));
+    if (S == NULL) { busy = 0; return PyErr_NoMemory(); }
+    PyObject *capsule = PyCapsule_New(S, "pysaboteur._core.DuelSearch", search_free);
+    if (capsule == NULL) { PyMem_RawFree(S); busy = 0; return NULL; }
+    S->t = t; S->explore = explore;
+    W *w = &S->tmpl;
+    w->t = t; w->state = state;
+    int rc = read_game(w, game);
+    if (rc == 0) rc = sync_in(w);
+    w->state = NULL; w->discards = w->passed = w->history = w->actors = NULL;
+    if (rc < 0) goto fail;
+    if (rc > 0 || (w->phase == ORIENT && w->pend_n < 1)) goto none;
+    /* the deal */
+    PyObject *o = PyTuple_GET_ITEM(plan, 0);
+    if ((rc = read_cards(w, o, S->cards, &S->ncards, DMAXHAND))) { if (rc < 0) goto fail; goto none; }
+    S->wc = (int)PyLong_AsLong(PyTuple_GET_ITEM(plan, 1));
+    if ((rc = read_cards(w, PyTuple_GET_ITEM(plan, 2), S->goals, &S->ngoals, DMAXHAND))) { if (rc < 0) goto fail; goto none; }
+    S->wg = (int)PyLong_AsLong(PyTuple_GET_ITEM(plan, 3));
+    if (S->wc > DMAXWORDS || S->wg > DMAXWORDS) goto none;
+    o = PyTuple_GET_ITEM(plan, 4);
+    S->nothers = (int)PyTuple_GET_SIZE(o);
+    int places = 0;
+    for (int j = 0; j < S->nothers && j < 2; j++) {
+        PyObject *r = PyTuple_GET_ITEM(o, j);
+        S->other[j] = (int)tuple_long(r, 0);
+        S->other_hand[j] = (int)tuple_long(r, 1);
+        S->other_passed[j] = (int)tuple_long(r, 2);
+        places += S->other_hand[j] + S->other_passed[j];
+        if (S->other_hand[j] > DMAXHAND - DMAXDECK) goto none;
+    }
+    S->deck_size = (int)PyLong_AsLong(PyTuple_GET_ITEM(plan, 5));
+    if (S->nothers > 2 || S->deck_size > DMAXDECK || places + S->deck_size > S->ncards) goto none;
+    o = PyTuple_GET_ITEM(plan, 6);
+    S->nunseen = (int)PyTuple_GET_SIZE(o);
+    if (S->nunseen > S->ngoals) goto none;
+    for (int j = 0; j < S->nunseen; j++) {
+        int c = gi_of(tuple_long(o, j)), k = -1;
+        for (int i = 0; i < w->nh; i++) if (w->hcell[i] == c) k = i;
+        if (k < 0) goto none;
+        S->unseen[j] = k;
+    }
+    o = PyTuple_GET_ITEM(plan, 7);
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(o); j++) {
+        PyObject *r = PyTuple_GET_ITEM(o, j);
+        int c = gi_of(tuple_long(r, 0)), id = card_id(w, PyTuple_GET_ITEM(r, 1)), k = -1;
+        if (id < 0) goto fail;
+        for (int i = 0; i < w->nh; i++) if (w->hcell[i] == c) k = i;
+        if (k < 0) goto none;
+        w->hcard[k] = id; hid[c] = (int16_t)id;
+    }
+    o = PyTuple_GET_ITEM(plan, 8);
+    for (int s = 0; s < w->seats; s++) {
+        PyObject *g = PyTuple_GET_ITEM(o, s);
+        S->ngold[s] = (int)PyTuple_GET_SIZE(g);
+        if (S->ngold[s] > SMAXGOLD) goto none;
+        for (int i = 0; i < S->ngold[s]; i++) {
+            int id = card_id(w, PyTuple_GET_ITEM(g, i));
+            if (id < 0) goto fail;
+            S->gold_vals[s][i] = t->value[id];
+        }
+    }
+    if (PyErr_Occurred()) goto fail;
+    for (int s = 0; s < w->seats; s++) frontier(w, s);  /* kept with the template */
+    /* the template's grid */
+    S->nsnap = ntouched;
+    S->snap_cell = PyMem_RawMalloc(sizeof(int) * (size_t)(ntouched + 1));
+    S->snap_tile = PyMem_RawMalloc(sizeof(int16_t) * (size_t)(ntouched + 1));
+    S->snap_hid = PyMem_RawMalloc(sizeof(int16_t) * (size_t)(ntouched + 1));
+    S->snap_grid = PyMem_RawMalloc((size_t)3 * NCTX * (size_t)(ntouched + 1));
+    if (!S->snap_cell || !S->snap_tile || !S->snap_hid || !S->snap_grid) { PyErr_NoMemory(); goto fail; }
+    for (int j = 0; j < ntouched; j++) {
+        int c = touched[j];
+        uint8_t *g = S->snap_grid + (size_t)j * 3 * NCTX;
+        S->snap_cell[j] = c; S->snap_tile[j] = tile[c]; S->snap_hid[j] = hid[c];
+        for (int k = 0; k < NCTX; k++) { g[k] = reach[k][c]; g[NCTX + k] = rin[k][c]; g[2 * NCTX + k] = blk[k][c]; }
+    }
+    if (!(S->root = PyDict_New()) || new_node(S) < 0 || grow_table(S) < 0) goto fail;
+    busy = 0;
+    return capsule;
+none:
+    busy = 0;
+    Py_DECREF(capsule);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+fail:
+    busy = 0;
+    Py_DECREF(capsule);
+    return NULL;
+}
+
+/* duel_search_run(search, rng, n) -> n, or -1: a sample the core does not take (the search
+ * is spoilt: the caller searches in Python from the generator it had) */
+static PyObject *duel_search_run(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *caps, *rng;
+    long n;
+    if (!PyArg_ParseTuple(args, "OOl", &caps, &rng, &n)) return NULL;
+    Search *S = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelSearch");
+    if (S == NULL) return NULL;
+    if (wait_core()) return PyLong_FromLong(-1);  /* (this thread's own work on the core) */
+    take_busy();
+    uint64_t s;
+    if (release_resident() < 0 || get_rng(rng, &s) < 0) { busy = 0; return NULL; }
+    long done = 0;
+    int rc = 0;
+    while (done < n && (rc = iterate(S, &s)) == 0) done++;
+    busy = 0;
+    if (rc < 0) return NULL;
+    if (put_rng(rng, s) < 0) return NULL;
+    return PyLong_FromLong(rc ? -1 : done);
+}
+
+/* duel_search_root(search) -> {action: visits} of the root's moves */
+static PyObject *duel_search_root(PyObject *self, PyObject *caps) {
+    (void)self;
+    Search *S = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelSearch");
+    if (S == NULL) return NULL;
+    PyObject *out = PyDict_New(), *k, *v;
+    Py_ssize_t pos = 0;
+    while (out != NULL && PyDict_Next(S->root, &pos, &k, &v)) {
+        PyObject *x = PyLong_FromLong(S->visits[PyLong_AsLong(v)]);
+        if (x == NULL || PyDict_SetItem(out, k, x) < 0) { Py_XDECREF(x); Py_DECREF(out); return NULL; }
+        Py_DECREF(x);
+    }
+    return out;
+}
+
 PyMethodDef duel_methods[] = {
     {"duel_first_round", duel_first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, game) -> bool."},
@@ -2494,6 +3310,15 @@ PyMethodDef duel_methods[] = {
      "apply(action) on the core: (state, ctx, action) -> 0 applied, 1 not legal, 2 not taken."},
     {"duel_release", duel_release, METH_O,
      "The state given back to Python if the core holds its position (the rollout API)."},
+    {"duel_deal", duel_deal, METH_VARARGS,
+     "A Duel sample's numbers: (rng, cards, wc, goals, wg) -> (seed, cards, goals) reordered."},
+    {"duel_sample", duel_sample, METH_VARARGS,
+     "Determinizer.sample of the Duel's: (plan, rng) -> a sampled state."},
+    {"duel_search", duel_search, METH_VARARGS,
+     "An ISMCTS search with play-outs: (template, tables, game, plan, exploration) -> search."},
+    {"duel_search_run", duel_search_run, METH_VARARGS,
+     "n iterations of a search: (search, rng, n) -> n, or -1 (search in Python)."},
+    {"duel_search_root", duel_search_root, METH_O, "A search's root moves: {action: visits}."},
     {"duel_play_out", duel_play_out, METH_VARARGS,
      "The Duel's (or solo's) State.play_out: (state, rng, until_round_end, even, tables, "
      "game) -> (played, finished)."},

@@ -24,11 +24,12 @@ from ..engine.actions import Bribe, Discard, EndTurn, Orient
 from ..engine.game import RoundResult
 from ..engine.maze import FITS, Maze, Memo, cell, cell_actions_of
 from ..engine.moves import _PASSES, SINGLES
-from ..engine.rng import Rng
+from ..engine.rng import _PLANS, Rng, _plan
 from ..engine.views import EndedBoard, LaterRoundEnd, RoundEnd
 from ..games.duel import cards as C
 from ..games.duel import state as S
 from ..games.duel.state import DuelGame, DuelState
+from . import _ext
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
@@ -44,22 +45,6 @@ _BITS = 64
 
 def _colour(colour: str | None) -> int:
     return -1 if colour is None else C.COLOURS.index(colour)
-
-
-def _put_maze(state: DuelState, cells: dict[int, int], hidden: dict[int, str],
-              constraint: dict[int, int], order: list[int], sources: list[dict[int, int]],
-              blocks: list[dict[int, int]], reach: list[dict[int, int]],
-              reach_in: list[dict[int, int]], version: int) -> None:
-    """A new maze for ``state`` from the core's (its clones keep theirs: copy-on-write); the
-    values kept beside the old one are forgotten."""
-    maze = Maze.__new__(Maze)
-    maze.cat = S.CAT
-    maze.cells, maze.hidden, maze.constraint, maze.order = cells, hidden, constraint, order
-    maze.sources, maze.blocks, maze.reach, maze.reach_in = sources, blocks, reach, reach_in
-    maze.version = version
-    state.maze = maze
-    state._mt = Memo()
-    state._forget_kept()
 
 
 #: why a round ended, as the core numbers it (``DuelState._round_end``'s reasons)
@@ -146,7 +131,10 @@ def _spec() -> dict[str, Any]:
             "fits": bytes(int(FITS[k][m]) for k in range(256) for m in range(16)),
             "place": S._PLACES, "orient": (Orient(False), Orient(True)), "end_turn": EndTurn(),
             "Bribe": Bribe, "Discard": Discard, "new": tuple.__new__, "passes": _PASSES,
-            "put_maze": _put_maze,
+            # a new maze written back: the Maze, a new Memo and the values DuelState._forget_kept
+            # sets (shared: replaced, never changed in place)
+            "new_maze": (Maze, S.CAT, Memo, S._UNKEPT,
+                         tuple(S._Kept((None,) * seats) for seats in (1, 2))),
             "round_end": (C.ROUNDS, tuple(S._value(code) for code in sorted(ids)),
                     _colour(C.BLUE), RoundResult, LaterRoundEnd.by, _ended),
             "setup": (C.GOALS_PER_ROUND, C.HAND_SIZE, C.KEY_TOKENS, C.SOLO_SET_ASIDE,
@@ -162,8 +150,6 @@ _TABLES: list[Any] = []
 def core_tables() -> Any:
     """The core's tables of the Duel (made once)."""
     if not _TABLES:
-        from . import _ext
-
         assert _ext is not None
         _TABLES.append(_ext.duel_tables(_spec()))
     return _TABLES[0]
@@ -204,19 +190,17 @@ def setup_for(cls: type) -> Any:
 
 
 def _duel_first_round(state: DuelState) -> None:
-    """``state._setup_round()`` of a new match without a fixed deal, on the core (in Python
-    where the core is busy)."""
-    from . import _ext
-
+    """A new match without a fixed deal: its goals shuffled (``DuelState.__init__`` leaves
+    them in box order for this) and ``state._setup_round()``, on the core (in Python where
+    the core is busy)."""
     if (_ext is None or state.deal is not None or state._round != 0
             or state.game.catalogue is not S.CAT
-            or not _ext.duel_first_round(state, core_tables(), _game_of(state.game))):
+            or not _ext.duel_first_round(state, core_tables(), _game_of(state.game), True)):
+        state.rng.shuffle(state.goals_left)
         state._setup_round()
 
 
 def _duel_play_out(state: DuelState, rng: Rng, until_round_end: bool, policy: str) -> int:
-    from . import _ext
-
     if type(rng) is not Rng or _ext is None or state.game.catalogue is not S.CAT:
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     round_no = state._round
@@ -278,3 +262,47 @@ def release() -> None:
 
     if _ext is not None:
         _ext.duel_release(None)
+
+
+# ---------------------------------------------------------------------- determinization and search
+def deal_plan(n: int) -> int:
+    """How many 64-bit numbers ``Rng.lehmer_code(n)`` (and ``Draws``) take for n items."""
+    return 0 if n < 2 else (_PLANS.get(n) or _plan(n))[1]
+
+
+class Search:
+    """An ISMCTS search with play-outs on the core (``duel_search`` in duel.c): the tree,
+    its samples and play-outs in C, the same numbers drawn from the bot's generator as
+    ``IsmctsBot._iterate``'s (the same decisions)."""
+
+    __slots__ = ("_ext", "_handle")
+
+    def __init__(self, ext: Any, handle: Any) -> None:
+        self._ext, self._handle = ext, handle
+
+    def run(self, rng: Rng, n: int) -> bool:
+        """``n`` more iterations; False: a sample the core does not take (the search is
+        spoilt and the generator moved: search in Python from where it was)."""
+        return bool(self._ext.duel_search_run(self._handle, rng, n) >= 0)
+
+    def root(self) -> dict[Any, int]:
+        """The root's moves searched, with their visits."""
+        return dict(self._ext.duel_search_root(self._handle))
+
+
+def search(worlds: Any, exploration: float) -> Search | None:
+    """A compiled search from the Duel's determinizer ``worlds`` (None: search in Python: the
+    core is off or does not take the position)."""
+    from . import extension
+
+    ext = extension()
+    template = worlds.template
+    if ext is None or type(template) is not DuelState or template.game.catalogue is not S.CAT:
+        return None
+    plan = (list(worlds.unknown_cards), deal_plan(len(worlds.unknown_cards)),
+            list(worlds.unknown_goals), deal_plan(len(worlds.unknown_goals)),
+            tuple(worlds.sizes), worlds.deck_size, tuple(worlds.unseen_cells),
+            tuple(template.seen[worlds.seat].items()), tuple(map(tuple, template.gold)))
+    handle = ext.duel_search(template, core_tables(), _game_of(template.game), plan,
+                             float(exploration))
+    return None if handle is None else Search(ext, handle)

@@ -14,7 +14,10 @@ move log (a sample has no history).
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
+from ... import core
+from ...core.duel import deal_plan
 from ...engine.determinize import blank_state, check_places
 from ...engine.maze import Maze, Memo, cell
 from ...engine.rng import RAW, Draws, Rng, reorder
@@ -119,34 +122,82 @@ class Determinizer:
         # every sample draws the same calls: the state's seed, the unknown cards' order,
         # the unknown goals' order
         self._draws = Draws([RAW, len(self.unknown_cards), len(self.unknown_goals)])
+        self._cards, self._goals = tuple(self.unknown_cards), tuple(self.unknown_goals)
+        self._words = (deal_plan(len(self._cards)), deal_plan(len(self._goals)))
+        # the template's face-down cells in its maze's order, with the goals the seat knows
+        # (the pending goal's too); the unseen cells' places among them, in dealing order
+        hidden = t.maze.hidden
+        self._hidden_keys = list(hidden)
+        self._hidden_values = [t.seen[seat].get(c, code) for c, code in hidden.items()]
+        self._unseen_at = [self._hidden_keys.index(c) for c in self.unseen_cells]
+        t._mt.shared = True  # samples share its maze (copy-on-write)
+        self._plan: tuple[Any, ...] | None = None  # what the core's sample reads
 
     def sample(self, rng: Rng) -> DuelState:
-        state = self.template.clone()
+        ext = core.extension()
+        if ext is not None:  # the compiled core (issue 24): this body in C, the same state
+            if self._plan is None:
+                self._plan = self._compiled_plan()
+            sampled = ext.duel_sample(self._plan, rng)
+            if sampled is not None:  # (None: the core busy with this thread's own work)
+                return sampled  # type: ignore[no-any-return]
         numbers = self._draws.take(rng)
-        state.rng = Rng(numbers[0])
+        seed = numbers[0]
         cards = reorder(numbers[1], self.unknown_cards)
-        for s, hand, passed in self.sizes:
-            state.hands[s] = cards[:hand]
-            state.passed[s] = cards[hand:hand + passed]
-            cards = cards[hand + passed:]
-        state.deck = cards[:self.deck_size]
-        state.aside = cards[self.deck_size:]
         goals = reorder(numbers[2], self.unknown_goals)
-        hidden = self.template.maze.hidden.copy()
-        for c in self.unseen_cells:
-            hidden[c] = goals.pop()
-        for c, code in self.template.seen[self.seat].items():
-            hidden[c] = code
-        # the clone shares the template's maze copy-on-write: only the goals are new
-        state.maze = state.maze.with_hidden(hidden)
-        state.goals_left = goals[:self.goals_left_size]
-        state.out = goals[self.goals_left_size:] + self.seen_out
-        state.round_goals = self.board_goals + list(hidden.values())
+        # the template's clone (DuelState.clone), the fields it copies made here from the deal
+        t = self.template
+        state = DuelState.__new__(DuelState)
+        d = t.__dict__.copy()
+        d["rng"] = Rng(seed)
+        memo = d["_mt"] = Memo()
+        memo.shared = True  # the template's maze, or a dealt one (below), copy-on-write
+        d["history"], d["actors"] = [], []
+        d["discards"] = t.discards.copy()
+        d["in_front"] = [f.copy() for f in t.in_front]
+        hands, passed = d["hands"], d["passed"] = t.hands.copy(), t.passed.copy()
+        hands[self.seat] = hands[self.seat].copy()
+        passed[self.seat] = passed[self.seat].copy()
+        at = 0
+        for s, hand, given in self.sizes:
+            hands[s] = cards[at:at + hand]
+            at += hand
+            passed[s] = cards[at:at + given]
+            at += given
+        d["deck"] = cards[at:at + self.deck_size]
+        d["aside"] = cards[at + self.deck_size:]
+        # the goals: each unseen cell takes the last goal left (goals.pop())
+        values = self._hidden_values.copy()
+        for i in self._unseen_at:
+            values[i] = goals.pop()
+        hidden = dict(zip(self._hidden_keys, values, strict=True))
+        d["maze"] = t.maze.with_hidden(hidden)  # only the goals are new
+        d["goals_left"] = goals[:self.goals_left_size]
+        d["out"] = goals[self.goals_left_size:] + self.seen_out
+        d["round_goals"] = self.board_goals + values
         if self.looked:
-            state.seen = [dict(seen) for seen in state.seen]  # copy-on-write (see clone)
+            seen = d["seen"] = [dict(seen) for seen in t.seen]  # copy-on-write (see clone)
             for s, c in self.looked:
-                state.seen[s][c] = hidden[c]
+                seen[s][c] = hidden[c]
+        state.__dict__ = d
         return state
+
+    def _compiled_plan(self) -> tuple[Any, ...]:
+        """What the core's ``duel_sample`` reads (the order of its tuple)."""
+        t = self.template
+        return (t, DuelState, Rng, Memo, self._cards, self._words[0], self._goals,
+                self._words[1], tuple(self.sizes), self.deck_size, self.seat,
+                tuple(self._hidden_keys), tuple(self._hidden_values), tuple(self._unseen_at),
+                self.goals_left_size, tuple(self.seen_out), tuple(self.board_goals),
+                tuple(self.looked), t.maze.with_hidden)
+
+    def compiled_search(self, exploration: float) -> Any:
+        """An ISMCTS search with play-outs from this determinizer's samples on the compiled
+        core (``core.duel.Search``), or None where the core is off or does not take the
+        position."""
+        from ...core.duel import search
+
+        return search(self, exploration)
 
 
 def determinize(view: DuelView, rng: Rng) -> DuelState:

@@ -354,17 +354,18 @@ class DuelState(SharedMaze, GoalReveals, MenuState):
         self.paid: list[str] = []  # gold cards paid for trolls: out of the game
         self.out: list[str] = []  # goal cards gone from the game unseen or unclaimed
         self.goals_seen: list[str] = []  # every goal card turned face up in this match (public)
+        fast = compiled_setup(type(self)) if deal is None else None
         goals = list(_GOALS)
         if deal is not None and deal.goals:
             check_same_cards(deal.goals, _GOALS, "goal order")
             self.goals_left = list(reversed(deal.goals))  # next goal = last
         else:
-            self.rng.shuffle(goals)
+            if fast is None:  # (the compiled set-up shuffles them first, the same numbers)
+                self.rng.shuffle(goals)
             self.goals_left = goals
         self._round = 0
         self.terminal = False
         self.turn = _first_seat(game.colours)
-        fast = compiled_setup(type(self)) if deal is None else None
         if fast is None:
             self._setup_round()
         else:  # the compiled core (issue 24): the same round, the same numbers drawn
