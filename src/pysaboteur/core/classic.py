@@ -27,8 +27,8 @@ from ..games.classic.state import ClassicGame, ClassicState
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
-COVERS = ("Saboteur's and Saboteur 2's play-outs and rollout API (legal_actions, "
-          "legal_count, legal_action, random_action, apply)")
+COVERS = ("Saboteur's and Saboteur 2's play-outs, rollout API (legal_actions, "
+          "legal_count, legal_action, random_action, apply) and determinization")
 
 #: the effects of action cards, as the core numbers them (its E_...): Saboteur's, then
 #: Saboteur 2's ("swap-hand" changes hands in the core, the last three only Python's fields)

@@ -33,7 +33,8 @@ from . import _ext
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
-COVERS = "the Duel's and its solo mode's play-outs"
+COVERS = ("the Duel's and its solo mode's play-outs, rollout API, determinization and ISMCTS "
+          "search")
 
 #: the effects of the Duel's action cards, as the core numbers them (its D_...)
 _EFFECTS = {None: 0, "break": 1, "repair": 2, "key": 3, "rockfall": 4, "map": 5}

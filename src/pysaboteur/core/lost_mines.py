@@ -40,7 +40,7 @@ from ..games.lost_mines import state as S
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
-COVERS = "The Lost Mines' play-outs and rollout API"
+COVERS = "The Lost Mines' play-outs, rollout API and determinization"
 
 #: the effects of action cards, as the core numbers them (lost_mines.c E_...)
 _EFFECTS = {"tool": 1, "info": 2, "trap": 3, "troll": 4, "storm": 5}
