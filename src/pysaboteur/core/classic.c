@@ -14,7 +14,6 @@
  * routes, door rule, shares and crystals); elsewhere it calls the state's own _end_round.
  */
 #include "core.h"
-#include <sched.h>
 
 #define MAXSEATS 16
 #define MAXCARDS 160
@@ -1432,20 +1431,6 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
                       PyObject *setup);
 static int release_resident(void);  /* the rollout API's state given back (it uses the grid) */
-static int busy;  /* the grid and the working states are in use (by busy_owner's thread) */
-static unsigned long busy_owner;
-static inline void take_busy(void) { busy = 1; busy_owner = PyThread_get_thread_ident(); }
-/* another thread's work on the core (in one of its calls into Python) waited for, the
-   interpreter's lock let go meanwhile; 1: the core is busy with this thread's own work */
-static int wait_core(void) {
-    while (busy) {
-        if (busy_owner == PyThread_get_thread_ident()) return 1;
-        Py_BEGIN_ALLOW_THREADS
-        sched_yield();
-        Py_END_ALLOW_THREADS
-    }
-    return 0;
-}
 
 /* classic_play_out(state, rng, until_round_end, even, tables) -> (played, finished)
  * finished False: the core stopped at a position it does not take (written back), and the
@@ -2410,22 +2395,7 @@ static PyObject *handed(Menu *m, int index) {
     return a;
 }
 
-/* the argument parsing every call shares: (state, ctx, ...) made resident, or not taken */
-#define ENTER(state, ctx, not_taken)                       \
-    do {                                                   \
-        int rc_ = enter(state, ctx);                       \
-        if (rc_ < 0) return NULL;                          \
-        if (rc_ == 0) { not_taken; }                       \
-    } while (0)
 
-/* the calls' arguments: (state, ctx, ...), ctx the (tables, resident class, set-up) tuple */
-static int step_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want) {
-    if (nargs != want || !PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != 3) {
-        PyErr_SetString(PyExc_TypeError, "core: the rollout API's arguments");
-        return 0;
-    }
-    return 1;
-}
 
 /* the resident state's round ended with ``action`` (applied, not logged yet): the round's
    end as play() has it, then either the next round set up on the core, the state written
@@ -2604,14 +2574,6 @@ static PyObject *classic_apply_held(PyObject *self, PyObject *const *args, Py_ss
 
 /* each call holds the core from start to end: its calls into Python (the actions' tables,
    a round's end) let other threads run, which wait for it (wait_core) */
-#define HELD(name, not_taken)                                                              \
-    static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {     \
-        if (wait_core()) not_taken;                                                       \
-        take_busy();                                                                      \
-        PyObject *r = name##_held(self, args, nargs);                                     \
-        busy = 0;                                                                         \
-        return r;                                                                         \
-    }
 HELD(classic_legal, Py_RETURN_NONE)
 HELD(classic_count, return PyLong_FromLong(-1))
 HELD(classic_nth, Py_RETURN_NONE)

@@ -9,6 +9,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <sched.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -344,6 +345,54 @@ static inline int trim_list(PyObject *st, const char *name, Py_ssize_t n) {
     Py_DECREF(l);
     return r;
 }
+
+/* ------------------------------------------------------------------ one thread at a time */
+/* Each family's grid and working states (its play-outs, set-ups and the rollout API's held
+   state) are used by one call at a time: ``busy``, by ``busy_owner``'s thread.  A call
+   from another thread waits for it (wait_core: its calls into Python let others run, the
+   interpreter's lock let go while waiting); one from the same thread (a call into Python
+   made from the core's own work) is told so, and plays pure.  Every family's file has its
+   own copy of these (static): families do not share a grid. */
+static int busy __attribute__((unused));
+static unsigned long busy_owner __attribute__((unused));
+static inline void take_busy(void) { busy = 1; busy_owner = PyThread_get_thread_ident(); }
+static inline int wait_core(void) {  /* 1: the core is busy with this thread's own work */
+    while (busy) {
+        if (busy_owner == PyThread_get_thread_ident()) return 1;
+        Py_BEGIN_ALLOW_THREADS
+        sched_yield();
+        Py_END_ALLOW_THREADS
+    }
+    return 0;
+}
+
+/* the rollout API's calls: (state, ctx, ...), ctx a family's (tables, held class, what its
+   round's end needs) */
+static inline int step_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want) {
+    if (nargs != want || !PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != 3) {
+        PyErr_SetString(PyExc_TypeError, "core: the rollout API's arguments");
+        return 0;
+    }
+    return 1;
+}
+
+/* ``state`` made the held one by the family's enter(): or not taken, or an error */
+#define ENTER(state, ctx, not_taken)                       \
+    do {                                                   \
+        int rc_ = enter(state, ctx);                       \
+        if (rc_ < 0) return NULL;                          \
+        if (rc_ == 0) { not_taken; }                       \
+    } while (0)
+
+/* a rollout call ``name`` made of ``name##_held``, holding the core from start to end */
+#define HELD(name, not_taken)                                                              \
+    static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {     \
+        if (wait_core()) not_taken;                                                       \
+        take_busy();                                                                      \
+        PyObject *r = name##_held(self, args, nargs);                                     \
+        busy = 0;                                                                         \
+        return r;                                                                         \
+    }
 
 /* ------------------------------------------------------------------ the game families */
 /* classic.c: Saboteur and Saboteur 2 */

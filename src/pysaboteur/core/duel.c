@@ -12,7 +12,6 @@
  * the new round back.
  */
 #include "core.h"
-#include <sched.h>
 #include <math.h>
 
 #define NCTX 2           /* reach contexts: one per colour in play */
@@ -1946,20 +1945,6 @@ static int setup_with(W *w, int shared) {
 }
 
 /* ------------------------------------------------------------------ the play-out */
-static int busy;  /* the grid and the working states are in use (by busy_owner's thread) */
-static unsigned long busy_owner;
-static inline void take_busy(void) { busy = 1; busy_owner = PyThread_get_thread_ident(); }
-/* another thread's work on the core (in one of its calls into Python) waited for, the
-   interpreter's lock let go meanwhile; 1: the core is busy with this thread's own work */
-static int wait_core(void) {
-    while (busy) {
-        if (busy_owner == PyThread_get_thread_ident()) return 1;
-        Py_BEGIN_ALLOW_THREADS
-        sched_yield();
-        Py_END_ALLOW_THREADS
-    }
-    return 0;
-}
 static int release_resident(void);  /* the rollout API's state given back (it uses the grid) */
 
 static int read_game(W *w, PyObject *game) {
@@ -2451,22 +2436,7 @@ static PyObject *handed(Menu *m, int index) {
     return a;
 }
 
-/* the argument parsing every call shares: (state, ctx, ...) made resident, or not taken */
-#define ENTER(state, ctx, not_taken)                       \
-    do {                                                   \
-        int rc_ = enter(state, ctx);                       \
-        if (rc_ < 0) return NULL;                          \
-        if (rc_ == 0) { not_taken; }                       \
-    } while (0)
 
-/* the calls' arguments: (state, ctx, ...), ctx the (tables, resident class, game) tuple */
-static int step_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want) {
-    if (nargs != want || !PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != 3) {
-        PyErr_SetString(PyExc_TypeError, "duel core: the rollout API's arguments");
-        return 0;
-    }
-    return 1;
-}
 
 /* the resident state's round ended with ``action`` (applied, not logged yet): the round's
    end as play() has it, then either the next round set up on the core, the state written
@@ -2609,14 +2579,6 @@ static PyObject *duel_apply_held(PyObject *self, PyObject *const *args, Py_ssize
 
 /* each call holds the core from start to end: its calls into Python let other threads run,
    which wait for it (wait_core) */
-#define HELD(name, not_taken)                                                              \
-    static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {     \
-        if (wait_core()) not_taken;                                                       \
-        take_busy();                                                                      \
-        PyObject *r = name##_held(self, args, nargs);                                     \
-        busy = 0;                                                                         \
-        return r;                                                                         \
-    }
 HELD(duel_legal, Py_RETURN_NONE)
 HELD(duel_count, return PyLong_FromLong(-1))
 HELD(duel_nth, Py_RETURN_NONE)

@@ -19,7 +19,6 @@
  * calls (see "the rollout API" below).
  */
 #include "core.h"
-#include <sched.h>
 
 #define LG 16            /* grid stride: a cell is (x + 2) * LG + (y + 2) (lost_mines.py) */
 #define LNC 256
@@ -1677,20 +1676,6 @@ static PyMethodDef marker_def = {"_setup_round", setup_marker, METH_NOARGS, NULL
 static PyObject *marker;
 
 /* ------------------------------------------------------------------ the play-out */
-static int busy;  /* the working states are in use (by busy_owner's thread) */
-static unsigned long busy_owner;
-static inline void take_busy(void) { busy = 1; busy_owner = PyThread_get_thread_ident(); }
-/* another thread's work on the core (in one of its calls into Python) waited for, the
-   interpreter's lock let go meanwhile; 1: the core is busy with this thread's own work */
-static int wait_core(void) {
-    while (busy) {
-        if (busy_owner == PyThread_get_thread_ident()) return 1;
-        Py_BEGIN_ALLOW_THREADS
-        sched_yield();
-        Py_END_ALLOW_THREADS
-    }
-    return 0;
-}
 
 /* the state's own _end_round (``reason``: "vote", or NULL), where the core sets the rounds
    up (``setup`` not None) with the marker in place of its _setup_round; then the next round
@@ -2337,22 +2322,7 @@ static PyObject *handed(Menu *m, int index) {
     return a;
 }
 
-/* the argument parsing every call shares: (state, ctx, ...) made resident, or not taken */
-#define ENTER(state, ctx, not_taken)                       \
-    do {                                                   \
-        int rc_ = enter(state, ctx);                       \
-        if (rc_ < 0) return NULL;                          \
-        if (rc_ == 0) { not_taken; }                       \
-    } while (0)
 
-/* the calls' arguments: (state, ctx, ...), ctx the (tables, resident class, set-up) tuple */
-static int step_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want) {
-    if (nargs != want || !PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != 3) {
-        PyErr_SetString(PyExc_TypeError, "lost mines core: the rollout API's arguments");
-        return 0;
-    }
-    return 1;
-}
 
 /* the resident state's round ended with ``action`` (applied, not logged yet; ``res``
    ROUND_END or VOTED_END): the round's end as play() has it, then either the next round set
@@ -2522,14 +2492,6 @@ static PyObject *lost_mines_apply_held(PyObject *self, PyObject *const *args, Py
 
 /* each call holds the core from start to end: its calls into Python let other threads run,
    which wait for it (wait_core) */
-#define HELD(name, not_taken)                                                              \
-    static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {     \
-        if (wait_core()) not_taken;                                                       \
-        take_busy();                                                                      \
-        PyObject *r = name##_held(self, args, nargs);                                     \
-        busy = 0;                                                                         \
-        return r;                                                                         \
-    }
 HELD(lost_mines_legal, Py_RETURN_NONE)
 HELD(lost_mines_count, return PyLong_FromLong(-1))
 HELD(lost_mines_nth, Py_RETURN_NONE)
