@@ -1294,6 +1294,22 @@ static int menu_of(W *w, Menu *m) {
     return 0;
 }
 
+/* the i-th placement of a path card's or a ladder's entry: its action (a new reference),
+   and the cell and oriented tile it lays */
+static PyObject *placement_at(W *w, Entry *e, int i, int *at, int *otile) {
+    Tables *t = w->t;
+    *otile = -1;
+    if (e->tag == T_PATH) {
+        frontier(w);
+        *at = nth_fit(t, e->card, w->fr, w->frk, w->nfr, i, otile);
+    } else {
+        int nc = ladder_cells(w);
+        *at = nth_fit(t, e->card, w->lc, w->lck, nc, i, otile);
+    }
+    if (*at < 0) { PyErr_SetString(PyExc_AssertionError, "core: placement"); return NULL; }
+    return cached_action(t, t->place, 0, (py_of(*at) << 8) | *otile);
+}
+
 static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out);
 
 /* one decision: picks, applies and logs its action; GO_ON, PAUSE or ROUND_END (-1: error) */
@@ -1339,17 +1355,8 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
         break;
     }
     case T_PATH: case T_LADDER: {
-        int otile = -1, at;
-        if (e->tag == T_PATH) {
-            frontier(w);
-            at = nth_fit(t, card, w->fr, w->frk, w->nfr, i, &otile);
-        } else {
-            int nc = ladder_cells(w);
-            at = nth_fit(t, card, w->lc, w->lck, nc, i, &otile);
-        }
-        if (at < 0) { PyErr_SetString(PyExc_AssertionError, "core: placement"); return -1; }
-        action = cached_action(t, t->place, 0, (py_of(at) << 8) | otile);
-        if (action == NULL) return -1;
+        int otile, at;
+        if ((action = placement_at(w, e, i, &at, &otile)) == NULL) return -1;
         w->last = seat; w->pending_draw = 1;
         if (hand_remove(w, seat, card) < 0) { Py_DECREF(action); return -1; }
         place(w, at, otile);
@@ -2064,16 +2071,8 @@ static PyObject *action_at(W *w, Menu *m, Entry *e, int i) {
         return a;
     }
     case T_PATH: case T_LADDER: {
-        int otile = -1, at;
-        if (e->tag == T_PATH) {
-            frontier(w);
-            at = nth_fit(t, card, w->fr, w->frk, w->nfr, i, &otile);
-        } else {
-            int nc = ladder_cells(w);
-            at = nth_fit(t, card, w->lc, w->lck, nc, i, &otile);
-        }
-        if (at < 0) { PyErr_SetString(PyExc_AssertionError, "core: placement"); return NULL; }
-        return cached_action(t, t->place, 0, (py_of(at) << 8) | otile);
+        int otile, at;
+        return placement_at(w, e, i, &at, &otile);
     }
     case T_PASS: {
         int cs[3], n = nth_pass(t, m->hd, m->mult, m->nk, i, cs);

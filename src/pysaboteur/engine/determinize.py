@@ -84,6 +84,16 @@ def dealt_mazes(maze: Maze, cells: list[int], cards: list[str], seen: Mapping[in
     return Deals(cards, deal, keep)
 
 
+def compiled_sample(det: Any, ext: Any, rng: Rng) -> Any:
+    """``det.sample(rng)`` made whole by the compiled core ``ext`` (``core/determinize.c``),
+    or None where it does not take the determinizer (its plan, ``det._core_plan(ext)``, made
+    at the first call and kept in ``det._plan``: False when the core declines it)."""
+    plan = det._plan
+    if plan is None:
+        plan = det._plan = det._core_plan(ext)
+    return None if plan is False else ext.det_sample(plan, rng)
+
+
 def core_calls(calls: list[int]) -> list[tuple[int, int, int | None]]:
     """A :class:`~pysaboteur.engine.rng.Draws`' calls as the compiled core's samplers read
     them (``core/determinize.c``): per call its n (-1: a raw number), its 64-bit words, and

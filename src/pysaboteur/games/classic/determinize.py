@@ -28,7 +28,13 @@ from operator import itemgetter
 from typing import Any
 
 from ... import core
-from ...engine.determinize import blank_state, check_places, core_calls, dealt_mazes
+from ...engine.determinize import (
+    blank_state,
+    check_places,
+    compiled_sample,
+    core_calls,
+    dealt_mazes,
+)
 from ...engine.maze import Maze, Memo, cell
 from ...engine.rng import RAW, Draws, Rng, reorder
 from ...registry import shared_game
@@ -267,11 +273,9 @@ class Determinizer:
     def sample(self, rng: Rng) -> ClassicState:
         draws, ext = self._draws, core.extension()
         if ext is not None:  # the compiled core (issue 24): the whole sample in C, the same
-            plan = self._plan
-            if plan is None:
-                plan = self._plan = self._core_plan(ext)
-            if plan is not False:
-                return ext.det_sample(plan, rng)  # type: ignore[no-any-return]
+            made = compiled_sample(self, ext, rng)
+            if made is not None:
+                return made  # type: ignore[no-any-return]
         state = self.template.clone()
         if ext is None:
             numbers = draws.take(rng)

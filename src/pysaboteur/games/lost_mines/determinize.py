@@ -37,7 +37,14 @@ from typing import Any
 
 from ... import core
 from ...engine.actions import Pass, PlayOnCell, PlayOnPlayer, PlayOnTreasure
-from ...engine.determinize import Deals, blank_state, check_places, core_calls, dealt_mazes
+from ...engine.determinize import (
+    Deals,
+    blank_state,
+    check_places,
+    compiled_sample,
+    core_calls,
+    dealt_mazes,
+)
 from ...engine.maze import DELTA, Maze, Memo, cell
 from ...engine.rng import RAW, Draws, Rng, reorder
 from ...engine.tiles import EDGES, OPPOSITE
@@ -249,11 +256,9 @@ class Determinizer:
     def sample(self, rng: Rng) -> LostMinesState:
         ext = core.extension()
         if ext is not None:  # the compiled core (issue 24): the whole sample in C, the same
-            plan = self._plan
-            if plan is None:
-                plan = self._plan = self._core_plan(ext)
-            if plan is not False:
-                return ext.det_sample(plan, rng)  # type: ignore[no-any-return]
+            made = compiled_sample(self, ext, rng)
+            if made is not None:
+                return made  # type: ignore[no-any-return]
         state = self.template.clone()
         numbers = self._draws.take(rng)
         state.rng = Rng(numbers[0])
