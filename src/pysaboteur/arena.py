@@ -19,14 +19,21 @@ matches share the deal's luck, so the paired interval separates them with far
 fewer matches than two independent win rates (in Saboteur the deal and the
 roles decide much of a match).  Matches of one deal (the duplicate format) are
 averaged first and count as one sample: they are not independent.
+
+A long run can keep a *match log* (``MatchLog``): every finished match is appended to
+a file as one JSON line, and a run given the same file plays only the matches not in it
+yet, so a run of hours can be stopped (even killed) and resumed, or played in parts.
 """
 
 from __future__ import annotations
 
+import json
 import math
+import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .bots import make_bot
@@ -96,15 +103,77 @@ def win_shares(scores: Sequence[float]) -> list[float]:
     return [1 / len(winners) if s == best else 0.0 for s in scores]
 
 
+class MatchLog:
+    """Finished matches kept in a file, one JSON line each (the match's spec and result),
+    appended as each match finishes.  ``load`` reads back the ones an arena asks for; a
+    line cut short by a killed run is dropped; a line for one of the arena's matches
+    that was played under another spec (game, players, seating, seed or options) is an
+    error, so that two arenas' results are never mixed."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def load(self, match_specs: Sequence[MatchSpec]) -> dict[int, MatchResult]:
+        """The results in the log of these specs' matches, by index."""
+        if not self.path.exists():
+            return {}
+        wanted = {spec.index: spec for spec in match_specs}
+        raw = self.path.read_bytes()
+        if raw and not raw.endswith(b"\n"):  # a line cut short: dropped, the file mended
+            raw = raw[:raw.rfind(b"\n") + 1]
+            self.path.write_bytes(raw)
+        found: dict[int, MatchResult] = {}
+        for number, line in enumerate(raw.decode().splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+                spec = _spec_of(entry["spec"])
+                result = _result_of(entry["result"])
+            except (ValueError, KeyError, TypeError) as exc:
+                raise ValueError(f"{self.path}, line {number}: not a match of an arena "
+                                 f"log ({exc})") from None
+            if spec.index not in wanted:
+                continue  # a log may hold more matches than a run asks for
+            if spec != wanted[spec.index]:
+                raise ValueError(f"{self.path} holds match {spec.index} of another arena "
+                                 f"({_describe(spec)}, not {_describe(wanted[spec.index])})")
+            found[spec.index] = result
+        return found
+
+    def append(self, spec: MatchSpec, result: MatchResult) -> None:
+        """Add a finished match, on disk before this returns."""
+        line = json.dumps({"spec": asdict(spec), "result": asdict(result)}) + "\n"
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(line)
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def _spec_of(d: dict[str, Any]) -> MatchSpec:
+    return MatchSpec(d["game"], int(d["players"]), tuple(d["bots"]), int(d["seed"]),
+                     int(d["index"]), tuple((k, v) for k, v in d.get("options", ())))
+
+
+def _result_of(d: dict[str, Any]) -> MatchResult:
+    return MatchResult(int(d["index"]), tuple(d["bots"]), list(d["scores"]), list(d["returns"]),
+                       list(d.get("rounds", [])), int(d.get("decisions", 0)), d.get("deal"))
+
+
+def _describe(spec: MatchSpec) -> str:
+    return f"{spec.game}, {spec.players} players, {', '.join(spec.bots)}, seed {spec.seed}"
+
+
 def run_local(match_specs: Sequence[MatchSpec], workers: int = 1,
-              progress: Callable[[], None] | None = None) -> list[MatchResult]:
-    """Play the matches on this machine with ``workers`` processes."""
+              progress: Callable[[MatchResult], None] | None = None) -> list[MatchResult]:
+    """Play the matches on this machine with ``workers`` processes; ``progress`` is
+    called with each result as it comes."""
     results: list[MatchResult] = []
     if workers <= 1:
         for spec in match_specs:
             results.append(play_match(spec))
             if progress:
-                progress()
+                progress(results[-1])
     else:
         import multiprocessing as mp
 
@@ -112,12 +181,12 @@ def run_local(match_specs: Sequence[MatchSpec], workers: int = 1,
             for result in pool.imap_unordered(play_match, match_specs):
                 results.append(result)
                 if progress:
-                    progress()
+                    progress(result)
     return sorted(results, key=lambda r: r.index)
 
 
 def run_ray(match_specs: Sequence[MatchSpec], address: str,
-            progress: Callable[[], None] | None = None) -> list[MatchResult]:
+            progress: Callable[[MatchResult], None] | None = None) -> list[MatchResult]:
     """Play the matches on a Ray cluster (``address``: "auto", "local" or ray://host:port)."""
     try:
         import ray  # type: ignore[import-not-found, unused-ignore]
@@ -130,9 +199,10 @@ def run_ray(match_specs: Sequence[MatchSpec], address: str,
     results = []
     while pending:
         done, pending = ray.wait(pending, num_returns=1)
-        results.extend(ray.get(done))
-        if progress:
-            progress()
+        for result in ray.get(done):
+            results.append(result)
+            if progress:
+                progress(result)
     return sorted(results, key=lambda r: r.index)
 
 

@@ -533,6 +533,10 @@ def arena(
     ray_address: Annotated[str | None, typer.Option(
         "--ray", help="run on a Ray cluster: an address, 'auto' or 'local'")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    log: Annotated[Path | None, typer.Option(
+        help="keep every finished match in this file (a JSON line each) and play only the "
+             "matches not in it yet: a long run can be stopped and resumed, or run in parts "
+             "(--seed and --games alike)")] = None,
 ) -> None:
     """Bots play seeded matches with seats rotated: win rates, scores and ratings."""
     import os
@@ -549,17 +553,27 @@ def arena(
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
     match_specs = arena_mod.specs(game, g.players, names, games, seed, duplicate=duplicate)
+    match_log = arena_mod.MatchLog(log) if log is not None else None
+    try:
+        kept = match_log.load(match_specs) if match_log is not None else {}
+    except (OSError, ValueError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--log") from exc
+    todo = [spec for spec in match_specs if spec.index not in kept]
+    by_index = {spec.index: spec for spec in todo}
     workers = workers or os.cpu_count() or 1
     with Progress(console=console, transient=True, disable=as_json) as bar:
-        task = bar.add_task(f"{games} matches", total=games)
+        task = bar.add_task(f"{games} matches", total=games, completed=len(kept))
 
-        def tick() -> None:
+        def tick(result: arena_mod.MatchResult) -> None:
+            if match_log is not None:
+                match_log.append(by_index[result.index], result)
             bar.advance(task)
 
         if ray_address:
-            results = arena_mod.run_ray(match_specs, ray_address, tick)
+            results = arena_mod.run_ray(todo, ray_address, tick)
         else:
-            results = arena_mod.run_local(match_specs, workers, tick)
+            results = arena_mod.run_local(todo, workers, tick)
+    results = sorted([*kept.values(), *results], key=lambda r: r.index)
     summary = arena_mod.summarize(results, names)
     summary.update(game=game, players=g.players, seed=seed, duplicate=duplicate)
     if as_json:
