@@ -26,6 +26,7 @@
 #define MAXFRONT 8
 #define MAXSRC 8         /* sources: the start and Saboteur 2's ladders */
 #define MAXNEAR 32
+#define LOGN 256         /* decisions a play-out logs before it writes them to the state */
 
 enum { K_PATH = 0, K_LADDER, K_TOOL, K_CELL, K_SEAT };
 /* effects (classic.py _EFFECTS): Saboteur's, then Saboteur 2's */
@@ -239,10 +240,50 @@ typedef struct {
     int lc[4 * MAXORDER], lck[4 * MAXORDER], nlc, lc_valid;  /* ladder cells, as fr */
     uint64_t rng;
     PyObject *state, *discards, *passed, *history, *actors;
+    /* a play-out's log (play(): ``logging``): the actors and actions of the decisions since
+       the last flush_logs, appended to the state's lists in one go before anything reads
+       them (a call into Python, a round's end, the play-out's end); the rollout API appends
+       as it goes */
+    int logging, nactors, nhist;
+    int log_actor[LOGN];
+    PyObject *log_action[LOGN];  /* new references */
 } W;
 
 static inline void touch(int c) {
     if (stamp[c] != gen) { stamp[c] = gen; touched[ntouched++] = c; }
+}
+
+/* the play-out's log appended to the state's actors and history (see W.logging) */
+static int flush_logs(W *w) {
+    int r = 0;
+    if (w->nactors) {
+        PyObject *more = PyList_New(w->nactors);
+        for (int i = 0; more != NULL && i < w->nactors; i++)
+            PyList_SET_ITEM(more, i, PyLong_FromLong(w->log_actor[i]));  /* small ints */
+        Py_ssize_t n = PyList_GET_SIZE(w->actors);
+        r = more == NULL ? -1 : PyList_SetSlice(w->actors, n, n, more);
+        Py_XDECREF(more);
+        w->nactors = 0;
+    }
+    if (w->nhist) {
+        PyObject *more = PyList_New(w->nhist);
+        for (int i = 0; i < w->nhist; i++) {
+            if (more != NULL) PyList_SET_ITEM(more, i, w->log_action[i]);  /* (stolen) */
+            else Py_DECREF(w->log_action[i]);
+        }
+        Py_ssize_t n = PyList_GET_SIZE(w->history);
+        if (r == 0) r = more == NULL ? -1 : PyList_SetSlice(w->history, n, n, more);
+        Py_XDECREF(more);
+        w->nhist = 0;
+    }
+    return r;
+}
+
+/* an action logged by a play-out (the reference stolen) */
+static inline int log_action(W *w, PyObject *action) {
+    if (w->nhist == LOGN && flush_logs(w) < 0) { Py_DECREF(action); return -1; }
+    w->log_action[w->nhist++] = action;
+    return 0;
 }
 
 static void grid_reset(void) {
@@ -265,6 +306,10 @@ static inline int near_edge(int gi) {
 }
 
 /* ------------------------------------------------------------------ the maze */
+/* the empty cells a spread reached for the first time (place() adds them to a frontier
+   kept up to date); ``fresh_on``: logging, only while place() spreads */
+static int fresh[NCELLS], nfresh, fresh_on;
+
 static void spread(W *w, int *stack, int top) {
     Tables *t = w->t;
     while (top > 0) {
@@ -279,8 +324,10 @@ static void spread(W *w, int *stack, int top) {
             if (!(seg & EDGES[e])) continue;
             int n = c + DELTA[e];
             int tn = tile[n];
-            if (tn < 0) { rin[n] |= OPP[e]; touch(n); }
-            else {
+            if (tn < 0) {
+                if (fresh_on && !rin[n] && hid[n] < 0) fresh[nfresh++] = n;
+                rin[n] |= OPP[e]; touch(n);
+            } else {
                 int s2 = t->seg_of_edge[tn][OPP[e]];
                 if (s2 >= 0 && !((reach[n] >> s2) & 1)) {
                     stack[2 * top] = n; stack[2 * top + 1] = s2; top++;
@@ -292,11 +339,15 @@ static void spread(W *w, int *stack, int top) {
 
 static int stackbuf[2 * 16 * MAXORDER];
 
+static inline int constraint_of(W *w, int c);
+static int fr_find(W *w, int c);
+static void fr_update(W *w, int c);
+
 static void place(W *w, int c, int otile) {
     Tables *t = w->t;
     w->version++;
     w->maze_dirty = 1;
-    w->fr_valid = w->lc_valid = 0;
+    w->lc_valid = 0;
     if (hid[c] >= 0) {
         hid[c] = -1;
         int k = 0;
@@ -322,7 +373,11 @@ static void place(W *w, int c, int otile) {
             int s = t->seg_of_edge[otile][EDGES[e]];
             if (s >= 0) { stackbuf[2 * top] = c; stackbuf[2 * top + 1] = s; top++; }
         }
+    nfresh = 0;
+    fresh_on = w->fr_valid;
     if (top) spread(w, stackbuf, top);
+    fresh_on = 0;
+    if (w->fr_valid) fr_update(w, c);
 }
 
 static void recompute(W *w) {
@@ -386,6 +441,39 @@ static int remove_tile(W *w, int c) {
 
 static inline int constraint_of(W *w, int c) {
     return constraint_at(tile, w->t->open_mask, c);
+}
+
+/* where c is in the frontier (sorted by cell), or where it would go: -1 - that index */
+static int fr_find(W *w, int c) {
+    int lo = 0, hi = w->nfr;
+    while (lo < hi) {
+        int mid = (lo + hi) >> 1;
+        if (w->fr[mid] < c) lo = mid + 1; else hi = mid;
+    }
+    return lo < w->nfr && w->fr[lo] == c ? lo : -1 - lo;
+}
+
+/* the frontier after a tile laid on c: c leaves it, the cells the spread reached first
+   join it, and the constraints of c's neighbours change (a constraint is made of the four
+   neighbours' tiles only); the same frontier as frontier() would make anew */
+static void fr_update(W *w, int c) {
+    int at = fr_find(w, c);
+    int *fr = w->fr, *frk = w->frk;  /* (a few dozen cells: shifted by hand, not memmove) */
+    if (at >= 0) {
+        w->nfr--;
+        for (int k = at; k < w->nfr; k++) { fr[k] = fr[k + 1]; frk[k] = frk[k + 1]; }
+    }
+    for (int i = 0; i < nfresh; i++) {
+        int n = fresh[i], j = -1 - fr_find(w, n);
+        for (int k = w->nfr; k > j; k--) { fr[k] = fr[k - 1]; frk[k] = frk[k - 1]; }
+        w->fr[j] = n;
+        w->frk[j] = constraint_of(w, n);
+        w->nfr++;
+    }
+    for (int e = 0; e < 4; e++) {
+        int j = fr_find(w, c + DELTA[e]);
+        if (j >= 0) w->frk[j] = constraint_of(w, c + DELTA[e]);
+    }
 }
 
 static void frontier(W *w) {
@@ -880,7 +968,7 @@ static int cell_targets(W *w, int card, int *out) {
     int n = 0;
     if (t->effect[card] == E_MAP) for (int i = 0; i < w->nh; i++) out[n++] = w->hcell[i];
     else for (int i = 0; i < w->norder; i++) if (t->is_path[tile[w->order[i]]]) out[n++] = w->order[i];
-    qsort(out, (size_t)n, sizeof(int), cmp_int);
+    sort_short(out, n);
     return n;
 }
 
@@ -928,10 +1016,11 @@ static int targets[MAXORDER];
 /* ------------------------------------------------------------------ the menu's parts */
 /* the hand's distinct cards, sorted (ids are in code order), each with its count */
 static int hand_kinds(W *w, int seat, int *hd, int *mult) {
-    /* counted by id, the distinct ids read off a bit set in order (ids < MAXCARDS) */
+    /* counted by id, the distinct ids read off a bit set in order (ids < MAXCARDS; cheaper
+       than sorting a hand, which comes in the order drawn) */
+    const int *h = w->hand[seat];
     static int count[MAXCARDS];
     uint64_t bits[(MAXCARDS + 63) / 64] = {0};
-    const int *h = w->hand[seat];
     for (int i = 0; i < w->hn[seat]; i++) {
         int id = h[i];
         count[id]++;
@@ -967,7 +1056,7 @@ static int ladder_cells(W *w) {
             mark[c] = mgen;
             cells[n++] = c;
         }
-    qsort(cells, (size_t)n, sizeof(int), cmp_int);
+    sort_short(cells, n);
     for (int i = 0; i < n; i++) ks[i] = constraint_of(w, cells[i]);
     w->nlc = n;
     w->lc_valid = 1;
@@ -1138,7 +1227,7 @@ static PyObject *rw_state(void);  /* the rollout API's resident state, or NULL *
    change only what Python keeps, or the cards in front: read back after) */
 static PyObject *res_plain;
 static int py_on_player(W *w, int seat, int card, int target) {
-    if (flush_fronts(w) < 0) return -1;
+    if (flush_fronts(w) < 0 || flush_logs(w) < 0) return -1;
     /* a state the rollout API holds is its own class for the call (what it reads and sets
        is Python's: the roles), the core's copy kept */
     PyObject *held = w->state == rw_state() ? (PyObject *)Py_TYPE(w->state) : NULL;
@@ -1339,9 +1428,14 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
         *removable = m->removable;
     int seats[MAXSEATS * 2], tools[MAXSEATS * 2];
     /* the actor is logged first (ClassicState._apply) */
-    PyObject *actor = PyLong_FromLong(seat);
-    if (actor == NULL || PyList_Append(w->actors, actor) < 0) { Py_XDECREF(actor); return -1; }
-    Py_DECREF(actor);
+    if (w->logging) {
+        if (w->nactors == LOGN && flush_logs(w) < 0) return -1;
+        w->log_actor[w->nactors++] = seat;
+    } else {
+        PyObject *actor = PyLong_FromLong(seat);
+        if (actor == NULL || PyList_Append(w->actors, actor) < 0) { Py_XDECREF(actor); return -1; }
+        Py_DECREF(actor);
+    }
     PyObject *action = NULL;
     int card = e->card, res;
     switch (e->tag) {
@@ -1464,7 +1558,7 @@ static PyObject *classic_play_out(PyObject *self, PyObject *args) {
    _apply); where the core sets the rounds up, the method's call of _next_round is answered
    by the marker (an instance attribute for the call's length): next_round_called */
 static int call_round(W *w, const char *name, PyObject *arg) {
-    if (flush_fronts(w) < 0) return -1;
+    if (flush_fronts(w) < 0 || flush_logs(w) < 0) return -1;
     int take = w->setup != Py_None;
     next_round_called = 0;
     if (take && set_attr(w->state, "_next_round", marker) < 0) return -1;
@@ -1940,6 +2034,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     w.seats = 0; w.tools_seen = 0; w.bail = 0; w.front_dirty = 0;
     w.discards = w.passed = w.history = w.actors = NULL;
     w.state = state;
+    w.logging = 1; w.nactors = w.nhist = 0;
     long played = 0;
     int finished = 1, terminal, round0, round_no, rc, phase;
     if (state_flags(state, &terminal, &round0) < 0) return NULL;
@@ -1973,6 +2068,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
             /* the state as Python's has it when _end_round is called; then the action logged.
                Where the core pays and sets the next round up, the state is written when the
                play-out stops (after that set-up), the last round's end excepted */
+            if (flush_logs(&w) < 0) { Py_DECREF(action); goto error; }
             int write = w.pay == Py_None || round_no >= w.rounds;
             if (!write && PyTuple_GET_SIZE(w.pay) > 9) {  /* Saboteur 2: thefts read the state */
                 PyObject *order = get_attr(state, "theft_order");
@@ -2023,18 +2119,25 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
             if (rc > 0) { finished = 0; goto out; }
             continue;
         }
-        int a = PyList_Append(w.history, action);
-        Py_DECREF(action);
-        if (a < 0) goto error;
+        if (log_action(&w, action) < 0) goto error;
         if (w.bail) { finished = 0; break; }
     }
-    if (sync_out(&w) < 0) goto error;
+    if (flush_logs(&w) < 0 || sync_out(&w) < 0) goto error;
 out:
-    if (put_rng(rng, w.rng) < 0) goto error;
+    if (flush_logs(&w) < 0 || put_rng(rng, w.rng) < 0) goto error;
 done:
+    w.logging = 0;
     Py_XDECREF(w.discards); Py_XDECREF(w.passed); Py_XDECREF(w.history); Py_XDECREF(w.actors);
     return Py_BuildValue("(lOO)", played, finished ? Py_True : Py_False, w.tools_seen ? Py_True : Py_False);
 error:
+    if (w.history != NULL && w.actors != NULL) {  /* (the references it holds let go) */
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
+        (void)flush_logs(&w);
+        PyErr_Restore(et, ev, tb);
+    }
+    for (int i = 0; i < w.nhist; i++) Py_DECREF(w.log_action[i]);
+    w.logging = 0; w.nactors = w.nhist = 0;
     Py_XDECREF(w.discards); Py_XDECREF(w.passed); Py_XDECREF(w.history); Py_XDECREF(w.actors);
     return NULL;
 }

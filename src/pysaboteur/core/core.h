@@ -158,6 +158,16 @@ static inline int set_obj(PyObject *o, const char *name, PyObject *v) {  /* stea
 
 static inline int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
+/* a short array sorted in place (insertion: the lists sorted here hold a few dozen at most,
+   where qsort's call per comparison costs more than the sorting) */
+static inline void sort_short(int *a, int n) {
+    for (int i = 1; i < n; i++) {
+        int v = a[i], j = i;
+        while (j > 0 && a[j - 1] > v) { a[j] = a[j - 1]; j--; }
+        a[j] = v;
+    }
+}
+
 /* the distinct pairs of a sorted hand (its kinds hd, their counts mult), in the order of
    engine.moves' templates: lexicographic by card */
 static inline int pair_count(const int *mult, int nk) {
