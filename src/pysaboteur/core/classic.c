@@ -26,6 +26,7 @@
 #define MAXFRONT 8
 #define MAXSRC 8         /* sources: the start and Saboteur 2's ladders */
 #define MAXNEAR 32
+#define MAXNUGGETS 256   /* nugget cards a pay-out takes */
 #define LOGN 256         /* decisions a play-out logs before it writes them to the state */
 
 enum { K_PATH = 0, K_LADDER, K_TOOL, K_CELL, K_SEAT };
@@ -1656,21 +1657,26 @@ static int pay_round(W *w, PyObject *pay, PyObject *nuggets, PyObject *gold, PyO
         Py_ssize_t ns = PyList_GET_SIZE(*winners);
         PyObject *table = PyTuple_GET_ITEM(pay, 3);
         long owed = ns < PyTuple_GET_SIZE(table) ? PyLong_AsLong(PyTuple_GET_ITEM(table, ns)) : 0;
+        /* the nuggets' values, looked up once (kept in step with the list) */
+        long vals[MAXNUGGETS];
+        Py_ssize_t left = PyList_GET_SIZE(nuggets);
+        if (left > MAXNUGGETS) { PyErr_SetString(PyExc_ValueError, "core: nuggets"); return -1; }
+        for (Py_ssize_t i = 0; i < left; i++)
+            if ((vals[i] = nugget_value(value, PyList_GET_ITEM(nuggets, i))) < 0) return -1;
         for (int s = 0; s < n; s++) {
             if (is[s] != 2) continue;
             long o = owed;
             while (o > 0) {  /* _pay_from_nuggets: the largest nugget not above what is owed */
                 Py_ssize_t best = -1;
                 long bv = 0;
-                for (Py_ssize_t i = 0; i < PyList_GET_SIZE(nuggets); i++) {
-                    long v = nugget_value(value, PyList_GET_ITEM(nuggets, i));
-                    if (v < 0) return -1;
-                    if (v <= o && (best < 0 || v > bv)) { best = i; bv = v; }
-                }
+                for (Py_ssize_t i = 0; i < left; i++)
+                    if (vals[i] <= o && (best < 0 || vals[i] > bv)) { best = i; bv = vals[i]; }
                 if (best < 0) break;
                 if (PyList_Append(PyList_GET_ITEM(gold, s), PyList_GET_ITEM(nuggets, best)) < 0
                     || PySequence_DelItem(nuggets, best) < 0)
                     return -1;
+                left--;
+                for (Py_ssize_t i = best; i < left; i++) vals[i] = vals[i + 1];
                 earned[s] += bv;
                 o -= bv;
             }

@@ -26,7 +26,7 @@ from ...engine.actions import (
     PlayOnPlayer,
     Steal,
 )
-from ...engine.cards import Catalogue
+from ...engine.cards import Catalogue, derived
 from ...engine.errors import (
     Blocked,
     CardNotInHand,
@@ -131,6 +131,11 @@ class ClassicGame(Game):
                            goal_orderings=self.data.ROUNDS, roles=tuple(self.role_deck()))
 
 
+def _nugget_box(cat: Catalogue) -> tuple[str, ...]:
+    """The nugget cards of the box (a match's gold to share out), made once a catalogue."""
+    return tuple(cat.box(["gold"]))
+
+
 class ClassicState(SharedMaze, GoalReveals, MenuState):
     """A position of a Saboteur match."""
 
@@ -159,7 +164,7 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
     # ------------------------------------------------------------------ set-up
     def _init_gold(self) -> None:
         """Classic: the nugget deck and each seat's nugget cards (private)."""
-        self.nuggets: list[str] = self.game.catalogue.box(["gold"])
+        self.nuggets: list[str] = list(derived(self.game.catalogue, _nugget_box))
         self.gold: list[list[str]] = [[] for _ in range(self.game.players)]
 
     def _setup_round(self) -> None:
