@@ -55,6 +55,9 @@ typedef struct {
         is_path[MAXOT], otile_card[MAXOT], is_ladder[MAXOT];
     unsigned char fits[256][16];
     PyObject *place, *orient_obj[2], *ids, *put_maze;
+    /* the packed maze (core/classic.py's PackedMaze: its class, the call that makes one);
+       the capsule holding these tables (borrowed: it lives as long as they do) */
+    PyObject *packed_type, *put_packed, *capsule;
     /* the game's rules beside its cards (classic.py _rules): passes of 1 to pass_max cards;
        discard_n cards discarded to remove one lying in front (0: no such option); the cards
        in front that still let a seat build (their bits); the cells no ladder may take */
@@ -175,6 +178,9 @@ static PyObject *make_tables(PyObject *self, PyObject *spec) {
     if (!(t->place = get(spec, "place"))) goto fail;
     if (!(t->ids = get(spec, "ids"))) goto fail;
     if (!(t->put_maze = get(spec, "put_maze"))) goto fail;
+    if (!(t->packed_type = get(spec, "PackedMaze")) || !(t->put_packed = get(spec, "put_packed")))
+        goto fail;
+    Py_INCREF(t->packed_type); Py_INCREF(t->put_packed);
     if (!(o = get(spec, "orient"))) goto fail;
     t->orient_obj[0] = PyTuple_GET_ITEM(o, 0);
     t->orient_obj[1] = PyTuple_GET_ITEM(o, 1);
@@ -202,7 +208,8 @@ static PyObject *make_tables(PyObject *self, PyObject *spec) {
     Py_INCREF(t->place); Py_INCREF(t->ids); Py_INCREF(t->put_maze);
     Py_INCREF(t->orient_obj[0]); Py_INCREF(t->orient_obj[1]);
     if (PyErr_Occurred()) goto fail;
-    return PyCapsule_New(t, "pysaboteur._core.Tables", tables_free);
+    t->capsule = PyCapsule_New(t, "pysaboteur._core.Tables", tables_free);
+    return t->capsule;
 fail:
     PyMem_RawFree(t);
     return NULL;
@@ -521,6 +528,170 @@ static int load_fronts(W *w) {
     return 0;
 }
 
+/* ------------------------------------------------------------------ the packed maze */
+/* A maze the core writes is packed: int32s, the version, then the face-up cards in the
+ * order laid (cell, oriented tile), the face-down cards (cell, card id), the reached
+ * segments and the reach_in edges (cell, bits; in the order of the cells touched, which is
+ * the order of Python's dictionaries), the sources (cell, segments), each list after its
+ * length; cells are the grid's (gi).  core/classic.py's PackedMaze holds it and makes it a
+ * plain Maze (unpack_maze) the first time anything reads it; the core reads it back
+ * directly (load_packed), so a maze nobody reads is never made. */
+static PyObject *pack_maze(W *w) {
+    int nreach = 0, nrin = 0;
+    for (int i = 0; i < ntouched; i++) {
+        int c = touched[i];
+        nreach += reach[c] != 0;
+        nrin += rin[c] && tile[c] < 0;
+    }
+    Py_ssize_t n = 6 + 2 * ((Py_ssize_t)w->norder + w->nh + nreach + nrin + w->ns);
+    PyObject *b = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int32_t));
+    if (b == NULL) return NULL;
+    int32_t *p = (int32_t *)PyBytes_AS_STRING(b);
+    *p++ = (int32_t)w->version;
+    *p++ = w->norder;
+    for (int i = 0; i < w->norder; i++) { *p++ = w->order[i]; *p++ = tile[w->order[i]]; }
+    *p++ = w->nh;
+    for (int i = 0; i < w->nh; i++) { *p++ = w->hcell[i]; *p++ = w->hcard[i]; }
+    *p++ = nreach;
+    for (int i = 0; i < ntouched; i++) if (reach[touched[i]]) { *p++ = touched[i]; *p++ = reach[touched[i]]; }
+    *p++ = nrin;
+    for (int i = 0; i < ntouched; i++) {
+        int c = touched[i];
+        if (rin[c] && tile[c] < 0) { *p++ = c; *p++ = rin[c]; }
+    }
+    *p++ = w->ns;
+    for (int i = 0; i < w->ns; i++) { *p++ = w->scell[i]; *p++ = w->smask[i]; }
+    return b;
+}
+
+/* a packed maze's lists, checked: its int32s, how many; 0, or -1 (a ValueError) */
+static int packed_ints(PyObject *packed, const int32_t **p, Py_ssize_t *n) {
+    if (!PyBytes_Check(packed) || PyBytes_GET_SIZE(packed) % (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "core: a packed maze");
+        return -1;
+    }
+    *p = (const int32_t *)PyBytes_AS_STRING(packed);
+    *n = PyBytes_GET_SIZE(packed) / (Py_ssize_t)sizeof(int32_t);
+    /* walk it: every length within the bytes, every cell on the grid */
+    Py_ssize_t at = 1;
+    for (int part = 0; part < 5; part++) {
+        if (at >= *n) goto bad;
+        int32_t k = (*p)[at++];
+        if (k < 0 || at + 2 * (Py_ssize_t)k > *n) goto bad;
+        for (int32_t i = 0; i < k; i++) {
+            int32_t c = (*p)[at + 2 * i];
+            if (c < 0 || c >= NCELLS) goto bad;
+        }
+        at += 2 * (Py_ssize_t)k;
+    }
+    if (at == *n) return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "core: a packed maze");
+    return -1;
+}
+
+/* the grid of w from a packed maze (after grid_reset): 0; 1: more than the core takes */
+static int load_packed(W *w, PyObject *packed) {
+    const int32_t *p;
+    Py_ssize_t n;
+    if (packed_ints(packed, &p, &n) < 0) return -1;
+    Tables *t = w->t;
+    w->version = *p++;
+    int k = *p++;
+    if (k >= MAXORDER - 8) return 1;
+    w->norder = 0;
+    for (int i = 0; i < k; i++, p += 2) {
+        if (p[1] < 0 || p[1] >= t->notiles) goto bad;
+        tile[p[0]] = (int16_t)p[1]; touch(p[0]); w->order[w->norder++] = p[0];
+    }
+    k = *p++;
+    if (k > MAXHID) return 1;
+    w->nh = 0;
+    for (int i = 0; i < k; i++, p += 2) {
+        if (p[1] < 0 || p[1] >= t->ncards) goto bad;
+        hid[p[0]] = (int16_t)p[1]; touch(p[0]);
+        w->hcell[w->nh] = p[0]; w->hcard[w->nh] = p[1]; w->nh++;
+    }
+    k = *p++;
+    for (int i = 0; i < k; i++, p += 2) { reach[p[0]] = (uint8_t)p[1]; touch(p[0]); }
+    k = *p++;
+    for (int i = 0; i < k; i++, p += 2) { rin[p[0]] = (uint8_t)p[1]; touch(p[0]); }
+    k = *p++;
+    if (k > MAXSRC) return 1;
+    w->ns = 0;
+    for (int i = 0; i < k; i++, p += 2) { w->scell[w->ns] = p[0]; w->smask[w->ns] = p[1]; w->ns++; }
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "core: a packed maze");
+    return -1;
+}
+
+/* unpack_maze(tables, packed) -> (cells, hidden, constraint, order, reach, reach_in,
+   sources, version): a packed maze's dictionaries, the same entries in the same order as
+   the maze the core would have written whole (core/classic.py: PackedMaze) */
+static int16_t utile[NCELLS], uhid[NCELLS];
+static uint32_t umark[NCELLS], umgen;
+static PyObject *unpack_maze(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *caps, *packed;
+    if (!PyArg_ParseTuple(args, "OO", &caps, &packed)) return NULL;
+    Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.Tables");
+    const int32_t *p;
+    Py_ssize_t n;
+    if (t == NULL || packed_ints(packed, &p, &n) < 0) return NULL;
+    static int ready;
+    if (!ready) {
+        for (int i = 0; i < NCELLS; i++) { utile[i] = -1; uhid[i] = -1; }
+        ready = 1;
+    }
+    long long version = p[0];
+    int norder = p[1];
+    const int32_t *laid = p + 2, *hidden_at = laid + 2 * norder + 1;
+    int nh = hidden_at[-1];
+    const int32_t *reach_at = hidden_at + 2 * nh + 1;
+    int nreach = reach_at[-1];
+    const int32_t *rin_at = reach_at + 2 * nreach + 1;
+    int nrin = rin_at[-1];
+    const int32_t *src_at = rin_at + 2 * nrin + 1;
+    int ns = src_at[-1];
+    static int order[MAXORDER], hcell[MAXHID], hcard[MAXHID];
+    if (norder > MAXORDER || nh > MAXHID) {
+        PyErr_SetString(PyExc_ValueError, "core: a packed maze");
+        return NULL;
+    }
+    for (int i = 0; i < norder; i++) {
+        if (laid[2 * i + 1] < 0 || laid[2 * i + 1] >= t->notiles) goto bad;
+        order[i] = laid[2 * i]; utile[order[i]] = (int16_t)laid[2 * i + 1];
+    }
+    for (int i = 0; i < nh; i++) {
+        if (hidden_at[2 * i + 1] < 0 || hidden_at[2 * i + 1] >= t->ncards) goto bad;
+        hcell[i] = hidden_at[2 * i]; hcard[i] = hidden_at[2 * i + 1]; uhid[hcell[i]] = (int16_t)hcard[i];
+    }
+    PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
+             *orderl = PyList_New(norder), *rd = PyDict_New(), *rid = PyDict_New(),
+             *src = PyDict_New(), *out = NULL;
+    int ok = cells && hidden && cons && orderl && rd && rid && src;
+    Board b = {utile, uhid, order, hcell, hcard, norder, nh, t->codes, t->open_mask, umark, &umgen};
+    if (ok && board_dicts(&b, cells, orderl, hidden, cons) < 0) ok = 0;
+    for (int i = 0; ok && i < nreach; i++)
+        if (dict_set_ll(rd, py_of(reach_at[2 * i]), reach_at[2 * i + 1]) < 0) ok = 0;
+    for (int i = 0; ok && i < nrin; i++)
+        if (dict_set_ll(rid, py_of(rin_at[2 * i]), rin_at[2 * i + 1]) < 0) ok = 0;
+    for (int i = 0; ok && i < ns; i++)
+        if (dict_set_ll(src, py_of(src_at[2 * i]), src_at[2 * i + 1]) < 0) ok = 0;
+    if (ok) out = Py_BuildValue("(OOOOOOOL)", cells, hidden, cons, orderl, rd, rid, src, version);
+    Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(orderl);
+    Py_XDECREF(rd); Py_XDECREF(rid); Py_XDECREF(src);
+    for (int i = 0; i < norder; i++) utile[order[i]] = -1;
+    for (int i = 0; i < nh; i++) uhid[hcell[i]] = -1;
+    return out;
+bad:
+    for (int i = 0; i < norder; i++) utile[laid[2 * i]] = -1;
+    for (int i = 0; i < nh; i++) uhid[hidden_at[2 * i]] = -1;
+    PyErr_SetString(PyExc_ValueError, "core: a packed maze");
+    return NULL;
+}
+
 /* 0: loaded; 1: a position the core does not take (played in Python); -1: error */
 static int sync_in(W *w) {
     PyObject *st = w->state, *o = NULL, *maze = NULL;
@@ -564,6 +735,16 @@ static int sync_in(W *w) {
     PyObject *cells = NULL, *hidden = NULL, *order = NULL, *reachl = NULL, *rinl = NULL,
              *sources = NULL, *blocks = NULL, *key, *val;
     Py_ssize_t pos;
+    if (Py_TYPE(maze) == (PyTypeObject *)w->t->packed_type) {  /* still packed: read as is */
+        blocks = PyObject_GenericGetAttr(maze, name_of("blocks"));  /* (tables, packed, cat) */
+        if (blocks == NULL) goto done;
+        if (!PyTuple_Check(blocks) || PyTuple_GET_SIZE(blocks) != 3
+            || PyTuple_GET_ITEM(blocks, 0) != w->t->capsule) { rc = 1; goto done; }
+        rc = load_packed(w, PyTuple_GET_ITEM(blocks, 1));
+        if (rc != 0) goto done;
+        rc = -1;
+        goto pending;
+    }
     if (!(cells = get_attr(maze, "cells")) || !(hidden = get_attr(maze, "hidden"))
         || !(order = get_attr(maze, "order")) || !(reachl = get_attr(maze, "reach"))
         || !(rinl = get_attr(maze, "reach_in")) || !(sources = get_attr(maze, "sources"))
@@ -621,6 +802,7 @@ static int sync_in(W *w) {
         if (!gi_ok(pc)) { rc = 1; goto done; }
         w->scell[w->ns] = gi_of(pc); w->smask[w->ns] = (int)PyLong_AsLong(val); w->ns++;
     }
+pending:
     if (w->phase == ORIENT) {
         PyObject *p = get_attr(st, "pending");
         if (p == NULL) goto done;
@@ -689,24 +871,10 @@ static int sync_out(W *w) {
         return -1;
     if (write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0) return -1;
     if (w->maze_dirty) {
-        PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
-                 *order = PyList_New(w->norder), *rd = PyDict_New(), *rid = PyDict_New();
-        int ok = cells && hidden && cons && order && rd && rid;
-        Board b = {tile, hid, w->order, w->hcell, w->hcard, w->norder, w->nh, t->codes,
-                   t->open_mask, mark, &mgen};
-        if (ok && board_dicts(&b, cells, order, hidden, cons) < 0) ok = 0;
-        for (int i = 0; ok && i < ntouched; i++) {
-            int c = touched[i];
-            if (reach[c] && dict_set_ll(rd, py_of(c), reach[c]) < 0) ok = 0;
-            if (rin[c] && tile[c] < 0 && dict_set_ll(rid, py_of(c), rin[c]) < 0) ok = 0;
-        }
-        PyObject *r = NULL, *src = PyDict_New();
-        for (int i = 0; ok && src && i < w->ns; i++)
-            if (dict_set_ll(src, py_of(w->scell[i]), w->smask[i]) < 0) ok = 0;
-        if (ok && src) r = PyObject_CallFunction(t->put_maze, "OOOOOOOOL", st, cells, hidden, cons,
-                                                 order, rd, rid, src, (long long)w->version);
-        Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
-        Py_XDECREF(rd); Py_XDECREF(rid); Py_XDECREF(src);
+        /* the maze packed (made into Python's dictionaries only if read: PackedMaze) */
+        PyObject *packed = pack_maze(w), *r = NULL;
+        if (packed != NULL) r = PyObject_CallFunctionObjArgs(t->put_packed, st, t->capsule, packed, NULL);
+        Py_XDECREF(packed);
         if (r == NULL) return -1;
         /* (maze, memo) into the state's dict: past a held state's properties (release) */
         PyObject *d = PyObject_GenericGetDict(st, NULL);
@@ -716,7 +884,7 @@ static int sync_out(W *w) {
         Py_XDECREF(d);
         Py_DECREF(r);
         if (bad) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "core: put_maze");
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "core: put_packed");
             return -1;
         }
         w->maze_dirty = 0;
@@ -2998,6 +3166,8 @@ PyMethodDef classic_methods[] = {
     {"first_round", first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, setup) -> bool."},
     {"make_tables", make_tables, METH_O, "Compile the tables of one catalogue (a spec dict)."},
+    {"classic_unpack_maze", unpack_maze, METH_VARARGS,
+     "A packed maze's dictionaries (core/classic.py PackedMaze)."},
     {"classic_legal", (PyCFunction)(void (*)(void))classic_legal, METH_FASTCALL,
      "legal_actions() on the core: (state, ctx) -> list, or None (not taken)."},
     {"classic_count", (PyCFunction)(void (*)(void))classic_count, METH_FASTCALL,

@@ -58,6 +58,57 @@ def _put_maze(state: ClassicState, cells: dict[int, int], hidden: dict[int, str]
     return maze, Memo()
 
 
+class PackedMaze(Maze):
+    """A maze the core wrote packed (``_ext.classic_unpack_maze`` documents the packing),
+    made a plain :class:`Maze` the first time anything touches it: reading or setting any
+    attribute, calling any method, pickling or copying it unpacks it and gives it its
+    class back, so that no code but the core's ever sees it packed, and a maze nobody
+    reads (a play-out's last, a state dropped after its play-out) is never made into
+    dictionaries.  While packed, its ``blocks`` hold (the core's tables, the packed
+    bytes, the catalogue)."""
+
+    __slots__ = ()
+
+    def __getattribute__(self, name: str) -> Any:
+        _unpack(self)
+        return object.__getattribute__(self, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _unpack(self)
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        _unpack(self)
+        object.__delattr__(self, name)
+
+
+_SLOTS = {name: Maze.__dict__[name] for name in Maze.__slots__}  # Maze's own slot descriptors
+
+
+def _unpack(maze: Maze) -> None:
+    if type(maze) is not PackedMaze:
+        return
+    from . import _ext
+
+    core, packed, cat = _SLOTS["blocks"].__get__(maze, Maze)
+    cells, hidden, constraint, order, reach, reach_in, sources, version = \
+        _ext.classic_unpack_maze(core, packed)
+    for name, value in (("cat", cat), ("cells", cells), ("hidden", hidden),
+                        ("constraint", constraint), ("order", order), ("sources", [sources]),
+                        ("blocks", [{}]), ("reach", [reach]), ("reach_in", [reach_in]),
+                        ("version", version)):
+        _SLOTS[name].__set__(maze, value)
+    object.__setattr__(maze, "__class__", Maze)
+
+
+def _put_packed(state: ClassicState, core: Any, packed: bytes) -> tuple[Maze, Memo]:
+    """A new maze for ``state``, packed (see :class:`PackedMaze`), and its memo; the core
+    puts both in the state."""
+    maze = PackedMaze.__new__(PackedMaze)
+    _SLOTS["blocks"].__set__(maze, (core, packed, state.game.catalogue))
+    return maze, Memo()
+
+
 def _spec(cat: Any, rules: Rules) -> dict[str, Any]:
     """What the core reads of a catalogue: per card (ids in code order, so that a hand's
     sorted distinct cards are its sorted ids) and per oriented tile; and the game's rules
@@ -96,6 +147,7 @@ def _spec(cat: Any, rules: Rules) -> dict[str, Any]:
     return {"cards": cards, "otiles": otiles, "ids": ids, "tool_mask": T.tool_mask,
             "fits": bytes(int(FITS[k][m]) for k in range(256) for m in range(16)),
             "place": T.place, "orient": (Orient(False), Orient(True)), "put_maze": _put_maze,
+            "PackedMaze": PackedMaze, "put_packed": _put_packed,
             "rules": rules, "Pass": Pass, "Discard": Discard, "new": tuple.__new__,
             "passes": _PASSES}
 
