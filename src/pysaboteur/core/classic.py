@@ -90,6 +90,7 @@ def _unpack(maze: Maze) -> None:
         return
     from . import _ext
 
+    assert _ext is not None  # (only the core makes packed mazes)
     core, packed, cat = _SLOTS["blocks"].__get__(maze, Maze)
     cells, hidden, constraint, order, reach, reach_in, sources, version = \
         _ext.classic_unpack_maze(core, packed)
