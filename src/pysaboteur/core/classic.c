@@ -1305,12 +1305,12 @@ static inline int triple_ok(const int *mult, int a, int b, int c) {
     int need_a = 1 + (b == a) + (c == a), need_b = 1 + (c == b);
     return mult[a] >= need_a && mult[b] >= need_b;
 }
+/* how many: three kinds, C(nk, 3); a pair of one kind and another kind (nk - 1 for each
+   kind held twice or more); three of one kind (each held three times or more) */
 static int triple_count(const int *mult, int nk) {
-    int n = 0;
-    for (int a = 0; a < nk; a++)
-        for (int b = a; b < nk; b++)
-            for (int c = b; c < nk; c++) n += triple_ok(mult, a, b, c);
-    return n;
+    int twice = 0, thrice = 0;
+    for (int a = 0; a < nk; a++) { twice += mult[a] >= 2; thrice += mult[a] >= 3; }
+    return nk * (nk - 1) * (nk - 2) / 6 + twice * (nk - 1) + thrice;
 }
 static void nth_triple(const int *hd, const int *mult, int nk, int i, int *out) {
     for (int a = 0; a < nk; a++)
