@@ -58,6 +58,7 @@ typedef struct {
     /* the packed maze (core/classic.py's PackedMaze: its class, the call that makes one);
        the capsule holding these tables (borrowed: it lives as long as they do) */
     PyObject *packed_type, *put_packed, *capsule;
+    PyObject *no_fronts;  /* a memo of the cards in front that holds nothing yet */
     /* the game's rules beside its cards (classic.py _rules): passes of 1 to pass_max cards;
        discard_n cards discarded to remove one lying in front (0: no such option); the cards
        in front that still let a seat build (their bits); the cells no ladder may take */
@@ -180,7 +181,8 @@ static PyObject *make_tables(PyObject *self, PyObject *spec) {
     if (!(t->put_maze = get(spec, "put_maze"))) goto fail;
     if (!(t->packed_type = get(spec, "PackedMaze")) || !(t->put_packed = get(spec, "put_packed")))
         goto fail;
-    Py_INCREF(t->packed_type); Py_INCREF(t->put_packed);
+    if (!(t->no_fronts = get(spec, "no_fronts"))) goto fail;
+    Py_INCREF(t->packed_type); Py_INCREF(t->put_packed); Py_INCREF(t->no_fronts);
     if (!(o = get(spec, "orient"))) goto fail;
     t->orient_obj[0] = PyTuple_GET_ITEM(o, 0);
     t->orient_obj[1] = PyTuple_GET_ITEM(o, 1);
@@ -2070,6 +2072,40 @@ out:
     return rc;
 }
 
+/* engine.game.RoundResult(round_no, gold, details), made as its dataclass __init__ makes
+   it (which only sets the three fields, in this order) without a Python frame */
+static PyObject *round_result(PyObject *type, int round_no, PyObject *gold, PyObject *details) {
+    PyTypeObject *tp = (PyTypeObject *)type;
+    PyObject *r = tp->tp_alloc(tp, 0), *no = PyLong_FromLong(round_no);
+    if (r == NULL || no == NULL
+        || PyObject_GenericSetAttr(r, name_of("round"), no) < 0
+        || PyObject_GenericSetAttr(r, name_of("gold"), gold) < 0
+        || PyObject_GenericSetAttr(r, name_of("details"), details) < 0)
+        Py_CLEAR(r);
+    Py_XDECREF(no);
+    return r;
+}
+
+/* views.LaterRoundEnd holding the round's end of (round_no, reason, board, extra), made
+   as LaterRoundEnd.by makes one (``spec``: classic.py's later_end): ``board`` the state's
+   maze, or the core's packed cards (bytes: classic.py's _unpacked_end makes them a board) */
+static PyObject *later_round_end(PyObject *spec, int round_no, PyObject *reason, PyObject *board,
+                                 PyObject *extra) {
+    PyTypeObject *tp = (PyTypeObject *)PyTuple_GET_ITEM(spec, 0);
+    int packed = PyBytes_Check(board);
+    PyObject *make = PyTuple_GET_ITEM(spec, packed ? 2 : 1);
+    PyObject *args = packed ? Py_BuildValue("(OOiOOO)", PyTuple_GET_ITEM(spec, 3),
+                                            PyTuple_GET_ITEM(spec, 4), round_no, reason, board, extra)
+                            : Py_BuildValue("(iOOO)", round_no, reason, board, extra);
+    PyObject *r = args == NULL ? NULL : tp->tp_alloc(tp, 0);
+    if (r != NULL && (PyObject_GenericSetAttr(r, name_of("make"), make) < 0
+                      || PyObject_GenericSetAttr(r, name_of("args"), args) < 0
+                      || PyObject_GenericSetAttr(r, name_of("made"), Py_None) < 0))
+        Py_CLEAR(r);
+    Py_XDECREF(args);
+    return r;
+}
+
 /* ClassicState._end_round on the core, Saboteur's (``pay`` of 9 items) or Saboteur 2's
    (``pay``'s item 9: expansion.py's pay_spec): the pay-out, the details in _end_round's
    order, the round's RoundResult, last_round's holder, the fields it sets, then Saboteur
@@ -2113,7 +2149,7 @@ static int end_round_classic(W *w, PyObject *pay, int written) {
         if (!(o = PyLong_FromLong(earned[s]))) goto out;
         PyList_SET_ITEM(earned_l, s, o);
     }
-    result = PyObject_CallFunction(PyTuple_GET_ITEM(pay, 5), "iOO", round_no, earned_l, details);
+    result = round_result(PyTuple_GET_ITEM(pay, 5), round_no, earned_l, details);
     if (result == NULL || !(o = get_attr(st, "results"))) goto out;
     results = PySequence_List(o);  /* a new list: [*results, the round's] */
     Py_DECREF(o);
@@ -2126,8 +2162,8 @@ static int end_round_classic(W *w, PyObject *pay, int written) {
         || (trapped && PyDict_SetItem(extra, s_trapped, trapped) < 0)
         || !(maze = written ? get_attr(st, "maze") : ended_board(w, pay)))
         goto out;
-    later = PyObject_CallFunction(PyTuple_GET_ITEM(pay, 6), "iOOO", round_no,
-                                  w->finder >= 0 ? s_gold : s_exhausted, maze, extra);
+    later = later_round_end(PyTuple_GET_ITEM(pay, 6), round_no,
+                            w->finder >= 0 ? s_gold : s_exhausted, maze, extra);
     if (later == NULL || set_attr(st, "_last_round", later) < 0
         || (written && (!(mt = get_attr(st, "_mt")) || set_attr(mt, "shared", Py_True) < 0)))
         goto out;
@@ -2552,11 +2588,9 @@ static int leave_memo(PyObject *st) {
     if (!rw.tools_seen) return 0;
     PyObject *d = PyObject_GenericGetDict(st, NULL);
     int has = d == NULL ? -1 : PyDict_Contains(d, name_of("_fronts_memo"));
+    if (has == 0) has = PyDict_SetItem(d, name_of("_fronts_memo"), rw.t->no_fronts);  /* (classic.py NO_FRONTS) */
     Py_XDECREF(d);
-    if (has) return has < 0 ? -1 : 0;
-    PyObject *m = PyObject_CallMethod(st, "_fronts", NULL);
-    Py_XDECREF(m);
-    return m == NULL ? -1 : 0;
+    return has < 0 ? -1 : 0;
 }
 
 /* nothing resident any more */

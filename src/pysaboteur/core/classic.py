@@ -22,13 +22,16 @@ from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
 from ..engine.views import EndedBoard, LaterRoundEnd, _round_end_of
 from ..games.classic import cards as CC
-from ..games.classic.menu import K_PATH, MAX_SEATS, REMOVES, tables
+from ..games.classic.menu import K_PATH, MAX_SEATS, REMOVES, FrontsMemo, tables
 from ..games.classic.state import ClassicGame, ClassicState
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
 COVERS = ("Saboteur's and Saboteur 2's play-outs, rollout API (legal_actions, "
           "legal_count, legal_action, random_action, apply) and determinization")
+
+#: a memo of the cards in front that holds nothing yet: the menus work it out at first use
+NO_FRONTS = FrontsMemo(None, None)  # type: ignore[arg-type]
 
 #: the effects of action cards, as the core numbers them (its E_...): Saboteur's, then
 #: Saboteur 2's ("swap-hand" changes hands in the core, the last three only Python's fields)
@@ -148,7 +151,7 @@ def _spec(cat: Any, rules: Rules) -> dict[str, Any]:
     return {"cards": cards, "otiles": otiles, "ids": ids, "tool_mask": T.tool_mask,
             "fits": bytes(int(FITS[k][m]) for k in range(256) for m in range(16)),
             "place": T.place, "orient": (Orient(False), Orient(True)), "put_maze": _put_maze,
-            "PackedMaze": PackedMaze, "put_packed": _put_packed,
+            "PackedMaze": PackedMaze, "put_packed": _put_packed, "no_fronts": NO_FRONTS,
             "rules": rules, "Pass": Pass, "Discard": Discard, "new": tuple.__new__,
             "passes": _PASSES}
 
@@ -199,19 +202,15 @@ def _pay_spec(game: ClassicGame) -> tuple[Any, ...] | None:
             RoundResult, later_end(game.catalogue), EndedBoard, game.catalogue)
 
 
-def later_end(cat: Any) -> Callable[..., LaterRoundEnd]:
-    """What the core calls at a round's end for its ``last_round``: ``(round_no, reason,
-    board, extra)``, the board the state's maze, or (a round whose maze the core did not
-    write) the packed cards of the core's (``ended_board`` in classic.c), unpacked into a
-    ``views.EndedBoard`` only if the round's end is read."""
+def later_end(cat: Any) -> tuple[Any, ...]:
+    """What the core makes at a round's end for its ``last_round``: a ``LaterRoundEnd``
+    holding ``(round_no, reason, board, extra)``, the board the state's maze, or (a round
+    whose maze the core did not write) the packed cards of the core's (``ended_board`` in
+    classic.c), unpacked into a ``views.EndedBoard`` only if the round's end is read:
+    (the class, the maker of a round end from a maze, the maker from packed cards, the
+    catalogue, the card codes by core id)."""
     codes = tuple(sorted(k.code for k in cat.kinds))  # by core id (``_core_ids``)
-
-    def made(round_no: int, reason: str, board: Any, extra: Any) -> LaterRoundEnd:
-        if type(board) is bytes:
-            return LaterRoundEnd.by(_unpacked_end, cat, codes, round_no, reason, board, extra)
-        return LaterRoundEnd(round_no, reason, board, extra)
-
-    return made
+    return (LaterRoundEnd, _round_end_of, _unpacked_end, cat, codes)
 
 
 def _unpacked_end(cat: Any, codes: tuple[str, ...], round_no: int, reason: str, packed: bytes,
@@ -392,9 +391,10 @@ def play_out(state: ClassicState, rng: Rng, until_round_end: bool, policy: str, 
     played, finished, tools_seen = _ext.classic_play_out(state, rng, until_round_end,
                                                          policy == "playout", core, setup)
     if tools_seen and "_fronts_memo" not in state.__dict__:
-        # the memo the pure menus leave behind (not part of the position: memos compare equal
-        # whatever they hold, and the menus check the one they find against ``in_front``)
-        state._fronts()
+        # where the pure menus leave a memo behind, one that holds nothing yet (not part of
+        # the position: memos compare equal whatever they hold, and the menus work out again
+        # one that was not made from the state's ``in_front``)
+        state._fronts_memo = NO_FRONTS
     if not finished:  # a position the core does not take: the rest in Python
         if until_round_end and state._round != round_no:
             return int(played)
