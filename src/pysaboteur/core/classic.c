@@ -26,6 +26,7 @@
 #define MAXFRONT 8
 #define MAXSRC 8         /* sources: the start and Saboteur 2's ladders */
 #define MAXNEAR 32
+#define KWORDS ((MAXCARDS + 63) / 64)
 #define MAXNUGGETS 256   /* nugget cards a pay-out takes */
 #define LOGN 256         /* decisions a play-out logs before it writes them to the state */
 
@@ -231,6 +232,10 @@ typedef struct {
     Tables *t;
     int seats;
     int hand[MAXSEATS][MAXHAND], hn[MAXSEATS];
+    /* each hand's cards counted by kind, and its kinds as a bit set (hand_kinds reads the
+       menu's sorted kinds off them): kept in step with every change of a hand */
+    int kcount[MAXSEATS][MAXCARDS];
+    uint64_t kbits[MAXSEATS][KWORDS];
     int deck[MAXDECK], ndeck, ndeck0;
     int front[MAXSEATS][MAXFRONT], nfront[MAXSEATS], bits[MAXSEATS];
     int order[MAXORDER], norder;
@@ -258,6 +263,10 @@ typedef struct {
     int log_actor[LOGN];
     PyObject *log_action[LOGN];  /* new references */
 } W;
+
+static void hand_recount(W *w, int seat);
+/* bumped at every change of any working state's cards in front (target_count's memo) */
+static uint32_t front_gen = 1;
 
 static inline void touch(int c) {
     if (stamp[c] != gen) { stamp[c] = gen; touched[ntouched++] = c; }
@@ -513,6 +522,7 @@ static int card_id(W *w, PyObject *code) {
 static int load_fronts(W *w) {
     PyObject *o = get_attr(w->state, "in_front");
     if (o == NULL) return -1;
+    front_gen++;
     for (int s = 0; s < w->seats; s++) {
         PyObject *f = PyTuple_GET_ITEM(o, s);
         Py_ssize_t n = PyTuple_GET_SIZE(f);
@@ -714,6 +724,7 @@ static int sync_in(W *w) {
             if (id < 0) { Py_DECREF(hands); return -1; }
             w->hand[s][i] = id;
         }
+        hand_recount(w, s);
     }
     Py_DECREF(hands);
     if (!(o = get_attr(st, "deck"))) return -1;
@@ -985,12 +996,14 @@ static int setup_round(W *w, uint64_t *rs) {
         if (PyList_Append(aside, t->codes[w->deck[--w->ndeck]]) < 0) { Py_DECREF(aside); return -1; }
     if (set_obj(st, "aside", aside) < 0) return -1;
     for (int s2 = 0; s2 < w->seats; s2++) { w->hn[s2] = 0; w->nfront[s2] = 0; w->bits[s2] = 0; }
+    front_gen++;
     int each = (int)PyLong_AsLong(PyTuple_GET_ITEM(su, 5));
     int k = each * w->seats < w->ndeck ? each * w->seats : w->ndeck;
     for (int j = 0; j < k; j++) {  /* deal_round: the j-th card drawn to seat first + j % n */
         int seat = (w->turn + j % w->seats) % w->seats;
         w->hand[seat][w->hn[seat]++] = w->deck[w->ndeck - 1 - j];
     }
+    for (int s2 = 0; s2 < w->seats; s2++) hand_recount(w, s2);
     w->ndeck -= k;
     w->deck_full = 1;
     PyObject *hands = PyList_New(w->seats), *seen = PyList_New(w->seats),
@@ -1023,15 +1036,38 @@ static int setup_round(W *w, uint64_t *rs) {
 /* ------------------------------------------------------------------ one decision */
 typedef struct { int count, tag, card; } Entry;
 
+/* a hand's kinds counted anew (after a hand is dealt, loaded or swapped) */
+static void hand_recount(W *w, int seat) {
+    memset(w->kcount[seat], 0, sizeof w->kcount[seat]);
+    memset(w->kbits[seat], 0, sizeof w->kbits[seat]);
+    for (int i = 0; i < w->hn[seat]; i++) {
+        int id = w->hand[seat][i];
+        w->kcount[seat][id]++;
+        w->kbits[seat][id >> 6] |= 1ULL << (id & 63);
+    }
+}
+
 static int hand_remove(W *w, int seat, int card) {
     w->hdirty |= 1u << seat;
-    return remove_card(w->hand[seat], &w->hn[seat], card);
+    int *h = w->hand[seat], n = w->hn[seat];
+    for (int i = 0; i < n; i++)
+        if (h[i] == card) {  /* (a few cards: shifted by hand) */
+            for (int k = i + 1; k < n; k++) h[k - 1] = h[k];
+            w->hn[seat] = n - 1;
+            if (--w->kcount[seat][card] == 0) w->kbits[seat][card >> 6] &= ~(1ULL << (card & 63));
+            return 0;
+        }
+    PyErr_SetString(PyExc_AssertionError, "core: card not in hand");
+    return -1;
 }
 
 static void draw(W *w, int seat, int n) {
     w->hdirty |= 1u << seat;
     while (n-- > 0 && w->ndeck > 0) {
-        w->hand[seat][w->hn[seat]++] = w->deck[--w->ndeck];
+        int id = w->deck[--w->ndeck];
+        w->hand[seat][w->hn[seat]++] = id;
+        w->kcount[seat][id]++;
+        w->kbits[seat][id >> 6] |= 1ULL << (id & 63);
     }
 }
 
@@ -1094,6 +1130,7 @@ static int settle(W *w, int actor) {
    by flush_fronts before Python next reads it (a call into the state, a round's end, the
    play-out's end), all changed seats at once */
 static inline int set_front(W *w, int seat) {
+    front_gen++;
     w->front_dirty |= 1u << seat;
     return 0;
 }
@@ -1187,21 +1224,12 @@ static int targets[MAXORDER];
 /* ------------------------------------------------------------------ the menu's parts */
 /* the hand's distinct cards, sorted (ids are in code order), each with its count */
 static int hand_kinds(W *w, int seat, int *hd, int *mult) {
-    /* counted by id, the distinct ids read off a bit set in order (ids < MAXCARDS; cheaper
-       than sorting a hand, which comes in the order drawn) */
-    const int *h = w->hand[seat];
-    static int count[MAXCARDS];
-    uint64_t bits[(MAXCARDS + 63) / 64] = {0};
-    for (int i = 0; i < w->hn[seat]; i++) {
-        int id = h[i];
-        count[id]++;
-        bits[id >> 6] |= 1ULL << (id & 63);
-    }
+    /* read off the hand's kind set in order (ids < MAXCARDS, in code order) */
     int n = 0;
-    for (int b = 0; b < (MAXCARDS + 63) / 64; b++)
-        for (uint64_t x = bits[b]; x; x &= x - 1) {
+    for (int b = 0; b < KWORDS; b++)
+        for (uint64_t x = w->kbits[seat][b]; x; x &= x - 1) {
             int id = (b << 6) | __builtin_ctzll(x);
-            hd[n] = id; mult[n] = count[id]; count[id] = 0; n++;
+            hd[n] = id; mult[n] = w->kcount[seat][id]; n++;
         }
     return n;
 }
@@ -1299,6 +1327,20 @@ static int seat_targets(W *w, int seat, int card, int *out, int *tool) {
         return -1;
     }
     return n;
+}
+
+/* how many seats an action card aims at (seat_targets' count): a break's, a repair's or a
+   hands-off's depend on the cards in front only, kept per card until those change */
+static uint32_t tc_gen[MAXCARDS];
+static int tc_n[MAXCARDS];
+static int target_count(W *w, int seat, int card, int *seats, int *tools) {
+    int e = w->t->effect[card];
+    if (e != E_BREAK && e != E_REPAIR && e != E_REMOVE) return seat_targets(w, seat, card, seats, tools);
+    if (tc_gen[card] != front_gen) {
+        tc_n[card] = seat_targets(w, seat, card, seats, tools);
+        tc_gen[card] = front_gen;
+    }
+    return tc_n[card];
 }
 
 /* the distinct pairs and triples of a sorted hand (kinds hd, counts mult), in the order of
@@ -1485,6 +1527,8 @@ static int seat_effect(W *w, int seat, int card, int target, int tool) {
         w->hn[seat] = w->hn[target];
         memcpy(w->hand[target], tmp, sizeof(int) * (size_t)n);
         w->hn[target] = n;
+        hand_recount(w, seat);
+        hand_recount(w, target);
         w->hdirty |= 1u << seat | 1u << target;
         draw(w, target, 1);
         w->pending_draw = 0;
@@ -1538,7 +1582,7 @@ static int menu_of(W *w, Menu *m) {
                 continue;
             }
             if (k == K_TOOL) w->tools_seen = 1;
-            n = seat_targets(w, seat, c, seats, tools);
+            n = target_count(w, seat, c, seats, tools);
             if (n < 0) return -1;
             if (n) menu[nm++] = (Entry){n, T_SEATS, c};
         }
