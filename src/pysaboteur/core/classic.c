@@ -38,6 +38,41 @@ enum { T_PATH = 0, T_LADDER, T_SEATS, T_CELL, T_DISCARD, T_PASS, T_ORIENT };
 enum { MAIN = 0, ORIENT = 1, STEAL = 2 };
 enum { GO_ON = 0, PAUSE = 1, ROUND_END = 2 };
 /* ------------------------------------------------------------------ tables */
+/* a Python object's number (a card code's id, a nugget's value) by the object's address:
+   the codes the core reads are almost always the catalogue's own str objects, so a probe
+   here replaces a dictionary look-up (hashing and comparing a str); each key is kept
+   alive (a reference) so that its address is never another object's */
+#define IDCACHE 1024
+typedef struct {
+    PyObject *key[IDCACHE];
+    long val[IDCACHE];
+    int fill;
+} IdCache;
+
+static inline uint64_t idcache_slot(const IdCache *c, PyObject *k) {
+    uint64_t slot = ((uint64_t)(uintptr_t)k * 0x9E3779B97F4A7C15ULL) >> 54;
+    while (c->key[slot] != NULL && c->key[slot] != k) slot = (slot + 1) & (IDCACHE - 1);
+    return slot;
+}
+
+/* dict[k] as a long through the cache (-1 and an error: not in the dict, or not an int) */
+static long idcache_lookup(IdCache *c, PyObject *dict, PyObject *k, const char *what) {
+    uint64_t slot = idcache_slot(c, k);
+    if (c->key[slot] == k) return c->val[slot];
+    PyObject *v = PyDict_GetItemWithError(dict, k);
+    if (v == NULL) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_KeyError, "core: %s", what);
+        return -1;
+    }
+    long x = PyLong_AsLong(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    if (c->fill < IDCACHE / 2) {  /* (half full at most: short probes) */
+        Py_INCREF(k);
+        c->key[slot] = k; c->val[slot] = x; c->fill++;
+    }
+    return x;
+}
+
 typedef struct {
     int ncards, notiles, tool_mask;
     PyObject *codes[MAXCARDS];
@@ -56,9 +91,9 @@ typedef struct {
         is_path[MAXOT], otile_card[MAXOT], is_ladder[MAXOT];
     unsigned char fits[256][16];
     PyObject *place, *orient_obj[2], *ids, *put_maze;
-    /* the packed maze (core/classic.py's PackedMaze: its class, the call that makes one);
-       the capsule holding these tables (borrowed: it lives as long as they do) */
-    PyObject *packed_type, *put_packed, *capsule;
+    /* the packed maze's class (core/classic.py's PackedMaze), Memo's, the catalogue; the
+       capsule holding these tables (borrowed: it lives as long as they do) */
+    PyObject *packed_type, *capsule, *memo_type, *catalogue;
     PyObject *no_fronts;  /* a memo of the cards in front that holds nothing yet */
     /* the game's rules beside its cards (classic.py _rules): passes of 1 to pass_max cards;
        discard_n cards discarded to remove one lying in front (0: no such option); the cards
@@ -70,6 +105,8 @@ typedef struct {
     uint64_t akey[1 << 16];
     PyObject *aval[1 << 16];
     int afill;
+    IdCache id_of, nugget_of;  /* card codes' ids (ids); nuggets' values (from nugget_src) */
+    PyObject *nugget_src;
 } Tables;
 #define ACACHE (1 << 16)
 
@@ -180,10 +217,11 @@ static PyObject *make_tables(PyObject *self, PyObject *spec) {
     if (!(t->place = get(spec, "place"))) goto fail;
     if (!(t->ids = get(spec, "ids"))) goto fail;
     if (!(t->put_maze = get(spec, "put_maze"))) goto fail;
-    if (!(t->packed_type = get(spec, "PackedMaze")) || !(t->put_packed = get(spec, "put_packed")))
+    if (!(t->packed_type = get(spec, "PackedMaze")) || !(t->no_fronts = get(spec, "no_fronts"))
+        || !(t->memo_type = get(spec, "Memo")) || !(t->catalogue = get(spec, "catalogue")))
         goto fail;
-    if (!(t->no_fronts = get(spec, "no_fronts"))) goto fail;
-    Py_INCREF(t->packed_type); Py_INCREF(t->put_packed); Py_INCREF(t->no_fronts);
+    Py_INCREF(t->packed_type); Py_INCREF(t->no_fronts); Py_INCREF(t->memo_type);
+    Py_INCREF(t->catalogue);
     if (!(o = get(spec, "orient"))) goto fail;
     t->orient_obj[0] = PyTuple_GET_ITEM(o, 0);
     t->orient_obj[1] = PyTuple_GET_ITEM(o, 1);
@@ -514,7 +552,7 @@ static void frontier(W *w) {
 /* ------------------------------------------------------------------ Python state in and out */
 
 static int card_id(W *w, PyObject *code) {
-    return code_id(w->t->ids, code);
+    return (int)idcache_lookup(&w->t->id_of, w->t->ids, code, "unknown card");
 }
 
 /* the cards in front of each seat, from the state's in_front (0; 1: more than the core
@@ -574,6 +612,28 @@ static PyObject *pack_maze(W *w) {
     *p++ = w->ns;
     for (int i = 0; i < w->ns; i++) { *p++ = w->scell[i]; *p++ = w->smask[i]; }
     return b;
+}
+
+/* a new engine.maze.Memo (its __init__: nothing held, not shared), without a Python frame */
+static PyObject *new_memo(Tables *t) {
+    PyTypeObject *tp = (PyTypeObject *)t->memo_type;
+    PyObject *m = tp->tp_alloc(tp, 0);
+    if (m != NULL && (PyObject_GenericSetAttr(m, name_of("value"), Py_None) < 0
+                      || PyObject_GenericSetAttr(m, name_of("shared"), Py_False) < 0))
+        Py_CLEAR(m);
+    return m;
+}
+
+/* core/classic.py's PackedMaze holding ``packed`` (blocks
+   hold the tables, the packing and the catalogue; its __setattr__, which would unpack it,
+   passed by) */
+static PyObject *packed_maze(Tables *t, PyObject *packed) {
+    PyTypeObject *tp = (PyTypeObject *)t->packed_type;
+    PyObject *m = tp->tp_alloc(tp, 0), *blocks = PyTuple_Pack(3, t->capsule, packed, t->catalogue);
+    if (m != NULL && (blocks == NULL || PyObject_GenericSetAttr(m, name_of("blocks"), blocks) < 0))
+        Py_CLEAR(m);
+    Py_XDECREF(blocks);
+    return m;
 }
 
 /* a packed maze's lists, checked: its int32s, how many; 0, or -1 (a ValueError) */
@@ -885,21 +945,15 @@ static int sync_out(W *w) {
     if (write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0) return -1;
     if (w->maze_dirty) {
         /* the maze packed (made into Python's dictionaries only if read: PackedMaze) */
-        PyObject *packed = pack_maze(w), *r = NULL;
-        if (packed != NULL) r = PyObject_CallFunctionObjArgs(t->put_packed, st, t->capsule, packed, NULL);
+        PyObject *packed = pack_maze(w), *maze = packed == NULL ? NULL : packed_maze(t, packed),
+                 *memo = maze == NULL ? NULL : new_memo(t);
         Py_XDECREF(packed);
-        if (r == NULL) return -1;
         /* (maze, memo) into the state's dict: past a held state's properties (release) */
-        PyObject *d = PyObject_GenericGetDict(st, NULL);
-        int bad = d == NULL || !PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2
-                  || PyDict_SetItem(d, name_of("maze"), PyTuple_GET_ITEM(r, 0)) < 0
-                  || PyDict_SetItem(d, name_of("_mt"), PyTuple_GET_ITEM(r, 1)) < 0;
-        Py_XDECREF(d);
-        Py_DECREF(r);
-        if (bad) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "core: put_packed");
-            return -1;
-        }
+        PyObject *d = memo == NULL ? NULL : PyObject_GenericGetDict(st, NULL);
+        int bad = d == NULL || PyDict_SetItem(d, name_of("maze"), maze) < 0
+                  || PyDict_SetItem(d, name_of("_mt"), memo) < 0;
+        Py_XDECREF(d); Py_XDECREF(maze); Py_XDECREF(memo);
+        if (bad) return -1;
         w->maze_dirty = 0;
     }
     return 0;
@@ -1027,7 +1081,7 @@ static int setup_round(W *w, uint64_t *rs) {
     /* where the round's moves begin in the log: after the action that ended the last round
        (logged already here; in Python it joins the log after this set-up, hence its + 1) */
     if (set_int(st, "round_start", (long)PyList_GET_SIZE(w->history)) < 0) return -1;
-    if (set_obj(st, "_mt", PyObject_CallNoArgs(PyTuple_GET_ITEM(su, 8))) < 0) return -1;
+    if (set_obj(st, "_mt", new_memo(t)) < 0) return -1;
     w->phase = MAIN; w->pend_n = 0; w->pending_draw = 0;
     w->last = w->turn; w->finder = -1; w->current = w->turn;
     return 0;
@@ -1800,13 +1854,14 @@ static int call_round(W *w, const char *name, PyObject *arg) {
 static PyObject *s_winners, *s_side, *s_finder, *s_roles, *s_spare, *s_in_front,
     *s_diggers_side, *s_saboteurs_side, *s_nobody, *s_gold, *s_exhausted;
 
-static long nugget_value(PyObject *value, PyObject *code) {
-    PyObject *v = PyDict_GetItemWithError(value, code);
-    if (v == NULL) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "core: a nugget's value");
-        return -1;
+static long nugget_value(Tables *t, PyObject *value, PyObject *code) {
+    if (value != t->nugget_src) {  /* another game's values: the cache made anew */
+        for (int i = 0; i < IDCACHE; i++) Py_CLEAR(t->nugget_of.key[i]);
+        t->nugget_of.fill = 0;
+        Py_INCREF(value);
+        Py_XSETREF(t->nugget_src, value);
     }
-    return PyLong_AsLong(v);
+    return idcache_lookup(&t->nugget_of, value, code, "a nugget's value");
 }
 
 static int pay_round(W *w, PyObject *pay, PyObject *nuggets, PyObject *gold, PyObject *roles,
@@ -1849,7 +1904,7 @@ static int pay_round(W *w, PyObject *pay, PyObject *nuggets, PyObject *gold, PyO
             PyObject *code = PyList_GET_ITEM(nuggets, at);
             Py_INCREF(code);
             if (PySequence_DelItem(nuggets, at) < 0) { Py_DECREF(code); Py_DECREF(srng); return -1; }
-            long v = nugget_value(value, code);
+            long v = nugget_value(w->t, value, code);
             Py_ssize_t j = i;  /* drawn.sort(key=-value): stable, largest first */
             while (j > 0 && dv[j - 1] < v) { drawn[j] = drawn[j - 1]; dv[j] = dv[j - 1]; j--; }
             drawn[j] = code; dv[j] = v;
@@ -1876,7 +1931,7 @@ static int pay_round(W *w, PyObject *pay, PyObject *nuggets, PyObject *gold, PyO
         Py_ssize_t left = PyList_GET_SIZE(nuggets);
         if (left > MAXNUGGETS) { PyErr_SetString(PyExc_ValueError, "core: nuggets"); return -1; }
         for (Py_ssize_t i = 0; i < left; i++)
-            if ((vals[i] = nugget_value(value, PyList_GET_ITEM(nuggets, i))) < 0) return -1;
+            if ((vals[i] = nugget_value(w->t, value, PyList_GET_ITEM(nuggets, i))) < 0) return -1;
         for (int s = 0; s < n; s++) {
             if (is[s] != 2) continue;
             long o = owed;

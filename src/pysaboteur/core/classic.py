@@ -105,14 +105,6 @@ def _unpack(maze: Maze) -> None:
     object.__setattr__(maze, "__class__", Maze)
 
 
-def _put_packed(state: ClassicState, core: Any, packed: bytes) -> tuple[Maze, Memo]:
-    """A new maze for ``state``, packed (see :class:`PackedMaze`), and its memo; the core
-    puts both in the state."""
-    maze = PackedMaze.__new__(PackedMaze)
-    _SLOTS["blocks"].__set__(maze, (core, packed, state.game.catalogue))
-    return maze, Memo()
-
-
 def _spec(cat: Any, rules: Rules) -> dict[str, Any]:
     """What the core reads of a catalogue: per card (ids in code order, so that a hand's
     sorted distinct cards are its sorted ids) and per oriented tile; and the game's rules
@@ -151,7 +143,8 @@ def _spec(cat: Any, rules: Rules) -> dict[str, Any]:
     return {"cards": cards, "otiles": otiles, "ids": ids, "tool_mask": T.tool_mask,
             "fits": bytes(int(FITS[k][m]) for k in range(256) for m in range(16)),
             "place": T.place, "orient": (Orient(False), Orient(True)), "put_maze": _put_maze,
-            "PackedMaze": PackedMaze, "put_packed": _put_packed, "no_fronts": NO_FRONTS,
+            "PackedMaze": PackedMaze, "no_fronts": NO_FRONTS,
+            "Memo": Memo, "catalogue": cat,
             "rules": rules, "Pass": Pass, "Discard": Discard, "new": tuple.__new__,
             "passes": _PASSES}
 
