@@ -24,6 +24,7 @@ from ..engine.views import EndedBoard, LaterRoundEnd, _round_end_of
 from ..games.classic import cards as CC
 from ..games.classic.menu import K_PATH, MAX_SEATS, REMOVES, FrontsMemo, tables
 from ..games.classic.state import ClassicGame, ClassicState
+from . import _ext
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
@@ -91,8 +92,6 @@ _SLOTS = {name: Maze.__dict__[name] for name in Maze.__slots__}  # Maze's own sl
 def _unpack(maze: Maze) -> None:
     if type(maze) is not PackedMaze:
         return
-    from . import _ext
-
     assert _ext is not None  # (only the core makes packed mazes)
     core, packed, cat = _SLOTS["blocks"].__get__(maze, Maze)
     cells, hidden, constraint, order, reach, reach_in, sources, version = \
@@ -158,8 +157,6 @@ def core_tables(cls: type, cat: Any, rules: Callable[[], Rules]) -> Any:
     known = _CORES.get(cls)
     if known is not None and known[0] is cat:
         return known[1]
-    from . import _ext
-
     assert _ext is not None
     made = _ext.make_tables(_spec(cat, rules()))
     _CORES[cls] = (cat, made)
@@ -263,8 +260,6 @@ def _ctx_of(cls: type, cat: Any, rules: Callable[[], Rules]) -> tuple[Any, type,
     known = _CTXS.get(cls)
     if known is not None and known[0] is cat:
         return known[1]
-    from . import _ext
-
     assert _ext is not None
     resident = resident_class(cls, _calls())
     # the rollout API's hot methods in C (no Python frame a call; the same behaviour as
@@ -295,8 +290,6 @@ _FRESH: dict[type, Callable[[Any], None]] = {}
 
 
 def _calls() -> Calls:
-    from . import _ext
-
     assert _ext is not None
     return Calls(_ext.classic_legal, _ext.classic_count, _ext.classic_nth, _ext.classic_random,
                  _ext.classic_apply, _ext.classic_release)
@@ -314,8 +307,6 @@ def steps_for(cls: type) -> Steps | None:
 
 def release() -> None:
     """Whichever state the rollout API holds given back to Python."""
-    from . import _ext
-
     if _ext is not None:
         _ext.classic_release(None)
 
@@ -340,49 +331,67 @@ def setup_for(cls: type) -> Any:
     return expansion.setup_for(cls)
 
 
+def _classic_takes(game: ClassicGame) -> bool:
+    """Does the core play this game of Saboteur?  (One reach context, passes of one card,
+    hands of distinct cards: the base game's rules, not a variant's.)"""
+    return game.contexts == 1 and game.data.PASS_MAX == 1 and ClassicState.DISTINCT_HAND
+
+
+#: per state class and game (by id, with the game: a game lives as long as its states),
+#: what the core plays its matches with: (its tables, its rounds' set-up), or None where the
+#: core does not take the game; forgotten, all at once, past _MOST_SETUPS games
+_PLANS: dict[tuple[type, int], tuple[ClassicGame, tuple[Any, tuple[Any, ...]] | None]] = {}
+
+
+def plan_of(cls: type, game: ClassicGame, takes: Callable[[Any], bool],
+            rules: Callable[[], Rules], fresh: Callable[[Any], None] | None
+            ) -> tuple[Any, tuple[Any, ...]] | None:
+    """The core's tables and rounds' set-up for the matches of ``game`` (states of ``cls``:
+    its ``rules``, its own fields of a new round ``fresh``), or None where the core does not
+    take the game (``takes``); made once a game: a play-out or a new match looks it up."""
+    known = _PLANS.get((cls, id(game)))
+    if known is not None and known[0] is game:
+        return known[1]
+    if len(_PLANS) >= _MOST_SETUPS:
+        _PLANS.clear()
+    plan = ((core_tables(cls, game.catalogue, rules), _setup_of(game, fresh))
+            if _ext is not None and takes(game) else None)
+    _PLANS[cls, id(game)] = (game, plan)
+    return plan
+
+
 def _classic_first_round(state: ClassicState) -> None:
-    game = state.game
-    if game.contexts != 1 or game.data.PASS_MAX != 1 or not state.DISTINCT_HAND:
-        state._setup_round()
-        return
-    first_round(state, core_tables(ClassicState, game.catalogue, _classic_rules), None)
+    first_round(state, plan_of(ClassicState, state.game, _classic_takes, _classic_rules, None))
 
 
-def first_round(state: ClassicState, core: Any, fresh: Callable[[Any], None] | None) -> None:
-    """``state._setup_round()`` of a new match without a fixed deal, on the core (in Python
-    where the core is busy)."""
-    from . import _ext
-
-    game = state.game
-    if _ext is None or state.deal is not None or state._round != 0:
-        state._setup_round()
-        return
-    if not _ext.first_round(state, core, _setup_of(game, fresh)):
+def first_round(state: ClassicState, plan: tuple[Any, tuple[Any, ...]] | None) -> None:
+    """``state._setup_round()`` of a new match without a fixed deal, on the core with the
+    game's ``plan`` (in Python where the core is busy or does not take the game)."""
+    if plan is None or state.deal is not None or state._round != 0 \
+            or not _ext.first_round(state, *plan):  # type: ignore[union-attr]
         state._setup_round()
 
 
 def _classic_play_out(state: ClassicState, rng: Rng, until_round_end: bool, policy: str) -> int:
-    game = state.game
-    if game.contexts != 1 or game.data.PASS_MAX != 1 or not state.DISTINCT_HAND:
+    plan = plan_of(ClassicState, state.game, _classic_takes, _classic_rules, None)
+    return play_out(state, rng, until_round_end, policy, plan)
+
+
+def play_out(state: ClassicState, rng: Rng, until_round_end: bool, policy: str,
+             plan: tuple[Any, tuple[Any, ...]] | None) -> int:
+    """``state.play_out`` on the core with the game's ``plan`` (``plan_of``), in Python
+    where the core does not take the game."""
+    if plan is None or type(rng) is not Rng:
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
-    core = core_tables(ClassicState, game.catalogue, _classic_rules)
-    return play_out(state, rng, until_round_end, policy, core, None)
-
-
-def play_out(state: ClassicState, rng: Rng, until_round_end: bool, policy: str, core: Any,
-             fresh: Callable[[Any], None] | None) -> int:
-    """``state.play_out`` on the core with its tables ``core`` (``fresh``: see
-    ``_setup_of``)."""
-    from . import _ext
-
-    if type(rng) is not Rng or _ext is None:
-        return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
+    core, game_setup = plan
     round_no = state._round
-    setup = _setup_of(state.game, fresh) if state.deal is None else None
-    if setup is not None and "_end_round" in state.__dict__:  # a round's end of its own
-        setup = (*setup[:-1], None)  # (tests that nest a play-out in it): it is called
-    played, finished, tools_seen = _ext.classic_play_out(state, rng, until_round_end,
-                                                         policy == "playout", core, setup)
+    setup: tuple[Any, ...] | None = game_setup
+    if state.deal is not None:
+        setup = None
+    elif "_end_round" in state.__dict__:  # a round's end of its own (tests that nest a
+        setup = (*game_setup[:-1], None)  # play-out in it): it is called
+    played, finished, tools_seen = _ext.classic_play_out(  # type: ignore[union-attr]
+        state, rng, until_round_end, policy == "playout", core, setup)
     if tools_seen and "_fronts_memo" not in state.__dict__:
         # where the pure menus leave a memo behind, one that holds nothing yet (not part of
         # the position: memos compare equal whatever they hold, and the menus work out again

@@ -78,27 +78,25 @@ def setup_for(cls: type) -> Any:
     return _expansion_first_round if cls is ExpansionState else None
 
 
+def _takes(game: ExpansionGame) -> bool:
+    """Does the core play this game of Saboteur 2?  (One reach context, its own cards.)"""
+    return game.contexts == 1 and game.data is C
+
+
 def _expansion_first_round(state: ExpansionState) -> None:
-    game = state.game
-    if game.contexts != 1 or game.data is not C:
-        state._setup_round()
-        return
-    classic.first_round(state, classic.core_tables(ExpansionState, game.catalogue, _rules),
-                        _fresh_round)
+    classic.first_round(state, classic.plan_of(ExpansionState, state.game, _takes, _rules,
+                                               _fresh_round))
 
 
 def _expansion_play_out(state: ExpansionState, rng: Rng, until_round_end: bool,
                         policy: str) -> int:
-    game = state.game
-    if game.contexts != 1 or game.data is not C:
-        return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
-    core = classic.core_tables(ExpansionState, game.catalogue, _rules)
-    return classic.play_out(state, rng, until_round_end, policy, core, _fresh_round)
+    plan = classic.plan_of(ExpansionState, state.game, _takes, _rules, _fresh_round)
+    return classic.play_out(state, rng, until_round_end, policy, plan)
 
 
 def _expansion_ctx(state: ExpansionState) -> tuple[Any, type, Any] | None:
     game = state.game
-    if game.contexts != 1 or game.data is not C:
+    if not _takes(game):
         return None
     return classic._ctx_of(ExpansionState, game.catalogue, _rules)
 
