@@ -1403,32 +1403,48 @@ static inline int triple_ok(const int *mult, int a, int b, int c) {
     int need_a = 1 + (b == a) + (c == a), need_b = 1 + (c == b);
     return mult[a] >= need_a && mult[b] >= need_b;
 }
-/* how many: three kinds, C(nk, 3); a pair of one kind and another kind (nk - 1 for each
-   kind held twice or more); three of one kind (each held three times or more) */
-static int triple_count(const int *mult, int nk) {
+/* how many pairs and triples a hand's kinds make (its kinds' counts mult): pairs, C(nk, 2)
+   of two kinds and one of each kind held twice or more; triples, C(nk, 3) of three kinds,
+   a pair of one kind held twice or more with any other kind, three of a kind held three
+   times or more */
+typedef struct { int pairs, triples; } Combos;
+static Combos combos_of(const int *mult, int nk) {
     int twice = 0, thrice = 0;
     for (int a = 0; a < nk; a++) { twice += mult[a] >= 2; thrice += mult[a] >= 3; }
-    return nk * (nk - 1) * (nk - 2) / 6 + twice * (nk - 1) + thrice;
+    return (Combos){nk * (nk - 1) / 2 + twice,
+                    nk * (nk - 1) * (nk - 2) / 6 + twice * (nk - 1) + thrice};
 }
+/* the i-th triple in their order, a block of triples skipped at a time: those of a first
+   kind a (the rest lexicographic), then of a second kind b */
 static void nth_triple(const int *hd, const int *mult, int nk, int i, int *out) {
-    for (int a = 0; a < nk; a++)
-        for (int b = a; b < nk; b++)
+    int twice_after[MAXHAND + 1];  /* kinds after a held twice or more */
+    twice_after[nk] = 0;
+    for (int a = nk - 1; a >= 0; a--) twice_after[a] = twice_after[a + 1] + (mult[a] >= 2);
+    for (int a = 0; a < nk; a++) {
+        int rest = nk - 1 - a;  /* kinds after a */
+        int with_a = (mult[a] >= 3) + (mult[a] >= 2) * rest + twice_after[a + 1]
+                     + rest * (rest - 1) / 2;
+        if (i >= with_a) { i -= with_a; continue; }
+        for (int b = a; b < nk; b++) {
+            int after_b = nk - 1 - b;
+            int with_b = b == a ? (mult[a] >= 3) + (mult[a] >= 2) * after_b
+                                : (mult[b] >= 2) + after_b;
+            if (i >= with_b) { i -= with_b; continue; }
             for (int c = b; c < nk; c++)
                 if (triple_ok(mult, a, b, c) && i-- == 0) {
                     out[0] = hd[a]; out[1] = hd[b]; out[2] = hd[c]; return;
                 }
+        }
+    }
 }
-/* passes of 1 to pass_max cards: singles, pairs, triples */
-static int pass_count(Tables *t, const int *mult, int nk) {
-    int n = nk;
-    if (t->pass_max >= 2) n += pair_count(mult, nk);
-    if (t->pass_max >= 3) n += triple_count(mult, nk);
-    return n;
+/* passes of 1 to pass_max cards: singles, pairs, triples (the hand's combos c) */
+static int pass_count(Tables *t, int nk, Combos c) {
+    return nk + (t->pass_max >= 2 ? c.pairs : 0) + (t->pass_max >= 3 ? c.triples : 0);
 }
-static int nth_pass(Tables *t, const int *hd, const int *mult, int nk, int i, int *out) {
+/* the i-th pass (np: the hand's pairs) */
+static int nth_pass(const int *hd, const int *mult, int nk, int np, int i, int *out) {
     if (i < nk) { out[0] = hd[i]; return 1; }
     i -= nk;
-    int np = pair_count(mult, nk);
     if (i < np) { nth_pair(hd, mult, nk, i, out); return 2; }
     nth_triple(hd, mult, nk, i - np, out);
     return 3;
@@ -1598,6 +1614,7 @@ static int seat_effect(W *w, int seat, int card, int target, int tool) {
 typedef struct {
     Entry e[MAXCARDS + 4];
     int n, seat, nk, nrem, npairs;
+    Combos c;  /* the hand's pairs and triples (where passes or discards take several) */
     int hd[MAXHAND], mult[MAXHAND], removable[MAXFRONT];
 } Menu;
 
@@ -1611,6 +1628,7 @@ static int menu_of(W *w, Menu *m) {
         menu[nm++] = (Entry){w->pend_n, T_ORIENT, -1};
     } else {
         nk = hand_kinds(w, seat, hd, mult);
+        m->c = t->pass_max >= 2 || t->discard_n ? combos_of(mult, nk) : (Combos){0, 0};
         int build = can_build(w, seat);
         for (int i = 0; i < nk && build; i++) {  /* path cards first, by code */
             int c = hd[i];
@@ -1642,10 +1660,10 @@ static int menu_of(W *w, Menu *m) {
         }
         if (t->discard_n && w->nfront[seat] && w->hn[seat] >= t->discard_n) {
             m->nrem = front_kinds(w, seat, m->removable);
-            m->npairs = pair_count(mult, nk);
+            m->npairs = m->c.pairs;
             if (m->npairs) menu[nm++] = (Entry){m->npairs * m->nrem, T_DISCARD, -1};
         }
-        if (nk) menu[nm++] = (Entry){pass_count(t, mult, nk), T_PASS, -1};
+        if (nk) menu[nm++] = (Entry){pass_count(t, nk, m->c), T_PASS, -1};
     }
     if (nm == 0) { PyErr_SetString(PyExc_AssertionError, "core: no legal action"); return -1; }
     m->n = nm; m->nk = nk;
@@ -1728,7 +1746,7 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
         break;
     }
     case T_PASS: {
-        int cs[3], n = nth_pass(t, hd, mult, nk, i, cs);
+        int cs[3], n = nth_pass(hd, mult, nk, m->c.pairs, i, cs);
         action = pass_action(t, cs, n);
         if (action == NULL) return -1;
         w->last = seat;
@@ -2487,7 +2505,7 @@ static PyObject *action_at(W *w, Menu *m, Entry *e, int i) {
         return placement_at(w, e, i, &at, &otile);
     }
     case T_PASS: {
-        int cs[3], n = nth_pass(t, m->hd, m->mult, m->nk, i, cs);
+        int cs[3], n = nth_pass(m->hd, m->mult, m->nk, m->c.pairs, i, cs);
         return pass_action(t, cs, n);
     }
     case T_DISCARD: {
