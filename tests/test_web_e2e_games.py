@@ -213,7 +213,9 @@ def test_a_whole_match_by_clicking(server: str, browser: Any, tmp_path: Path, ga
             assert "Markers 8" not in page.locator("#players").inner_text()
         moves = _play_match(page, server, game, players, dirs, f"games-{game}", ROUNDS[game],
                             time.time() + 150)
-        assert moves > 3
+        # (a one-round Lost Mines match may end, by the bots' moves and votes, within the
+        # human's first three turns: there the clicks that went through are what counts)
+        assert moves > (1 if game == "lost-mines" else 3)
         if game == "solo":  # the rematch button opens a new table for the same seat
             url = page.url
             page.locator("[data-testid=reopen-results]").click()
