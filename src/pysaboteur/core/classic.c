@@ -1559,6 +1559,64 @@ static int take_from_front(W *w, int seat, int k) {
     return w->t->effect[card] == E_THEFT ? theft_order_edit(w, seat, 0) : 0;
 }
 
+/* ExpansionState._play_on_player's inspection: ``inspected`` (a list of dicts, replaced, as
+   is the seat's dict) with the target's role added to what the seat has seen */
+static int inspect_role(W *w, int seat, int target) {
+    PyObject *st = w->state, *old = get_attr(st, "inspected"), *roles = get_attr(st, "roles");
+    PyObject *seen = NULL, *who = NULL, *now = NULL;
+    int r = -1;
+    if (old != NULL && roles != NULL && PyList_Check(old) && PyList_Check(roles)
+        && seat < PyList_GET_SIZE(old) && target < PyList_GET_SIZE(roles)
+        && (now = PyList_GetSlice(old, 0, PY_SSIZE_T_MAX)) != NULL
+        && (seen = PyDict_Copy(PyList_GET_ITEM(old, seat))) != NULL
+        && (who = PyLong_FromLong(target)) != NULL
+        && PyDict_SetItem(seen, who, PyList_GET_ITEM(roles, target)) == 0) {
+        PyList_SetItem(now, seat, seen);  /* (steals seen) */
+        seen = NULL;
+        r = set_attr(st, "inspected", now);
+    }
+    if (r < 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_AssertionError, "core: inspection");
+    Py_XDECREF(old); Py_XDECREF(roles); Py_XDECREF(seen); Py_XDECREF(who); Py_XDECREF(now);
+    return r;
+}
+
+/* ExpansionState._play_on_player's swap your hats: the target's role joins hats_aside, a
+   spare role (the last) takes its place, and nobody's inspection of the target stands;
+   every list and dict replaced, not changed in place (clones share them) */
+static int swap_hats(W *w, int target) {
+    PyObject *st = w->state, *aside = get_attr(st, "hats_aside"), *roles0 = get_attr(st, "roles"),
+             *spare0 = get_attr(st, "spare_roles"), *insp0 = get_attr(st, "inspected");
+    PyObject *more = NULL, *roles = NULL, *spare = NULL, *insp = NULL, *who = NULL;
+    int r = -1;
+    Py_ssize_t ns;
+    if (aside == NULL || roles0 == NULL || spare0 == NULL || insp0 == NULL
+        || !PyList_Check(roles0) || !PyList_Check(insp0) || target >= PyList_GET_SIZE(roles0)
+        || (more = PySequence_List(aside)) == NULL
+        || PyList_Append(more, PyList_GET_ITEM(roles0, target)) < 0
+        || (roles = PyList_GetSlice(roles0, 0, PY_SSIZE_T_MAX)) == NULL
+        || (spare = PySequence_List(spare0)) == NULL || (ns = PyList_GET_SIZE(spare)) == 0
+        || (insp = PyList_New(PyList_GET_SIZE(insp0))) == NULL || (who = PyLong_FromLong(target)) == NULL)
+        goto out;
+    PyObject *last = PyList_GET_ITEM(spare, ns - 1);  /* spare.pop() */
+    Py_INCREF(last);
+    if (PyList_SetSlice(spare, ns - 1, ns, NULL) < 0) { Py_DECREF(last); goto out; }
+    PyList_SetItem(roles, target, last);  /* (steals last) */
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(insp0); i++) {
+        PyObject *known = PyDict_Copy(PyList_GET_ITEM(insp0, i));
+        if (known == NULL) goto out;
+        PyList_SET_ITEM(insp, i, known);
+        if (PyDict_Contains(known, who) == 1 && PyDict_DelItem(known, who) < 0) goto out;
+    }
+    if (!PyErr_Occurred())
+        r = set_attr(st, "hats_aside", more) < 0 || set_attr(st, "roles", roles) < 0
+            || set_attr(st, "spare_roles", spare) < 0 || set_attr(st, "inspected", insp) < 0 ? -1 : 0;
+out:
+    if (r < 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_AssertionError, "core: swap your hats");
+    Py_XDECREF(aside); Py_XDECREF(roles0); Py_XDECREF(spare0); Py_XDECREF(insp0);
+    Py_XDECREF(more); Py_XDECREF(roles); Py_XDECREF(spare); Py_XDECREF(insp); Py_XDECREF(who);
+    return r;
+}
+
 static int seat_effect(W *w, int seat, int card, int target, int tool) {
     Tables *t = w->t;
     switch (t->effect[card]) {
@@ -1604,6 +1662,10 @@ static int seat_effect(W *w, int seat, int card, int target, int tool) {
         w->pending_draw = 0;
         return 0;
     }
+    case E_OTHER_SEAT:  /* inspection: discarded, the target's role seen by the seat */
+        return append_discard(w, card) < 0 ? -1 : inspect_role(w, seat, target);
+    case E_SWAP_HATS:  /* swap your hats: discarded, the target's role set aside for a spare */
+        return append_discard(w, card) < 0 ? -1 : swap_hats(w, target);
     default:
         return py_on_player(w, seat, card, target);
     }
