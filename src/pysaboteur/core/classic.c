@@ -274,6 +274,7 @@ typedef struct {
        menu's sorted kinds off them): kept in step with every change of a hand */
     int kcount[MAXSEATS][MAXCARDS];
     uint64_t kbits[MAXSEATS][KWORDS];
+    int ktwice[MAXSEATS], kthrice[MAXSEATS];  /* kinds held twice or more, three times or more */
     int deck[MAXDECK], ndeck, ndeck0;
     int front[MAXSEATS][MAXFRONT], nfront[MAXSEATS], bits[MAXSEATS];
     int order[MAXORDER], norder;
@@ -1094,10 +1095,12 @@ typedef struct { int count, tag, card; } Entry;
 static void hand_recount(W *w, int seat) {
     memset(w->kcount[seat], 0, sizeof w->kcount[seat]);
     memset(w->kbits[seat], 0, sizeof w->kbits[seat]);
+    w->ktwice[seat] = w->kthrice[seat] = 0;
     for (int i = 0; i < w->hn[seat]; i++) {
-        int id = w->hand[seat][i];
-        w->kcount[seat][id]++;
+        int id = w->hand[seat][i], k = ++w->kcount[seat][id];
         w->kbits[seat][id >> 6] |= 1ULL << (id & 63);
+        w->ktwice[seat] += k == 2;
+        w->kthrice[seat] += k == 3;
     }
 }
 
@@ -1108,7 +1111,10 @@ static int hand_remove(W *w, int seat, int card) {
         if (h[i] == card) {  /* (a few cards: shifted by hand) */
             for (int k = i + 1; k < n; k++) h[k - 1] = h[k];
             w->hn[seat] = n - 1;
-            if (--w->kcount[seat][card] == 0) w->kbits[seat][card >> 6] &= ~(1ULL << (card & 63));
+            int k = --w->kcount[seat][card];
+            if (k == 0) w->kbits[seat][card >> 6] &= ~(1ULL << (card & 63));
+            w->ktwice[seat] -= k == 1;
+            w->kthrice[seat] -= k == 2;
             return 0;
         }
     PyErr_SetString(PyExc_AssertionError, "core: card not in hand");
@@ -1118,10 +1124,12 @@ static int hand_remove(W *w, int seat, int card) {
 static void draw(W *w, int seat, int n) {
     w->hdirty |= 1u << seat;
     while (n-- > 0 && w->ndeck > 0) {
-        int id = w->deck[--w->ndeck];
+        int id = w->deck[--w->ndeck], k;
         w->hand[seat][w->hn[seat]++] = id;
-        w->kcount[seat][id]++;
+        k = ++w->kcount[seat][id];
         w->kbits[seat][id >> 6] |= 1ULL << (id & 63);
+        w->ktwice[seat] += k == 2;
+        w->kthrice[seat] += k == 3;
     }
 }
 
@@ -1403,14 +1411,13 @@ static inline int triple_ok(const int *mult, int a, int b, int c) {
     int need_a = 1 + (b == a) + (c == a), need_b = 1 + (c == b);
     return mult[a] >= need_a && mult[b] >= need_b;
 }
-/* how many pairs and triples a hand's kinds make (its kinds' counts mult): pairs, C(nk, 2)
+/* how many pairs and triples a hand's nk kinds make (twice, thrice: how many of them it
+   holds twice or more, three times or more): pairs, C(nk, 2)
    of two kinds and one of each kind held twice or more; triples, C(nk, 3) of three kinds,
    a pair of one kind held twice or more with any other kind, three of a kind held three
    times or more */
 typedef struct { int pairs, triples; } Combos;
-static Combos combos_of(const int *mult, int nk) {
-    int twice = 0, thrice = 0;
-    for (int a = 0; a < nk; a++) { twice += mult[a] >= 2; thrice += mult[a] >= 3; }
+static Combos combos_of(int nk, int twice, int thrice) {
     return (Combos){nk * (nk - 1) / 2 + twice,
                     nk * (nk - 1) * (nk - 2) / 6 + twice * (nk - 1) + thrice};
 }
@@ -1690,7 +1697,8 @@ static int menu_of(W *w, Menu *m) {
         menu[nm++] = (Entry){w->pend_n, T_ORIENT, -1};
     } else {
         nk = hand_kinds(w, seat, hd, mult);
-        m->c = t->pass_max >= 2 || t->discard_n ? combos_of(mult, nk) : (Combos){0, 0};
+        m->c = t->pass_max >= 2 || t->discard_n
+               ? combos_of(nk, w->ktwice[seat], w->kthrice[seat]) : (Combos){0, 0};
         int build = can_build(w, seat);
         for (int i = 0; i < nk && build; i++) {  /* path cards first, by code */
             int c = hd[i];
