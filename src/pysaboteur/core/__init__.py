@@ -216,7 +216,7 @@ def compiled_clone(cls: type, spec: CloneSpec) -> Callable[[Any], Any] | None:
         from ..engine.maze import Memo
         from ..engine.rng import Rng
 
-        fast = _ext.cloner(spec.cls, spec.lists, spec.nested, spec.rng, spec.rng_way,
+        fast = _ext.cloner(cls, spec.cls, spec.lists, spec.nested, spec.rng, spec.rng_way,
                            spec.memo, spec.memo_value, Rng, Memo)
     CLONES[cls] = fast
     return fast

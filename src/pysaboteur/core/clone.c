@@ -26,6 +26,7 @@ enum {
 
 typedef struct {
     PyObject *cls;               /* the clone's class, NULL: the state's own */
+    PyObject *plain;             /* the class whose dict is read and set without look-ups */
     PyObject *lists, *nested;    /* tuples of interned field names */
     PyObject *rng_name, *memo_name;
     int rng_way, memo_value;
@@ -34,6 +35,19 @@ typedef struct {
 } Plan;
 
 static PyObject *s_dict, *s_state, *s_value, *s_shared, *s_copy, *s_clone, *empty, *mask;
+
+/* a new object of ``type`` as type.__new__(type) makes it: object.__new__'s allocation
+   where that is the class's __new__ and all it does (no arguments to check, not abstract,
+   no instance dict to set up: the __slots__ classes Rng and Memo) */
+#ifndef Py_TPFLAGS_MANAGED_DICT
+#define Py_TPFLAGS_MANAGED_DICT 0
+#endif
+static inline PyObject *new_of(PyTypeObject *t) {
+    if (t->tp_new == PyBaseObject_Type.tp_new && t->tp_dictoffset == 0
+        && !(t->tp_flags & (Py_TPFLAGS_IS_ABSTRACT | Py_TPFLAGS_MANAGED_DICT)))
+        return t->tp_alloc(t, 0);
+    return t->tp_new(t, empty, NULL);
+}
 
 /* a __slots__ member's offset in the objects of ``type`` (-1: not a plain object slot of a
    type with the generic attribute access: then the attribute is read and set by name) */
@@ -131,8 +145,7 @@ static PyObject *rng_of(const Plan *p, PyObject *old) {
         if (!fits) Py_SETREF(state, PyNumber_And(state, mask));
         if (state == NULL) return NULL;
     }
-    PyTypeObject *t = (PyTypeObject *)p->rng_type;
-    PyObject *r = t->tp_new(t, empty, NULL);
+    PyObject *r = new_of((PyTypeObject *)p->rng_type);
     if (r == NULL || put_slot(r, p->off_state, s_state, state) < 0) Py_CLEAR(r);
     Py_DECREF(state);
     return r;
@@ -147,8 +160,7 @@ static PyObject *memo_of(const Plan *p, PyObject *old) {
         value = take_slot(old, mine ? p->off_value : -1, s_value);
         if (value == NULL) return NULL;
     } else Py_INCREF(value);
-    PyTypeObject *t = (PyTypeObject *)p->memo_type;
-    PyObject *memo = t->tp_new(t, empty, NULL);
+    PyObject *memo = new_of((PyTypeObject *)p->memo_type);
     if (memo == NULL || put_slot(memo, p->off_value, s_value, value) < 0
         || put_slot(memo, p->off_shared, s_shared, Py_True) < 0) Py_CLEAR(memo);
     Py_DECREF(value);
@@ -165,12 +177,18 @@ static int put_new(PyObject *d, PyObject *k, PyObject *v) {  /* steals v */
 static PyObject *clone_call(PyObject *capsule, PyObject *state) {
     const Plan *p = PyCapsule_GetPointer(capsule, NULL);
     if (p == NULL) return NULL;
-    PyObject *d = PyObject_GetAttr(state, s_dict), *nd = NULL, *new = NULL;
+    /* the class the plan was made for: its __dict__ is the object's own (no property of a
+       class of its own: checked by cloner), read and set as object's descriptor does */
+    int plain = (PyObject *)Py_TYPE(state) == p->plain;
+    PyObject *d = plain ? PyObject_GenericGetDict(state, NULL) : PyObject_GetAttr(state, s_dict);
+    PyObject *nd = NULL, *new = NULL;
     if (d == NULL) return NULL;
     if (!PyDict_Check(d)) { PyErr_SetString(PyExc_TypeError, "core: a state's __dict__"); goto fail; }
     PyTypeObject *cls = p->cls != NULL ? (PyTypeObject *)p->cls : Py_TYPE(state);
-    new = cls->tp_new(cls, empty, NULL);
-    if (new == NULL || (nd = PyDict_Copy(d)) == NULL || PyObject_SetAttr(new, s_dict, nd) < 0)
+    new = new_of(cls);
+    if (new == NULL || (nd = PyDict_Copy(d)) == NULL) goto fail;
+    if ((PyObject *)cls == p->plain ? PyObject_GenericSetDict(new, nd, NULL) < 0
+                                    : PyObject_SetAttr(new, s_dict, nd) < 0)
         goto fail;
     PyObject *old = field_of(d, p->rng_name);
     if (old == NULL || put_new(nd, p->rng_name, rng_of(p, old)) < 0) goto fail;
@@ -200,7 +218,7 @@ static PyMethodDef clone_def = {
 static void plan_free(PyObject *capsule) {
     Plan *p = PyCapsule_GetPointer(capsule, NULL);
     if (p == NULL) { PyErr_Clear(); return; }
-    Py_XDECREF(p->cls); Py_XDECREF(p->lists); Py_XDECREF(p->nested);
+    Py_XDECREF(p->cls); Py_XDECREF(p->plain); Py_XDECREF(p->lists); Py_XDECREF(p->nested);
     Py_XDECREF(p->rng_name); Py_XDECREF(p->memo_name);
     Py_XDECREF(p->rng_type); Py_XDECREF(p->memo_type); Py_XDECREF(p->rng_clone);
     PyMem_Free(p);
@@ -227,15 +245,30 @@ static PyObject *names_of(PyObject *seq) {
     return t;
 }
 
-/* cloner(cls, lists, nested, rng_name, rng_way, memo_name, memo_value, Rng, Memo) -> a
-   function state -> clone (cls None: the state's own class) */
+/* Is ``__dict__`` of the objects of ``type`` the one every class gets (the object's own
+   dict, read and set by the generic functions), and their attributes generic? */
+static int plain_dict(PyObject *type) {
+    PyTypeObject *t = (PyTypeObject *)type;
+    if (!(t->tp_flags & Py_TPFLAGS_HEAPTYPE) || t->tp_getattro != PyObject_GenericGetAttr
+        || t->tp_setattro != PyObject_GenericSetAttr)
+        return 0;
+    PyObject *descr = _PyType_Lookup(t, s_dict);
+    return descr != NULL && Py_IS_TYPE(descr, &PyGetSetDescr_Type)
+        && ((PyGetSetDescrObject *)descr)->d_getset->set != NULL
+        && strcmp(((PyGetSetDescrObject *)descr)->d_getset->name, "__dict__") == 0
+        && PyType_IsSubtype(((PyDescrObject *)descr)->d_type, &PyBaseObject_Type);
+}
+
+/* cloner(key, cls, lists, nested, rng_name, rng_way, memo_name, memo_value, Rng, Memo) ->
+   a function state -> clone (cls None: the state's own class; key: the class of the states
+   it will clone, mostly) */
 static PyObject *cloner(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *cls, *lists, *nested, *rng_name, *memo_name, *rng_type, *memo_type;
+    PyObject *key, *cls, *lists, *nested, *rng_name, *memo_name, *rng_type, *memo_type;
     int rng_way, memo_value;
-    if (!PyArg_ParseTuple(args, "OOOUiUpO!O!:cloner", &cls, &lists, &nested, &rng_name,
-                          &rng_way, &memo_name, &memo_value, &PyType_Type, &rng_type,
-                          &PyType_Type, &memo_type))
+    if (!PyArg_ParseTuple(args, "O!OOOUiUpO!O!:cloner", &PyType_Type, &key, &cls, &lists,
+                          &nested, &rng_name, &rng_way, &memo_name, &memo_value, &PyType_Type,
+                          &rng_type, &PyType_Type, &memo_type))
         return NULL;
     if (cls != Py_None && !PyType_Check(cls)) {
         PyErr_SetString(PyExc_TypeError, "core: a clone's class");
@@ -250,6 +283,7 @@ static PyObject *cloner(PyObject *self, PyObject *args) {
     PyObject *capsule = PyCapsule_New(p, NULL, plan_free);
     if (capsule == NULL) { PyMem_Free(p); return NULL; }
     if (cls != Py_None) { Py_INCREF(cls); p->cls = cls; }
+    if (plain_dict(key)) { Py_INCREF(key); p->plain = key; }
     Py_INCREF(rng_type); p->rng_type = rng_type;
     Py_INCREF(memo_type); p->memo_type = memo_type;
     Py_INCREF(rng_name); PyUnicode_InternInPlace(&rng_name); p->rng_name = rng_name;
@@ -272,7 +306,7 @@ static PyObject *cloner(PyObject *self, PyObject *args) {
 
 PyMethodDef clone_methods[] = {
     {"cloner", cloner, METH_VARARGS,
-     "A state class's clone on the core: (cls, lists, nested, rng_name, rng_way, memo_name, "
+     "A state class's clone on the core: (key, cls, lists, nested, rng_name, rng_way, memo_name, "
      "memo_value, Rng, Memo) -> function(state) -> clone (see core/clone.c)."},
     {NULL, NULL, 0, NULL},
 };
