@@ -34,7 +34,7 @@ class OptionalBuildExt(build_ext):
 
 #: the core's files: the module, then one file per game family (``core/core.h`` declares
 #: each family's entry points, ``module.c`` gathers them into one module)
-CORE_SOURCES = ["module.c", "classic.c", "duel.c", "lost_mines.c", "determinize.c"]
+CORE_SOURCES = ["module.c", "classic.c", "duel.c", "lost_mines.c", "determinize.c", "clone.c"]
 
 setup(
     ext_modules=[Extension("pysaboteur._core",

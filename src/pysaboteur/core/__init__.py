@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import import_module
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 _ext: ModuleType | None = None
 _why = ""
@@ -124,6 +124,7 @@ def use_pure(pure: bool = True) -> Iterator[None]:
     before = _pure
     _release()
     _pure = pure or _ext is None
+    CLONES.clear()
     _use_rng(not _pure)
     menu.forget_compiled()
     try:
@@ -131,6 +132,7 @@ def use_pure(pure: bool = True) -> Iterator[None]:
     finally:
         _release()
         _pure = before
+        CLONES.clear()
         _use_rng(not _pure)
         menu.forget_compiled()
 
@@ -177,3 +179,44 @@ def compiled_setup(cls: type) -> Callable[..., Any] | None:
         if fast is not None:
             return fast
     return None
+
+
+class CloneSpec(NamedTuple):
+    """What a state class's ``clone`` copies, for the core's (``core/clone.c``, which knows no
+    game): ``new.__dict__ = self.__dict__.copy()``, then a new generator and a new memo, the
+    ``lists`` copied (``.copy()``) and the lists of lists ``nested`` copied two deep; the rest
+    is shared with the state (copy-on-write)."""
+
+    lists: tuple[str, ...]
+    nested: tuple[str, ...] = ("hands",)
+    cls: type | None = None  # the clone's class (None: the state's own)
+    rng: str = "rng"
+    rng_way: int = 0  # RNG_SET, RNG_NEW or RNG_CLONE
+    memo: str = "_mt"  # marked shared, the clone's a new one, shared too
+    memo_value: bool = False  # the clone's memo keeps the old one's value (else None)
+
+
+#: how a :class:`CloneSpec` makes the clone's generator from the state's ``old``:
+#: ``Rng.__new__(Rng)`` with ``old.state`` as it is, ``Rng(old.state)`` (masked to 64 bits),
+#: ``old.clone()``
+RNG_SET, RNG_NEW, RNG_CLONE = 0, 1, 2
+
+#: the compiled clones by state class (None: cloned in Python), filled by the games' ``clone``
+#: (:func:`compiled_clone`) and emptied when the core is switched on or off
+CLONES: dict[type, Callable[[Any], Any] | None] = {}
+UNKNOWN: Any = object()
+
+
+def compiled_clone(cls: type, spec: CloneSpec) -> Callable[[Any], Any] | None:
+    """The core's clone (a function: state -> its clone) of the states of ``cls`` as ``spec``
+    says, or None (cloned in Python); kept in :data:`CLONES`.  A state the rollout API holds
+    is given back to Python by its class's ``clone`` first: its class gets None."""
+    fast: Callable[[Any], Any] | None = None
+    if not _pure and _ext is not None and not hasattr(cls, "_plain"):
+        from ..engine.maze import Memo
+        from ..engine.rng import Rng
+
+        fast = _ext.cloner(cls, spec.cls, spec.lists, spec.nested, spec.rng, spec.rng_way,
+                           spec.memo, spec.memo_value, Rng, Memo)
+    CLONES[cls] = fast
+    return fast

@@ -80,6 +80,10 @@ static PyMethodDef module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* clone.c: State.clone for every game (a spec per state class, no game's rules) */
+extern PyMethodDef clone_methods[];
+int clone_init(void);
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "pysaboteur._core",
     "The optional compiled core of pysaboteur (see pysaboteur.core).", -1, NULL,
@@ -93,7 +97,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         || classic_init() < 0 || PyModule_AddFunctions(m, classic_methods) < 0
         || lost_mines_init() < 0 || PyModule_AddFunctions(m, lost_mines_methods) < 0
         || duel_init() < 0 || PyModule_AddFunctions(m, duel_methods) < 0
-        || determinize_init() < 0 || PyModule_AddFunctions(m, determinize_methods) < 0) {
+        || determinize_init() < 0 || PyModule_AddFunctions(m, determinize_methods) < 0
+        || clone_init() < 0 || PyModule_AddFunctions(m, clone_methods) < 0) {
         Py_DECREF(m);
         return NULL;
     }

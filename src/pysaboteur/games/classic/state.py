@@ -16,6 +16,7 @@ from itertools import repeat
 from types import ModuleType
 from typing import Any, ClassVar
 
+from ...core import CLONES, RNG_SET, UNKNOWN, CloneSpec, compiled_clone
 from ...engine.actions import (
     Action,
     Discard,
@@ -254,6 +255,12 @@ class ClassicState(SharedMaze, GoalReveals, MenuState):
     _LIST_FIELDS: ClassVar[tuple[str, ...]] = ("history", "actors", "deck", "discards", "passed")
 
     def clone(self) -> ClassicState:
+        fast = CLONES.get(type(self), UNKNOWN)  # the compiled core's (core/clone.c), or None
+        if fast is UNKNOWN:
+            fast = compiled_clone(type(self), CloneSpec(
+                self._LIST_FIELDS, ("hands",), None, "rng", RNG_SET, "_mt", True))
+        if fast is not None:
+            return fast(self)  # type: ignore[no-any-return]
         new = self.__class__.__new__(self.__class__)
         d = self.__dict__
         nd = new.__dict__ = d.copy()  # see engine.game.State.clone on copying the dict

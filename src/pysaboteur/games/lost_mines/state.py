@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from ...core import CLONES, RNG_CLONE, UNKNOWN, CloneSpec, compiled_clone
 from ...engine.actions import (
     Action,
     Move,
@@ -317,6 +318,11 @@ class LostMinesState(SharedMaze, MenuState):
         return C.identity_of(self.dwarves[seat])
 
     def clone(self) -> LostMinesState:
+        fast = CLONES.get(type(self), UNKNOWN)  # the compiled core's (core/clone.c), or None
+        if fast is UNKNOWN:
+            fast = compiled_clone(type(self), _CLONE_SPEC)
+        if fast is not None:
+            return fast(self)  # type: ignore[no-any-return]
         new = LostMinesState.__new__(LostMinesState)
         d = self.__dict__
         nd = new.__dict__ = d.copy()  # see engine.game.State.clone on copying the dict
@@ -1028,3 +1034,8 @@ def round_points(dwarves: list[str], treasures: list[list[str]], dragon: int | N
     if dragon is not None:
         points[dragon] -= min(C.DRAGON_PENALTY, points[dragon])
     return points
+
+
+#: what ``LostMinesState.clone`` copies, for the compiled core's clone (``core/clone.c``)
+_CLONE_SPEC = CloneSpec(("history", "actors", "pawn", "pawn_seg", "deck", "aside", "discards"),
+                        ("hands",), LostMinesState, "rng", RNG_CLONE, "_mt", False)
