@@ -64,7 +64,16 @@ typedef struct {
        holder views.LaterRoundEnd.by and core/duel.py's _ended, which reads the pieces) */
     int rounds, value[DMAXC], tie_colour;
     PyObject *round_result, *later_by, *ended;
+    /* card ids by the code objects themselves (codes[]: what the core writes into hands and
+       piles, so what it reads back), open addressing on the pointer; other equal strings go
+       to the ids dict */
+    PyObject *by_ptr[4 * DMAXC];
+    int id_by_ptr[4 * DMAXC];
 } DT;
+
+static inline unsigned ptr_slot(PyObject *o) {
+    return (unsigned)(((uintptr_t)o * 0x9E3779B97F4A7C15ULL) >> 56) & (4 * DMAXC - 1);
+}
 
 static void dt_free(PyObject *capsule) {
     DT *t = PyCapsule_GetPointer(capsule, "pysaboteur._core.DuelTables");
@@ -102,6 +111,9 @@ static PyObject *duel_tables(PyObject *self, PyObject *spec) {
         PyObject *row = PyList_GET_ITEM(cards, c), *o;
         CHECK(PyTuple_Check(row) && PyTuple_GET_SIZE(row) == 12, "card row");
         t->codes[c] = PyTuple_GET_ITEM(row, 0); Py_INCREF(t->codes[c]);
+        unsigned slot = ptr_slot(t->codes[c]);
+        while (t->by_ptr[slot] != NULL) slot = (slot + 1) & (4 * DMAXC - 1);
+        t->by_ptr[slot] = t->codes[c]; t->id_by_ptr[slot] = c;
         t->category[c] = (int)tuple_long(row, 1);
         t->effect[c] = (int)tuple_long(row, 2);
         o = PyTuple_GET_ITEM(row, 3);
@@ -485,7 +497,10 @@ static void frontier(W *w, int seat) {
 
 /* ------------------------------------------------------------------ Python state in and out */
 static int card_id(W *w, PyObject *code) {
-    return code_id(w->t->ids, code);
+    DT *t = w->t;  /* (a state's cards are mostly the core's own code objects: no hashing) */
+    for (unsigned slot = ptr_slot(code); t->by_ptr[slot] != NULL; slot = (slot + 1) & (4 * DMAXC - 1))
+        if (t->by_ptr[slot] == code) return t->id_by_ptr[slot];
+    return code_id(t->ids, code);
 }
 
 /* a list of codes into ids (0; 1: more than max; -1: error) */
@@ -796,13 +811,28 @@ static int put_maze(W *w, PyObject *made) {
 
 static PyObject *made_maze;  /* (maze, memo) made ahead by release, or NULL */
 
+/* a dict made with room for n entries: the maze's dicts are built whole, and growing one
+   from empty (resized at 5, 10, 21, 42 entries...) costs about as much as the inserts */
+static inline PyObject *dict_sized(Py_ssize_t n) {
+#if PY_VERSION_HEX < 0x030D0000
+    return _PyDict_NewPresized(n);
+#else
+    (void)n;
+    return PyDict_New();
+#endif
+}
+
 static PyObject *make_maze(W *w) {
-    PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
+    int nreach[NCTX] = {0, 0};  /* each context's reached cells */
+    for (int i = 0; i < ntouched; i++)
+        for (int k = 0; k < w->nctx; k++) nreach[k] += reach[k][touched[i]] != 0;
+    PyObject *cells = dict_sized(w->norder), *hidden = PyDict_New(),
+             *cons = dict_sized(2 * w->norder + 2),
              *order = PyList_New(w->norder), *src = PyList_New(w->nctx), *bl = PyList_New(w->nctx),
              *rd = PyList_New(w->nctx), *rid = PyList_New(w->nctx);
     int ok = cells && hidden && cons && order && src && bl && rd && rid;
     for (int k = 0; ok && k < w->nctx; k++) {
-        PyObject *a = PyDict_New(), *b = PyDict_New(), *c = PyDict_New(), *d = PyDict_New();
+        PyObject *a = PyDict_New(), *b = PyDict_New(), *c = dict_sized(nreach[k]), *d = PyDict_New();
         if (!a || !b || !c || !d) { Py_XDECREF(a); Py_XDECREF(b); Py_XDECREF(c); Py_XDECREF(d); ok = 0; break; }
         PyList_SET_ITEM(src, k, a); PyList_SET_ITEM(bl, k, b);
         PyList_SET_ITEM(rd, k, c); PyList_SET_ITEM(rid, k, d);
@@ -1836,6 +1866,30 @@ static PyObject *round_end_record(W *w, int round_no) {
     return r;
 }
 
+/* RoundResult(round, earned, {"bribes": made, "paid": fees, "totals": totals}) (made
+   stolen), without the call of its dataclass __init__ (a Python frame and a dict of keyword
+   arguments, a third of a round's end in C): the instance made by its type's tp_new and its
+   three fields set in __init__'s order, what that __init__ does (core/duel.py checks that the
+   class is still the plain dataclass of these three fields, without __post_init__) */
+static PyObject *round_result(DT *t, int round_no, PyObject *earned, PyObject *made,
+                              PyObject *fees, PyObject *totals) {
+    PyTypeObject *type = (PyTypeObject *)t->round_result;
+    PyObject *details = made == NULL ? NULL : PyDict_New(), *round = PyLong_FromLong(round_no),
+             *empty = PyTuple_New(0), *rr = NULL;
+    if (details == NULL || round == NULL || empty == NULL
+        || PyDict_SetItem(details, name_of("bribes"), made) < 0
+        || PyDict_SetItem(details, name_of("paid"), fees) < 0
+        || PyDict_SetItem(details, name_of("totals"), totals) < 0
+        || (rr = type->tp_new(type, empty, NULL)) == NULL)
+        goto done;
+    if (set_attr(rr, "round", round) < 0 || set_attr(rr, "gold", earned) < 0
+        || set_attr(rr, "details", details) < 0)
+        Py_CLEAR(rr);
+done:
+    Py_XDECREF(made); Py_XDECREF(details); Py_XDECREF(round); Py_XDECREF(empty);
+    return rr;
+}
+
 /* DuelState._end_round (the gold claimed, the trolls paid, the goals left out, the round's
    record; who begins the next round, or the match over), written into the state; the next
    round is the caller's */
@@ -1906,9 +1960,7 @@ static int end_round(W *w) {
     if (results == NULL || !(earned = int_list(earn, w->seats)) || !(fees = int_list(fee, w->seats))
         || !(totals = int_list(total, w->seats)))
         goto done;
-    PyObject *rr = PyObject_CallFunction(t->round_result, "iO{sNsOsO}", round_no, earned, "bribes",
-                                         int_list(w->bribes_made, w->seats), "paid", fees,
-                                         "totals", totals);
+    PyObject *rr = round_result(t, round_no, earned, int_list(w->bribes_made, w->seats), fees, totals);
     if (rr == NULL || PyList_Append(results, rr) < 0) { Py_XDECREF(rr); goto done; }
     Py_DECREF(rr);
     if (set_attr(st, "gold", gold) < 0 || set_attr(st, "paid", paid) < 0
