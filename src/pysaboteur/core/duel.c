@@ -2238,8 +2238,29 @@ static PyObject *placed(const W *w, int c, int otile) {
     return a;
 }
 
+/* the menu's pairs of cards (passes of two, the pairs a discard gives up) in nth_pair's
+   order, into out: how many */
+static int menu_pairs(const Menu *m, int (*out)[2]) {
+    int n = 0;
+    for (int a = 0; a < m->nk; a++)
+        for (int b = a; b < m->nk; b++) {
+            if (b == a && m->mult[a] < 2) continue;
+            out[n][0] = m->hd[a]; out[n][1] = m->hd[b]; n++;
+        }
+    return n;
+}
+
+/* the entry's i-th action, its action_key ``key`` known: the kept object, else action_of's */
+static PyObject *keyed(const W *w, const Menu *m, const Entry *e, int i, int64_t key) {
+    PyObject *a = cached_action(key);
+    if (a == NULL) return action_of(w, m, e, i);
+    Py_INCREF(a);
+    return a;
+}
+
 /* every action of the menu, in order: the list legal_actions() gives */
 static PyObject *menu_list(W *w, Menu *m) {
+    static int pairs[DMAXHAND * (DMAXHAND + 1) / 2][2];
     int total = 0, at = 0;
     for (int k = 0; k < m->n; k++) total += m->e[k].count;
     PyObject *list = PyList_New(total), *a;
@@ -2251,6 +2272,20 @@ static PyObject *menu_list(W *w, Menu *m) {
             for (int j = e->off; j < e->off + e->a; j++)
                 for (uint64_t f = m->fitm[j]; f; f &= f - 1)
                     PUT(placed(w, m->fitc[j], __builtin_ctzll(f)));
+        } else if (e->tag == T_PASS || e->tag == T_DISCARD) {
+            /* the pairs listed once, each action's key made here as action_key makes it
+               (action_key finds a pair by nth_pair, a walk over the pairs before it: over
+               the whole list, quadratic in the hand's kinds) */
+            int np = menu_pairs(m, pairs);
+            if (e->tag == T_PASS) {
+                for (int i = 0; i < m->nk; i++) PUT(action_of(w, m, e, i));
+                for (int p = 0; p < np; p++)
+                    PUT(keyed(w, m, e, m->nk + p, (int64_t)7 << 56 | (pairs[p][0] + 1) << 8 | (pairs[p][1] + 1)));
+            } else  /* by card removed, then pair */
+                for (int g = 0; g < e->a; g++)
+                    for (int p = 0; p < np; p++)
+                        PUT(keyed(w, m, e, g * np + p, (int64_t)6 << 56 | pairs[p][0] << 16 | pairs[p][1] << 8
+                                                       | m->buf[e->off + g]));
         } else
             for (int i = 0; i < e->count; i++) PUT(action_of(w, m, e, i));
     }
