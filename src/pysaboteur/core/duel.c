@@ -2337,6 +2337,16 @@ static void told(W *w) {
 
 /* in place: the state's list of lists ``name``'s row s made ours */
 static int own_row(PyObject *rows, DT *t, const int *ids, int n, int s) {
+    PyObject *row = PyList_GET_ITEM(rows, s);
+    if (PyList_Check(row) && PyList_GET_SIZE(row) == n) {  /* (a card played, one drawn): what changed */
+        for (int i = 0; i < n; i++) {
+            PyObject *code = t->codes[ids[i]];
+            if (PyList_GET_ITEM(row, i) == code) continue;
+            Py_INCREF(code);
+            if (PyList_SetItem(row, i, code) < 0) return -1;
+        }
+        return 0;
+    }
     PyObject *nl = codes_list(t, ids, n);
     int r = nl == NULL ? -1 : PyList_SetSlice(PyList_GET_ITEM(rows, s), 0, PY_SSIZE_T_MAX, nl);
     Py_XDECREF(nl);
@@ -2687,6 +2697,131 @@ static PyObject *duel_release(PyObject *self, PyObject *state) {
     busy = 0;
     if (r < 0) return NULL;
     Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ the held class's methods */
+/* legal_actions, legal_count, legal_action and apply of the class a held Duel state has
+   (core/resident.py's Resident) as C methods, as classic.c's held_defs: the rollout API
+   without a Python frame a call (a third of a decision listed in full went to the two
+   Python frames of resident.py's legal_actions and apply).  Each reads the context off the
+   state's class; a state given back since (its own class again: a method looked up before)
+   is Python's, through its own method. */
+static PyObject *held_ctx(PyObject *self) {  /* borrowed; NULL: not held (no error set) */
+    PyObject *d = Py_TYPE(self)->tp_dict, *k = name_of("_ctx");
+    return d == NULL || k == NULL ? NULL : PyDict_GetItemWithError(d, k);
+}
+
+static PyObject *as_python(PyObject *self, const char *name, PyObject *arg) {
+    PyObject *r = duel_release(NULL, self);
+    if (r == NULL) return NULL;
+    Py_DECREF(r);
+    PyObject *meth = name_of(name);
+    return arg == NULL ? PyObject_CallMethodNoArgs(self, meth) : PyObject_CallMethodOneArg(self, meth, arg);
+}
+
+static PyObject *m_legal(PyObject *self, PyObject *noargs) {
+    (void)noargs;
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_actions", NULL);
+    PyObject *a[2] = {self, ctx}, *r = duel_legal(NULL, a, 2);
+    if (r != Py_None) return r;
+    Py_DECREF(r);
+    return as_python(self, "legal_actions", NULL);
+}
+
+static PyObject *m_count(PyObject *self, PyObject *noargs) {
+    (void)noargs;
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_count", NULL);
+    PyObject *a[2] = {self, ctx}, *r = duel_count(NULL, a, 2);
+    if (r == NULL) return NULL;
+    long n = PyLong_AsLong(r);
+    if (n >= 0) return r;
+    Py_DECREF(r);
+    return as_python(self, "legal_count", NULL);
+}
+
+static PyObject *m_nth(PyObject *self, PyObject *index) {
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_action", index);
+    PyObject *a[3] = {self, ctx, index}, *r = duel_nth(NULL, a, 3);
+    if (r != Py_None) return r;
+    Py_DECREF(r);
+    return as_python(self, "legal_action", index);
+}
+
+/* apply(action, check=True): State.apply's way on the core (core/resident.py's Resident.apply) */
+static PyObject *m_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *action = nargs > 0 ? args[0] : NULL, *check_o = nargs > 1 ? args[1] : NULL;
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k), *v = args[nargs + k];
+        if (PyUnicode_CompareWithASCIIString(key, "action") == 0 && action == NULL) action = v;
+        else if (PyUnicode_CompareWithASCIIString(key, "check") == 0 && check_o == NULL) check_o = v;
+        else { PyErr_Format(PyExc_TypeError, "apply() got an unexpected keyword argument %R", key); return NULL; }
+    }
+    if (action == NULL || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "apply() takes an action and, optionally, check");
+        return NULL;
+    }
+    int check = check_o == NULL ? 1 : PyObject_IsTrue(check_o);
+    if (check < 0) return NULL;
+    PyObject *ctx = held_ctx(self), *done = NULL;
+    if (ctx == NULL && PyErr_Occurred()) return NULL;
+    long rc = 2;
+    if (ctx != NULL) {
+        PyObject *a[3] = {self, ctx, action};
+        if ((done = duel_apply(NULL, a, 3)) == NULL) return NULL;
+        rc = PyLong_AsLong(done);
+        Py_DECREF(done);
+        if (rc == 0) Py_RETURN_NONE;
+    }
+    PyObject *r = duel_release(NULL, self);
+    if (r == NULL) return NULL;
+    Py_DECREF(r);
+    if (rc == 1) {  /* not among the legal actions */
+        if (check) {
+            PyObject *err = PyObject_CallMethodOneArg(self, name_of("explain"), action);
+            if (err != NULL) {
+                PyErr_SetObject((PyObject *)Py_TYPE(err), err);
+                Py_DECREF(err);
+            }
+            return NULL;
+        }
+        /* unchecked: Python's own way (State.apply) */
+        r = PyObject_CallMethodOneArg(self, name_of("_apply"), action);
+        if (r == NULL) return NULL;
+        Py_DECREF(r);
+        PyObject *history = get_attr(self, "history");
+        int bad = history == NULL || PyList_Append(history, action) < 0;
+        Py_XDECREF(history);
+        if (bad) return NULL;
+        Py_RETURN_NONE;
+    }
+    return PyObject_CallMethod(self, "apply", "OO", action, check ? Py_True : Py_False);
+}
+
+static PyMethodDef held_defs[] = {
+    {"legal_actions", m_legal, METH_NOARGS, "The legal actions (on the compiled core)."},
+    {"legal_count", m_count, METH_NOARGS, "len(legal_actions()) (on the compiled core)."},
+    {"legal_action", m_nth, METH_O, "legal_actions()[index] (on the compiled core)."},
+    {"apply", (PyCFunction)(void (*)(void))m_apply, METH_FASTCALL | METH_KEYWORDS,
+     "Play the action for the current player (on the compiled core)."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* duel_held_methods(cls) -> {name: method}: the C methods above, put on the held class,
+   made for the state's own class ``cls`` (they take a state of either class) */
+static PyObject *duel_held_methods(PyObject *self, PyObject *cls) {
+    (void)self;
+    if (!PyType_Check(cls)) { PyErr_SetString(PyExc_TypeError, "duel core: a class"); return NULL; }
+    PyObject *out = PyDict_New();
+    for (PyMethodDef *d = held_defs; out != NULL && d->ml_name != NULL; d++) {
+        PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, d);
+        if (descr == NULL || PyDict_SetItemString(out, d->ml_name, descr) < 0) Py_CLEAR(out);
+        Py_XDECREF(descr);
+    }
+    return out;
 }
 
 /* ------------------------------------------------------------------ determinization */
@@ -3357,6 +3492,8 @@ PyMethodDef duel_methods[] = {
      "random_action(rng) on the core: (state, ctx, rng) -> action, or None (not taken)."},
     {"duel_apply", (PyCFunction)(void (*)(void))duel_apply, METH_FASTCALL,
      "apply(action) on the core: (state, ctx, action) -> 0 applied, 1 not legal, 2 not taken."},
+    {"duel_held_methods", duel_held_methods, METH_O,
+     "The rollout API's C methods for the class of a held state: (cls) -> {name: method}."},
     {"duel_release", duel_release, METH_O,
      "The state given back to Python if the core holds its position (the rollout API)."},
     {"duel_deal", duel_deal, METH_VARARGS,

@@ -256,6 +256,12 @@ def _duel_ctx(state: DuelState) -> tuple[Any, type, Any] | None:
         return None
     if not _CTX:
         resident = resident_class(DuelState, _calls(), FIELDS)
+        # the rollout API's hot methods in C, as Saboteur's (core/classic.py's _ctx_of: no
+        # Python frame a call; made for DuelState, so that a method looked up while the state
+        # was held is Python's own once the state is given back)
+        assert _ext is not None
+        for name, method in _ext.duel_held_methods(DuelState).items():
+            setattr(resident, name, method)
         ctx = (core_tables(), resident, _game_of_state)
         resident._ctx = ctx  # type: ignore[attr-defined]
         _CTX.append(ctx)
