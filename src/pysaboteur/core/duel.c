@@ -64,7 +64,16 @@ typedef struct {
        holder views.LaterRoundEnd.by and core/duel.py's _ended, which reads the pieces) */
     int rounds, value[DMAXC], tie_colour;
     PyObject *round_result, *later_by, *ended;
+    /* card ids by the code objects themselves (codes[]: what the core writes into hands and
+       piles, so what it reads back), open addressing on the pointer; other equal strings go
+       to the ids dict */
+    PyObject *by_ptr[4 * DMAXC];
+    int id_by_ptr[4 * DMAXC];
 } DT;
+
+static inline unsigned ptr_slot(PyObject *o) {
+    return (unsigned)(((uintptr_t)o * 0x9E3779B97F4A7C15ULL) >> 56) & (4 * DMAXC - 1);
+}
 
 static void dt_free(PyObject *capsule) {
     DT *t = PyCapsule_GetPointer(capsule, "pysaboteur._core.DuelTables");
@@ -102,6 +111,9 @@ static PyObject *duel_tables(PyObject *self, PyObject *spec) {
         PyObject *row = PyList_GET_ITEM(cards, c), *o;
         CHECK(PyTuple_Check(row) && PyTuple_GET_SIZE(row) == 12, "card row");
         t->codes[c] = PyTuple_GET_ITEM(row, 0); Py_INCREF(t->codes[c]);
+        unsigned slot = ptr_slot(t->codes[c]);
+        while (t->by_ptr[slot] != NULL) slot = (slot + 1) & (4 * DMAXC - 1);
+        t->by_ptr[slot] = t->codes[c]; t->id_by_ptr[slot] = c;
         t->category[c] = (int)tuple_long(row, 1);
         t->effect[c] = (int)tuple_long(row, 2);
         o = PyTuple_GET_ITEM(row, 3);
@@ -485,7 +497,10 @@ static void frontier(W *w, int seat) {
 
 /* ------------------------------------------------------------------ Python state in and out */
 static int card_id(W *w, PyObject *code) {
-    return code_id(w->t->ids, code);
+    DT *t = w->t;  /* (a state's cards are mostly the core's own code objects: no hashing) */
+    for (unsigned slot = ptr_slot(code); t->by_ptr[slot] != NULL; slot = (slot + 1) & (4 * DMAXC - 1))
+        if (t->by_ptr[slot] == code) return t->id_by_ptr[slot];
+    return code_id(t->ids, code);
 }
 
 /* a list of codes into ids (0; 1: more than max; -1: error) */
@@ -796,13 +811,28 @@ static int put_maze(W *w, PyObject *made) {
 
 static PyObject *made_maze;  /* (maze, memo) made ahead by release, or NULL */
 
+/* a dict made with room for n entries: the maze's dicts are built whole, and growing one
+   from empty (resized at 5, 10, 21, 42 entries...) costs about as much as the inserts */
+static inline PyObject *dict_sized(Py_ssize_t n) {
+#if PY_VERSION_HEX < 0x030D0000
+    return _PyDict_NewPresized(n);
+#else
+    (void)n;
+    return PyDict_New();
+#endif
+}
+
 static PyObject *make_maze(W *w) {
-    PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
+    int nreach[NCTX] = {0, 0};  /* each context's reached cells */
+    for (int i = 0; i < ntouched; i++)
+        for (int k = 0; k < w->nctx; k++) nreach[k] += reach[k][touched[i]] != 0;
+    PyObject *cells = dict_sized(w->norder), *hidden = PyDict_New(),
+             *cons = dict_sized(2 * w->norder + 2),
              *order = PyList_New(w->norder), *src = PyList_New(w->nctx), *bl = PyList_New(w->nctx),
              *rd = PyList_New(w->nctx), *rid = PyList_New(w->nctx);
     int ok = cells && hidden && cons && order && src && bl && rd && rid;
     for (int k = 0; ok && k < w->nctx; k++) {
-        PyObject *a = PyDict_New(), *b = PyDict_New(), *c = PyDict_New(), *d = PyDict_New();
+        PyObject *a = PyDict_New(), *b = PyDict_New(), *c = dict_sized(nreach[k]), *d = PyDict_New();
         if (!a || !b || !c || !d) { Py_XDECREF(a); Py_XDECREF(b); Py_XDECREF(c); Py_XDECREF(d); ok = 0; break; }
         PyList_SET_ITEM(src, k, a); PyList_SET_ITEM(bl, k, b);
         PyList_SET_ITEM(rd, k, c); PyList_SET_ITEM(rid, k, d);
@@ -1836,6 +1866,30 @@ static PyObject *round_end_record(W *w, int round_no) {
     return r;
 }
 
+/* RoundResult(round, earned, {"bribes": made, "paid": fees, "totals": totals}) (made
+   stolen), without the call of its dataclass __init__ (a Python frame and a dict of keyword
+   arguments, a third of a round's end in C): the instance made by its type's tp_new and its
+   three fields set in __init__'s order, what that __init__ does (core/duel.py checks that the
+   class is still the plain dataclass of these three fields, without __post_init__) */
+static PyObject *round_result(DT *t, int round_no, PyObject *earned, PyObject *made,
+                              PyObject *fees, PyObject *totals) {
+    PyTypeObject *type = (PyTypeObject *)t->round_result;
+    PyObject *details = made == NULL ? NULL : PyDict_New(), *round = PyLong_FromLong(round_no),
+             *empty = PyTuple_New(0), *rr = NULL;
+    if (details == NULL || round == NULL || empty == NULL
+        || PyDict_SetItem(details, name_of("bribes"), made) < 0
+        || PyDict_SetItem(details, name_of("paid"), fees) < 0
+        || PyDict_SetItem(details, name_of("totals"), totals) < 0
+        || (rr = type->tp_new(type, empty, NULL)) == NULL)
+        goto done;
+    if (set_attr(rr, "round", round) < 0 || set_attr(rr, "gold", earned) < 0
+        || set_attr(rr, "details", details) < 0)
+        Py_CLEAR(rr);
+done:
+    Py_XDECREF(made); Py_XDECREF(details); Py_XDECREF(round); Py_XDECREF(empty);
+    return rr;
+}
+
 /* DuelState._end_round (the gold claimed, the trolls paid, the goals left out, the round's
    record; who begins the next round, or the match over), written into the state; the next
    round is the caller's */
@@ -1906,9 +1960,7 @@ static int end_round(W *w) {
     if (results == NULL || !(earned = int_list(earn, w->seats)) || !(fees = int_list(fee, w->seats))
         || !(totals = int_list(total, w->seats)))
         goto done;
-    PyObject *rr = PyObject_CallFunction(t->round_result, "iO{sNsOsO}", round_no, earned, "bribes",
-                                         int_list(w->bribes_made, w->seats), "paid", fees,
-                                         "totals", totals);
+    PyObject *rr = round_result(t, round_no, earned, int_list(w->bribes_made, w->seats), fees, totals);
     if (rr == NULL || PyList_Append(results, rr) < 0) { Py_XDECREF(rr); goto done; }
     Py_DECREF(rr);
     if (set_attr(st, "gold", gold) < 0 || set_attr(st, "paid", paid) < 0
@@ -2186,8 +2238,29 @@ static PyObject *placed(const W *w, int c, int otile) {
     return a;
 }
 
+/* the menu's pairs of cards (passes of two, the pairs a discard gives up) in nth_pair's
+   order, into out: how many */
+static int menu_pairs(const Menu *m, int (*out)[2]) {
+    int n = 0;
+    for (int a = 0; a < m->nk; a++)
+        for (int b = a; b < m->nk; b++) {
+            if (b == a && m->mult[a] < 2) continue;
+            out[n][0] = m->hd[a]; out[n][1] = m->hd[b]; n++;
+        }
+    return n;
+}
+
+/* the entry's i-th action, its action_key ``key`` known: the kept object, else action_of's */
+static PyObject *keyed(const W *w, const Menu *m, const Entry *e, int i, int64_t key) {
+    PyObject *a = cached_action(key);
+    if (a == NULL) return action_of(w, m, e, i);
+    Py_INCREF(a);
+    return a;
+}
+
 /* every action of the menu, in order: the list legal_actions() gives */
 static PyObject *menu_list(W *w, Menu *m) {
+    static int pairs[DMAXHAND * (DMAXHAND + 1) / 2][2];
     int total = 0, at = 0;
     for (int k = 0; k < m->n; k++) total += m->e[k].count;
     PyObject *list = PyList_New(total), *a;
@@ -2199,6 +2272,20 @@ static PyObject *menu_list(W *w, Menu *m) {
             for (int j = e->off; j < e->off + e->a; j++)
                 for (uint64_t f = m->fitm[j]; f; f &= f - 1)
                     PUT(placed(w, m->fitc[j], __builtin_ctzll(f)));
+        } else if (e->tag == T_PASS || e->tag == T_DISCARD) {
+            /* the pairs listed once, each action's key made here as action_key makes it
+               (action_key finds a pair by nth_pair, a walk over the pairs before it: over
+               the whole list, quadratic in the hand's kinds) */
+            int np = menu_pairs(m, pairs);
+            if (e->tag == T_PASS) {
+                for (int i = 0; i < m->nk; i++) PUT(action_of(w, m, e, i));
+                for (int p = 0; p < np; p++)
+                    PUT(keyed(w, m, e, m->nk + p, (int64_t)7 << 56 | (pairs[p][0] + 1) << 8 | (pairs[p][1] + 1)));
+            } else  /* by card removed, then pair */
+                for (int g = 0; g < e->a; g++)
+                    for (int p = 0; p < np; p++)
+                        PUT(keyed(w, m, e, g * np + p, (int64_t)6 << 56 | pairs[p][0] << 16 | pairs[p][1] << 8
+                                                       | m->buf[e->off + g]));
         } else
             for (int i = 0; i < e->count; i++) PUT(action_of(w, m, e, i));
     }
@@ -2250,6 +2337,16 @@ static void told(W *w) {
 
 /* in place: the state's list of lists ``name``'s row s made ours */
 static int own_row(PyObject *rows, DT *t, const int *ids, int n, int s) {
+    PyObject *row = PyList_GET_ITEM(rows, s);
+    if (PyList_Check(row) && PyList_GET_SIZE(row) == n) {  /* (a card played, one drawn): what changed */
+        for (int i = 0; i < n; i++) {
+            PyObject *code = t->codes[ids[i]];
+            if (PyList_GET_ITEM(row, i) == code) continue;
+            Py_INCREF(code);
+            if (PyList_SetItem(row, i, code) < 0) return -1;
+        }
+        return 0;
+    }
     PyObject *nl = codes_list(t, ids, n);
     int r = nl == NULL ? -1 : PyList_SetSlice(PyList_GET_ITEM(rows, s), 0, PY_SSIZE_T_MAX, nl);
     Py_XDECREF(nl);
@@ -2600,6 +2697,131 @@ static PyObject *duel_release(PyObject *self, PyObject *state) {
     busy = 0;
     if (r < 0) return NULL;
     Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ the held class's methods */
+/* legal_actions, legal_count, legal_action and apply of the class a held Duel state has
+   (core/resident.py's Resident) as C methods, as classic.c's held_defs: the rollout API
+   without a Python frame a call (a third of a decision listed in full went to the two
+   Python frames of resident.py's legal_actions and apply).  Each reads the context off the
+   state's class; a state given back since (its own class again: a method looked up before)
+   is Python's, through its own method. */
+static PyObject *held_ctx(PyObject *self) {  /* borrowed; NULL: not held (no error set) */
+    PyObject *d = Py_TYPE(self)->tp_dict, *k = name_of("_ctx");
+    return d == NULL || k == NULL ? NULL : PyDict_GetItemWithError(d, k);
+}
+
+static PyObject *as_python(PyObject *self, const char *name, PyObject *arg) {
+    PyObject *r = duel_release(NULL, self);
+    if (r == NULL) return NULL;
+    Py_DECREF(r);
+    PyObject *meth = name_of(name);
+    return arg == NULL ? PyObject_CallMethodNoArgs(self, meth) : PyObject_CallMethodOneArg(self, meth, arg);
+}
+
+static PyObject *m_legal(PyObject *self, PyObject *noargs) {
+    (void)noargs;
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_actions", NULL);
+    PyObject *a[2] = {self, ctx}, *r = duel_legal(NULL, a, 2);
+    if (r != Py_None) return r;
+    Py_DECREF(r);
+    return as_python(self, "legal_actions", NULL);
+}
+
+static PyObject *m_count(PyObject *self, PyObject *noargs) {
+    (void)noargs;
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_count", NULL);
+    PyObject *a[2] = {self, ctx}, *r = duel_count(NULL, a, 2);
+    if (r == NULL) return NULL;
+    long n = PyLong_AsLong(r);
+    if (n >= 0) return r;
+    Py_DECREF(r);
+    return as_python(self, "legal_count", NULL);
+}
+
+static PyObject *m_nth(PyObject *self, PyObject *index) {
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_action", index);
+    PyObject *a[3] = {self, ctx, index}, *r = duel_nth(NULL, a, 3);
+    if (r != Py_None) return r;
+    Py_DECREF(r);
+    return as_python(self, "legal_action", index);
+}
+
+/* apply(action, check=True): State.apply's way on the core (core/resident.py's Resident.apply) */
+static PyObject *m_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *action = nargs > 0 ? args[0] : NULL, *check_o = nargs > 1 ? args[1] : NULL;
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k), *v = args[nargs + k];
+        if (PyUnicode_CompareWithASCIIString(key, "action") == 0 && action == NULL) action = v;
+        else if (PyUnicode_CompareWithASCIIString(key, "check") == 0 && check_o == NULL) check_o = v;
+        else { PyErr_Format(PyExc_TypeError, "apply() got an unexpected keyword argument %R", key); return NULL; }
+    }
+    if (action == NULL || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "apply() takes an action and, optionally, check");
+        return NULL;
+    }
+    int check = check_o == NULL ? 1 : PyObject_IsTrue(check_o);
+    if (check < 0) return NULL;
+    PyObject *ctx = held_ctx(self), *done = NULL;
+    if (ctx == NULL && PyErr_Occurred()) return NULL;
+    long rc = 2;
+    if (ctx != NULL) {
+        PyObject *a[3] = {self, ctx, action};
+        if ((done = duel_apply(NULL, a, 3)) == NULL) return NULL;
+        rc = PyLong_AsLong(done);
+        Py_DECREF(done);
+        if (rc == 0) Py_RETURN_NONE;
+    }
+    PyObject *r = duel_release(NULL, self);
+    if (r == NULL) return NULL;
+    Py_DECREF(r);
+    if (rc == 1) {  /* not among the legal actions */
+        if (check) {
+            PyObject *err = PyObject_CallMethodOneArg(self, name_of("explain"), action);
+            if (err != NULL) {
+                PyErr_SetObject((PyObject *)Py_TYPE(err), err);
+                Py_DECREF(err);
+            }
+            return NULL;
+        }
+        /* unchecked: Python's own way (State.apply) */
+        r = PyObject_CallMethodOneArg(self, name_of("_apply"), action);
+        if (r == NULL) return NULL;
+        Py_DECREF(r);
+        PyObject *history = get_attr(self, "history");
+        int bad = history == NULL || PyList_Append(history, action) < 0;
+        Py_XDECREF(history);
+        if (bad) return NULL;
+        Py_RETURN_NONE;
+    }
+    return PyObject_CallMethod(self, "apply", "OO", action, check ? Py_True : Py_False);
+}
+
+static PyMethodDef held_defs[] = {
+    {"legal_actions", m_legal, METH_NOARGS, "The legal actions (on the compiled core)."},
+    {"legal_count", m_count, METH_NOARGS, "len(legal_actions()) (on the compiled core)."},
+    {"legal_action", m_nth, METH_O, "legal_actions()[index] (on the compiled core)."},
+    {"apply", (PyCFunction)(void (*)(void))m_apply, METH_FASTCALL | METH_KEYWORDS,
+     "Play the action for the current player (on the compiled core)."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* duel_held_methods(cls) -> {name: method}: the C methods above, put on the held class,
+   made for the state's own class ``cls`` (they take a state of either class) */
+static PyObject *duel_held_methods(PyObject *self, PyObject *cls) {
+    (void)self;
+    if (!PyType_Check(cls)) { PyErr_SetString(PyExc_TypeError, "duel core: a class"); return NULL; }
+    PyObject *out = PyDict_New();
+    for (PyMethodDef *d = held_defs; out != NULL && d->ml_name != NULL; d++) {
+        PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, d);
+        if (descr == NULL || PyDict_SetItemString(out, d->ml_name, descr) < 0) Py_CLEAR(out);
+        Py_XDECREF(descr);
+    }
+    return out;
 }
 
 /* ------------------------------------------------------------------ determinization */
@@ -3270,6 +3492,8 @@ PyMethodDef duel_methods[] = {
      "random_action(rng) on the core: (state, ctx, rng) -> action, or None (not taken)."},
     {"duel_apply", (PyCFunction)(void (*)(void))duel_apply, METH_FASTCALL,
      "apply(action) on the core: (state, ctx, action) -> 0 applied, 1 not legal, 2 not taken."},
+    {"duel_held_methods", duel_held_methods, METH_O,
+     "The rollout API's C methods for the class of a held state: (cls) -> {name: method}."},
     {"duel_release", duel_release, METH_O,
      "The state given back to Python if the core holds its position (the rollout API)."},
     {"duel_deal", duel_deal, METH_VARARGS,

@@ -18,6 +18,7 @@ round's end and the next set-up made by the core where the match has no fixed de
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from ..engine.actions import Bribe, Discard, EndTurn, Orient
@@ -93,6 +94,16 @@ def _ids() -> dict[str, int]:
     return {code: i for i, code in enumerate(sorted(k.code for k in S.CAT.kinds))}
 
 
+def _plain_record(cls: type) -> type:
+    """``cls`` (``RoundResult``), checked to be what duel.c's ``round_result`` makes without
+    calling it: a plain dataclass of (round, gold, details), no ``__post_init__``, no slots."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    assert names == ("round", "gold", "details"), "RoundResult's fields, as duel.c sets them"
+    assert not hasattr(cls, "__post_init__") and "__slots__" not in vars(cls), \
+        "RoundResult made by duel.c without its __init__"
+    return cls
+
+
 def _spec() -> dict[str, Any]:
     """What the core reads of the Duel's catalogue and of ``games/duel/state.py``'s tables."""
     cat = S.CAT
@@ -137,7 +148,7 @@ def _spec() -> dict[str, Any]:
             "new_maze": (Maze, S.CAT, Memo, S._UNKEPT,
                          tuple(S._Kept((None,) * seats) for seats in (1, 2))),
             "round_end": (C.ROUNDS, tuple(S._value(code) for code in sorted(ids)),
-                    _colour(C.BLUE), RoundResult, LaterRoundEnd.by, _ended),
+                    _colour(C.BLUE), _plain_record(RoundResult), LaterRoundEnd.by, _ended),
             "setup": (C.GOALS_PER_ROUND, C.HAND_SIZE, C.KEY_TOKENS, C.SOLO_SET_ASIDE,
                       tuple(ids[code] for code in S._ROUND_CARDS),
                       tuple(code in S._DECK_PATH_SET for code in sorted(ids))),
@@ -245,6 +256,12 @@ def _duel_ctx(state: DuelState) -> tuple[Any, type, Any] | None:
         return None
     if not _CTX:
         resident = resident_class(DuelState, _calls(), FIELDS)
+        # the rollout API's hot methods in C, as Saboteur's (core/classic.py's _ctx_of: no
+        # Python frame a call; made for DuelState, so that a method looked up while the state
+        # was held is Python's own once the state is given back)
+        assert _ext is not None
+        for name, method in _ext.duel_held_methods(DuelState).items():
+            setattr(resident, name, method)
         ctx = (core_tables(), resident, _game_of_state)
         resident._ctx = ctx  # type: ignore[attr-defined]
         _CTX.append(ctx)
