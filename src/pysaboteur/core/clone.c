@@ -61,21 +61,6 @@ static Py_ssize_t slot_of(PyObject *type, PyObject *name) {
     return m->type == T_OBJECT_EX && !(m->flags & READONLY) ? m->offset : -1;
 }
 
-static inline int put_slot(PyObject *o, Py_ssize_t off, PyObject *name, PyObject *v) {
-    if (off < 0) return PyObject_SetAttr(o, name, v);
-    PyObject **at = (PyObject **)((char *)o + off);
-    Py_INCREF(v);
-    Py_XSETREF(*at, v);
-    return 0;
-}
-
-static inline PyObject *take_slot(PyObject *o, Py_ssize_t off, PyObject *name) {  /* new ref */
-    if (off < 0) return PyObject_GetAttr(o, name);
-    PyObject *v = *(PyObject **)((char *)o + off);
-    if (v == NULL) PyErr_SetObject(PyExc_AttributeError, name);
-    else Py_INCREF(v);
-    return v;
-}
 
 /* the field ``name`` of a state's dict: borrowed (AttributeError, as self.name raises) */
 static inline PyObject *field_of(PyObject *d, PyObject *name) {
@@ -133,7 +118,7 @@ static PyObject *rng_of(const Plan *p, PyObject *old) {
         way = RNG_NEW;
     }
     int mine = Py_IS_TYPE(old, (PyTypeObject *)p->rng_type);
-    PyObject *state = take_slot(old, mine ? p->off_state : -1, s_state);
+    PyObject *state = get_slot(old, mine ? p->off_state : -1, s_state);
     if (state == NULL) return NULL;
     if (way == RNG_NEW) {  /* seed & _MASK: the same number when it is one of 64 bits */
         int fits = PyLong_CheckExact(state);
@@ -146,7 +131,7 @@ static PyObject *rng_of(const Plan *p, PyObject *old) {
         if (state == NULL) return NULL;
     }
     PyObject *r = new_of((PyTypeObject *)p->rng_type);
-    if (r == NULL || put_slot(r, p->off_state, s_state, state) < 0) Py_CLEAR(r);
+    if (r == NULL || set_slot(r, p->off_state, s_state, state) < 0) Py_CLEAR(r);
     Py_DECREF(state);
     return r;
 }
@@ -154,15 +139,15 @@ static PyObject *rng_of(const Plan *p, PyObject *old) {
 /* the clone's memo, the state's ``old`` marked shared (a new reference) */
 static PyObject *memo_of(const Plan *p, PyObject *old) {
     int mine = Py_IS_TYPE(old, (PyTypeObject *)p->memo_type);
-    if (put_slot(old, mine ? p->off_shared : -1, s_shared, Py_True) < 0) return NULL;
+    if (set_slot(old, mine ? p->off_shared : -1, s_shared, Py_True) < 0) return NULL;
     PyObject *value = Py_None;
     if (p->memo_value) {
-        value = take_slot(old, mine ? p->off_value : -1, s_value);
+        value = get_slot(old, mine ? p->off_value : -1, s_value);
         if (value == NULL) return NULL;
     } else Py_INCREF(value);
     PyObject *memo = new_of((PyTypeObject *)p->memo_type);
-    if (memo == NULL || put_slot(memo, p->off_value, s_value, value) < 0
-        || put_slot(memo, p->off_shared, s_shared, Py_True) < 0) Py_CLEAR(memo);
+    if (memo == NULL || set_slot(memo, p->off_value, s_value, value) < 0
+        || set_slot(memo, p->off_shared, s_shared, Py_True) < 0) Py_CLEAR(memo);
     Py_DECREF(value);
     return memo;
 }

@@ -88,6 +88,24 @@ static inline int del_attr(PyObject *o, const char *name) {
     return k == NULL ? -1 : PyObject_GenericSetAttr(o, k, NULL);
 }
 
+/* an attribute at a known offset (a slot or a dict entry the caller found once; off < 0:
+   looked up by name): set (v borrowed), or read (a new reference) */
+static inline int set_slot(PyObject *o, Py_ssize_t off, PyObject *name, PyObject *v) {
+    if (off < 0) return PyObject_SetAttr(o, name, v);
+    PyObject **at = (PyObject **)((char *)o + off);
+    Py_INCREF(v);
+    Py_XSETREF(*at, v);
+    return 0;
+}
+
+static inline PyObject *get_slot(PyObject *o, Py_ssize_t off, PyObject *name) {  /* new ref */
+    if (off < 0) return PyObject_GetAttr(o, name);
+    PyObject *v = *(PyObject **)((char *)o + off);
+    if (v == NULL) PyErr_SetObject(PyExc_AttributeError, name);
+    else Py_INCREF(v);
+    return v;
+}
+
 /* ------------------------------------------------------------------ the grid */
 /* every family works on a G x G grid of cells around the start: a cell is one int */
 #define G 256            /* the working grid: G x G cells around the start */

@@ -317,21 +317,6 @@ static Py_ssize_t slot_offset(PyObject *type, PyObject *name) {
     return (m->type == T_OBJECT_EX || m->type == T_OBJECT) && !(m->flags & READONLY) ? m->offset : -1;
 }
 
-static inline int set_slot(PyObject *o, Py_ssize_t off, PyObject *name, PyObject *v) {
-    if (off < 0) return PyObject_SetAttr(o, name, v);
-    PyObject **at = (PyObject **)((char *)o + off);
-    Py_INCREF(v);
-    Py_XSETREF(*at, v);
-    return 0;
-}
-
-static inline PyObject *get_slot(PyObject *o, Py_ssize_t off, PyObject *name) {  /* new ref */
-    if (off < 0) return PyObject_GetAttr(o, name);
-    PyObject *v = *(PyObject **)((char *)o + off);
-    if (v == NULL) PyErr_SetObject(PyExc_AttributeError, name);
-    else Py_INCREF(v);
-    return v;
-}
 
 /* the words of every call, drawn from the chooser ``rng`` as Draws.take draws them (next64,
    in order); its state read and written by its slot where it is the engine's Rng */
