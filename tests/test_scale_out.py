@@ -219,6 +219,13 @@ async def play_seat(url: str, table: str, token: str, seat: int, until: Until,
                         pending = None
                         if last is not None and last["legal"] and last["index"] == msg["index"]:
                             pending = await answer(last)
+                    elif msg["type"] == "error" and msg.get("code") == "rate":
+                        # over --ws-rate (a table with no bots moves as fast as its seat
+                        # answers): that message was not read, whichever it was; wait for
+                        # the window, then ask for the state again
+                        pending = None
+                        await asyncio.sleep(0.25)
+                        await ws.send(json.dumps({"type": "state"}))
                     elif msg["type"] == "error" and pending is not None:
                         pending = None  # refused (stale, moved, unavailable): ask again
                         await ws.send(json.dumps({"type": "state"}))
@@ -318,14 +325,7 @@ def test_every_game_through_the_proxy(cluster: Cluster) -> None:
                                          random.Random(i))
                                for i, (tid, tok) in enumerate(made)))
     asyncio.run(go())
-    # KNOWN FAILURE, found 2026-12-04 and not yet explained: the solo table (seed 101)
-    # stops part of the way (after 71 acknowledged moves in most runs, of the 76 its match
-    # takes in the engine with the same choices; none in some) and never finishes; it does
-    # so at every commit back to the last that passed here (754a279), so it is no change of
-    # that day's.  Until it is understood, every other table must finish; the solo table's
-    # acknowledged moves are still checked against the store below.
-    solo = {tid for (tid, _), (game, _) in zip(made, GAMES, strict=True) if game == "solo"}
-    assert acks.finished >= {tid for tid, _ in made} - solo
+    assert acks.finished == {tid for tid, _ in made}
     check_against_store(cluster, [tid for tid, _ in made], acks)
     with httpx.Client(base_url=cluster.url, timeout=20) as h:
         mine = h.post("/api/tables/mine", json={"seats": [

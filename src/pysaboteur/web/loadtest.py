@@ -84,6 +84,8 @@ async def _seat(url: str, table: str, token: str, stop: float, rng: random.Rando
                     counts["actions"] += 1
                 else:
                     counts["errors"] += 1
+                    if msg.get("code") == "rate":  # not read: wait for --ws-rate's window
+                        await asyncio.sleep(0.25)
                 sent_at = None
                 if last is not None and last["legal"] and (
                         kind == "error" or last["index"] == msg["index"]):
