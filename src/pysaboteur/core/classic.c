@@ -301,6 +301,10 @@ typedef struct {
     int logging, nactors, nhist;
     int log_actor[LOGN];
     PyObject *log_action[LOGN];  /* new references */
+    /* Saboteur 2's thefts after a round's end (end_round_classic finds the thieves, steals()
+       plays them): the thieves in turn, who is trapped, the round's details["thefts"] */
+    int nthieves, thieves[MAXSEATS], trap[MAXSEATS];
+    PyObject *thefts;
 } W;
 
 static void hand_recount(W *w, int seat);
@@ -974,6 +978,30 @@ static PyObject *marker;
 
 
 
+/* a game's own fields of a new round (classic.py's FreshRound): (the fields set to an empty
+   list, the fields set to an empty dict per seat), in that order */
+static int set_fresh(PyObject *st, PyObject *fresh, int seats) {
+    PyObject *lists = PyTuple_GET_ITEM(fresh, 0), *dicts = PyTuple_GET_ITEM(fresh, 1);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(lists); i++) {
+        PyObject *l = PyList_New(0);
+        int bad = l == NULL || PyObject_SetAttr(st, PyTuple_GET_ITEM(lists, i), l) < 0;
+        Py_XDECREF(l);
+        if (bad) return -1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(dicts); i++) {
+        PyObject *l = PyList_New(seats);
+        for (int s = 0; l && s < seats; s++) {
+            PyObject *d = PyDict_New();
+            if (d == NULL) { Py_CLEAR(l); break; }
+            PyList_SET_ITEM(l, s, d);
+        }
+        int bad = l == NULL || PyObject_SetAttr(st, PyTuple_GET_ITEM(dicts, i), l) < 0;
+        Py_XDECREF(l);
+        if (bad) return -1;
+    }
+    return 0;
+}
+
 /* ClassicState._setup_round for a round without a fixed deal, from w->setup: (start cell,
    start tile, goal cells, goal cards, deck cards (ids, bytes), hand size, cards set aside,
    the dwarf cards sorted,
@@ -984,11 +1012,7 @@ static int setup_round(W *w, uint64_t *rs) {
     int round_no;
     if (attr_int(st, "_round", &round_no) < 0 || set_int(st, "_round", round_no + 1) < 0) return -1;
     PyObject *fresh = PyTuple_GET_ITEM(su, 10);  /* the game's own fields of a new round */
-    if (fresh != Py_None) {
-        PyObject *r = PyObject_CallOneArg(fresh, st);
-        if (r == NULL) return -1;
-        Py_DECREF(r);
-    }
+    if (fresh != Py_None && set_fresh(st, fresh, w->seats) < 0) return -1;
     grid_reset();
     w->maze_dirty = 1; w->fr_valid = w->lc_valid = 0; w->bail = 0; w->front_dirty = 0;
     w->norder = 0; w->nh = 0; w->ns = 0; w->version = 0;
@@ -2125,7 +2149,7 @@ static int pay_expansion(W *w, PyObject *xp, PyObject *roles, long *earned,
     const unsigned char *door = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(xp, 9));
     const unsigned char *crys = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(xp, 10));
     const unsigned char *isgold = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(xp, 11));
-    int n = w->seats, role[MAXSEATS], trap[MAXSEATS], ntrap = 0, trapped_seats[MAXSEATS];
+    int n = w->seats, role[MAXSEATS], *trap = w->trap, ntrap = 0, trapped_seats[MAXSEATS];
     /* each seat's role: 1 blue digger, 2 green, 3 boss, 4 profiteer, 5 saboteur, 6 geologist */
     PyObject *named[6] = {PyTuple_GET_ITEM(teams, 0), PyTuple_GET_ITEM(teams, 1),
                           PyTuple_GET_ITEM(xp, 2), PyTuple_GET_ITEM(xp, 3),
@@ -2296,11 +2320,12 @@ static PyObject *later_round_end(PyObject *spec, int round_no, PyObject *reason,
 /* ClassicState._end_round on the core, Saboteur's (``pay`` of 9 items) or Saboteur 2's
    (``pay``'s item 9: expansion.py's pay_spec): the pay-out, the details in _end_round's
    order, the round's RoundResult, last_round's holder, the fields it sets, then Saboteur
-   2's thefts (its own _start_thefts) or the next round (next_round_called).
+   2's thefts (found here and played by steals() where ``own_thefts``, else its own
+   _start_thefts: the rollout API's) or the next round (next_round_called).
    ``written``: the state was written (sync_out) before, its maze is the round's; else the
    round's end gets an EndedBoard of the core's maze (the state is written when the
    play-out stops, after the next round's set-up) */
-static int end_round_classic(W *w, PyObject *pay, int written) {
+static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
     PyObject *st = w->state;
     PyObject *xp = PyTuple_GET_SIZE(pay) > 9 ? PyTuple_GET_ITEM(pay, 9) : NULL;
     int n = w->seats, round_no, rc = -1;
@@ -2358,18 +2383,42 @@ static int end_round_classic(W *w, PyObject *pay, int written) {
     if (set_int(st, "phase", MAIN) < 0 || set_attr(st, "pending", Py_None) < 0
         || set_int(st, "next_turn", (w->last + 1) % n) < 0)
         goto out;
-    if (xp) {  /* Saboteur 2's thefts: its own _start_thefts (on a written state), when any */
+    if (xp) {  /* Saboteur 2's thefts (_start_thefts): every untrapped holder of a Theft, the
+                  last to play one first, then clockwise; steals() plays them */
         if (!(o = get_attr(st, "theft_order"))) goto out;
-        Py_ssize_t thefts = PyObject_Length(o);
+        int holder[MAXSEATS] = {0}, first = -1;
+        Py_ssize_t k = PyList_Check(o) ? PyList_GET_SIZE(o) : -1;
+        for (Py_ssize_t i = 0; i < k; i++) {
+            long s = PyLong_AsLong(PyList_GET_ITEM(o, i));
+            if (s < 0 || s >= n) { k = -1; break; }
+            holder[s] = 1; first = (int)s;
+        }
         Py_DECREF(o);
-        if (thefts < 0) goto out;
-        if (thefts) {
+        if (k < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "core: theft_order");
+            goto out;
+        }
+        w->nthieves = 0;
+        for (int i = 0; k && i < n; i++) {
+            int s = (first + i) % n;
+            if (holder[s] && !w->trap[s]) w->thieves[w->nthieves++] = s;
+        }
+        if (w->nthieves && !own_thefts) {  /* the rollout API's: Python's, one at a time */
+            w->nthieves = 0;
             o = PyObject_CallMethod(st, "_start_thefts", NULL);
             if (o == NULL) goto out;
             int pending = PyObject_IsTrue(o);
             Py_DECREF(o);
             if (pending < 0) goto out;
             if (pending) { next_round_called = 0; rc = 0; goto out; }
+        } else if (w->nthieves) {
+            Py_XSETREF(w->thefts, PyDict_GetItemWithError(details, s_thefts));
+            if (w->thefts == NULL || !PyList_Check(w->thefts)) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "core: thefts");
+                w->thefts = NULL; w->nthieves = 0; goto out;
+            }
+            Py_INCREF(w->thefts);
+            next_round_called = 0; rc = 0; goto out;
         }
     }
     next_round_called = 1;
@@ -2383,10 +2432,64 @@ out:
     return rc;
 }
 
-/* Saboteur 2's thefts after a round's end: while a thief's Steal is pending (phase STEAL),
-   one decision each, its victims from the state's own menu, applied by its own _apply;
-   the numbers drawn from the chooser ``rng`` as the pure loop draws them */
+/* Saboteur 2's thefts found by end_round_classic (w->thieves), on the core: each thief in
+   turn with a victim (a seat with gold, the thief excepted) steals from one: a decision of
+   the state's own menu's order (ExpansionState._victims), the numbers drawn from the chooser
+   ``rng`` as the pure loop draws them; then _steal's purse, the round's details["thefts"],
+   the thief the current seat; the next round is set up (next_round_called) */
+static int core_steals(W *w, PyObject *rng, int even, long *played) {
+    PyObject *st = w->state, *xp = PyTuple_GET_ITEM(w->pay, 9), *thefts = w->thefts;
+    PyObject *steal = PyTuple_GET_ITEM(xp, 13), *old = NULL, *o;
+    long amount = PyLong_AsLong(PyTuple_GET_ITEM(xp, 12)), purse[MAXSEATS];
+    int n = w->seats, k = w->nthieves, who = -1, rc = -1;
+    uint64_t s;
+    w->nthieves = 0; w->thefts = NULL;
+    if (!(old = get_attr(st, "purse")) || !PyList_Check(old) || PyList_GET_SIZE(old) != n
+        || PyTuple_GET_SIZE(steal) != n || get_rng(rng, &s) < 0)
+        goto out;
+    for (int v = 0; v < n; v++) purse[v] = PyLong_AsLong(PyList_GET_ITEM(old, v));
+    for (int i = 0; i < k; i++) {
+        int thief = w->thieves[i], victims[MAXSEATS], nv = 0;
+        for (int v = 0; v < n; v++)
+            if (v != thief && purse[v] > 0) victims[nv++] = v;
+        if (!nv) continue;
+        if (even) (void)below(&s, 1);
+        int target = victims[below(&s, (uint64_t)nv)];
+        purse[target] -= amount; purse[thief] += amount;
+        PyObject *pair = Py_BuildValue("[ii]", thief, target);
+        o = PyLong_FromLong(thief);
+        int bad = pair == NULL || o == NULL || PyList_Append(thefts, pair) < 0
+                  || PyList_Append(w->actors, o) < 0
+                  || PyList_Append(w->history, PyTuple_GET_ITEM(steal, target)) < 0;
+        Py_XDECREF(pair); Py_XDECREF(o);
+        if (bad) goto out;
+        who = thief;
+        (*played)++;
+    }
+    if (put_rng(rng, s) < 0) goto out;
+    if (who >= 0) {
+        PyObject *np_l = PyList_New(n);
+        for (int v = 0; np_l && v < n; v++) {
+            if (!(o = PyLong_FromLong(purse[v]))) { Py_CLEAR(np_l); break; }
+            PyList_SET_ITEM(np_l, v, o);
+        }
+        int bad = np_l == NULL || set_attr(st, "purse", np_l) < 0 || set_int(st, "current", who) < 0;
+        Py_XDECREF(np_l);
+        if (bad) goto out;
+    }
+    next_round_called = 1;
+    rc = 0;
+out:
+    Py_XDECREF(old); Py_XDECREF(thefts);
+    return rc;
+}
+
+/* Saboteur 2's thefts after a round's end: the core's (core_steals) where end_round_classic
+   found them; else, while a thief's Steal is pending (phase STEAL: a state handed over
+   mid-thefts), one decision each, its victims from the state's own menu, applied by its own
+   _apply; the numbers drawn from the chooser ``rng`` as the pure loop draws them */
 static int steals(W *w, PyObject *rng, int even, long *played) {
+    if (w->nthieves) return core_steals(w, rng, even, played);
     while (!next_round_called) {
         int phase;
         if (attr_int(w->state, "phase", &phase) < 0) return -1;
@@ -2429,6 +2532,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     w.deck_full = 0;
     w.t = t;
     w.seats = 0; w.tools_seen = 0; w.bail = 0; w.front_dirty = 0;
+    w.nthieves = 0; Py_CLEAR(w.thefts);
     w.discards = w.passed = w.history = w.actors = NULL;
     w.state = state;
     w.logging = 1; w.nactors = w.nhist = 0;
@@ -2467,17 +2571,10 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
                play-out stops (after that set-up), the last round's end excepted */
             if (flush_logs(&w) < 0) { Py_DECREF(action); goto error; }
             int write = w.pay == Py_None || round_no >= w.rounds;
-            if (!write && PyTuple_GET_SIZE(w.pay) > 9) {  /* Saboteur 2: thefts read the state */
-                PyObject *order = get_attr(state, "theft_order");
-                Py_ssize_t k = order ? PyObject_Length(order) : -1;
-                Py_XDECREF(order);
-                if (k < 0) { Py_DECREF(action); goto error; }
-                write = k > 0;
-            }
             if ((write && sync_out(&w) < 0) || put_rng(rng, w.rng) < 0) {
                 Py_DECREF(action); goto error;
             }
-            int bad = (w.pay != Py_None ? end_round_classic(&w, w.pay, write)
+            int bad = (w.pay != Py_None ? end_round_classic(&w, w.pay, write, 1)
                                         : call_round(&w, "_end_round", NULL)) < 0
                       || PyList_Append(w.history, action) < 0;
             Py_DECREF(action);
@@ -2920,7 +3017,7 @@ static int step_round_end(PyObject *state, PyObject *ctx, PyObject *action) {
         write = k > 0;
     }
     if (write && sync_out(w) < 0) goto out;
-    if ((w->pay != Py_None ? end_round_classic(w, w->pay, write)
+    if ((w->pay != Py_None ? end_round_classic(w, w->pay, write, 0)
                            : call_round(w, "_end_round", NULL)) < 0
         || PyList_Append(w->history, action) < 0)
         goto out;

@@ -214,13 +214,18 @@ def _unpacked_end(cat: Any, codes: tuple[str, ...], round_no: int, reason: str, 
     return _round_end_of(round_no, reason, EndedBoard(cat, cells, order, hidden), extra)
 
 
-def _setup_of(game: ClassicGame, fresh: Callable[[Any], None] | None = None) -> tuple[Any, ...]:
+#: a game's own fields of a new round, for the core to set before the base game's set-up:
+#: (the fields that start as an empty list, the fields that start as an empty dict per seat)
+FreshRound = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def _setup_of(game: ClassicGame, fresh: FreshRound | None = None) -> tuple[Any, ...]:
     """What ``ClassicState._setup_round`` reads of the game, for the core to set up the rounds
     of a match without a fixed deal the same way (the same numbers drawn, the same cards):
     (start cell, start tile, goal cards' cells, goal cards, the pile's card ids (bytes: the
     core takes fewer than 256 cards), hand size, cards set aside, ``role_deck()`` sorted (a
     game's dwarf cards are the same every round), ``Memo``, rounds, ``fresh``: a game's own
-    fields of a new round, set on the state, or None; the pay-out's tables, ``_pay_spec``)."""
+    fields of a new round (``FreshRound``), or None; the pay-out's tables, ``_pay_spec``)."""
     known = _SETUPS.get(id(game))
     if known is not None and known[0] is game:
         return known[1]
@@ -286,7 +291,7 @@ def _next_setup(state: ClassicState) -> tuple[Any, ...] | None:
 
 
 #: a game's own fields of a new round, by state class (Saboteur 2's: core/expansion.py)
-_FRESH: dict[type, Callable[[Any], None]] = {}
+_FRESH: dict[type, FreshRound] = {}
 
 
 def _calls() -> Calls:
@@ -344,7 +349,7 @@ _PLANS: dict[tuple[type, int], tuple[ClassicGame, tuple[Any, tuple[Any, ...]] | 
 
 
 def plan_of(cls: type, game: ClassicGame, takes: Callable[[Any], bool],
-            rules: Callable[[], Rules], fresh: Callable[[Any], None] | None
+            rules: Callable[[], Rules], fresh: FreshRound | None
             ) -> tuple[Any, tuple[Any, ...]] | None:
     """The core's tables and rounds' set-up for the matches of ``game`` (states of ``cls``:
     its ``rules``, its own fields of a new round ``fresh``), or None where the core does not

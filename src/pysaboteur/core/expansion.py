@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.actions import Steal
 from ..engine.game import RoundResult
 from ..engine.rng import Rng
 from ..engine.views import EndedBoard
@@ -34,13 +35,9 @@ def _rules() -> classic.Rules:
     return (C.PASS_MAX, C.DISCARD_TO_REMOVE, T.lies_bit["theft"], tuple(sorted(NEAR_GOALS)))
 
 
-def _fresh_round(state: Any) -> None:
-    """The fields ``ExpansionState._setup_round`` sets before the base game's set-up."""
-    players = state.game.players
-    state.theft_order = []
-    state.hats_aside = []
-    state.thieves = []
-    state.inspected = [{} for _ in range(players)]
+#: the fields ``ExpansionState._setup_round`` sets before the base game's set-up: empty
+#: lists, and an empty dict per seat (``classic.FreshRound``)
+FRESH_ROUND: classic.FreshRound = (("theft_order", "hats_aside", "thieves"), ("inspected",))
 
 
 def pay_spec(game: Any) -> tuple[Any, ...] | None:
@@ -50,7 +47,9 @@ def pay_spec(game: Any) -> tuple[Any, ...] | None:
     nothing at 0-4), then the expansion's own: ((the blue diggers' role, the green ones'),
     (BLUE, GREEN), BOSS, PROFITEER, SABOTEUR, GEOLOGIST, PAYOUT, DEDUCTION, whether the door
     rule is "literal", and per oriented tile its door (0 none, 1 blue, 2 green), its
-    crystals and whether it is the gold, as bytes).  None for any other game."""
+    crystals and whether it is the gold, as bytes; for the thefts after the round
+    (``ExpansionState._start_thefts`` and ``_steal``): THEFT_AMOUNT and each seat's ``Steal``).
+    None for any other game."""
     if type(game) is not ExpansionGame:
         return None
     cat = game.catalogue
@@ -63,7 +62,8 @@ def pay_spec(game: Any) -> tuple[Any, ...] | None:
     assert isinstance(options, ExpansionOptions)
     own = ((team[C.BLUE], team[C.GREEN]), (C.BLUE, C.GREEN), C.BOSS, C.PROFITEER, C.SABOTEUR,
            C.GEOLOGIST, C.PAYOUT, C.DEDUCTION, options.door_rule == "literal", doors,
-           bytes(f.crystals for f in feats), bytes(bool(f.gold) for f in feats))
+           bytes(f.crystals for f in feats), bytes(bool(f.gold) for f in feats),
+           C.THEFT_AMOUNT, tuple(Steal(seat) for seat in range(game.players)))
     return (None,) * 5 + (RoundResult, classic.later_end(cat), EndedBoard, cat, own)
 
 
@@ -85,12 +85,12 @@ def _takes(game: ExpansionGame) -> bool:
 
 def _expansion_first_round(state: ExpansionState) -> None:
     classic.first_round(state, classic.plan_of(ExpansionState, state.game, _takes, _rules,
-                                               _fresh_round))
+                                               FRESH_ROUND))
 
 
 def _expansion_play_out(state: ExpansionState, rng: Rng, until_round_end: bool,
                         policy: str) -> int:
-    plan = classic.plan_of(ExpansionState, state.game, _takes, _rules, _fresh_round)
+    plan = classic.plan_of(ExpansionState, state.game, _takes, _rules, FRESH_ROUND)
     return classic.play_out(state, rng, until_round_end, policy, plan)
 
 
@@ -106,5 +106,5 @@ def steps_for(cls: type) -> Steps | None:
     Saboteur's (the same C), a round's thefts left to Python."""
     if cls is not ExpansionState:
         return None
-    classic._FRESH[ExpansionState] = _fresh_round
+    classic._FRESH[ExpansionState] = FRESH_ROUND
     return Steps(classic._calls(), _expansion_ctx)
