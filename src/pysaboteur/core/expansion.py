@@ -10,9 +10,12 @@ change them); inspection and swap your hats, which change only what Python keeps
 roles), are the state's own ``_play_on_player``.  The pay-out (the door rule, each team's
 route through a second reach computation, the crystals, the boss, the profiteer, the
 geologists, the trapped) is the core's where it
-sets the next round up (``pay_spec``: every table read from ``games/expansion``); the
-thieves' Steal decisions after a round stay in Python: the core calls the state's
-``_start_thefts`` and, while a theft is pending, its ``_choice_menu`` and ``_apply``.
+sets the next round up (``pay_spec``: every table read from ``games/expansion``), and so
+are the thieves' Steal decisions after a round in ``play_out`` (``_start_thefts``,
+``_victims`` and ``_steal`` as the core plays them).  The rollout API, a decision at a
+time, leaves the thefts to Python: the core calls the state's ``_start_thefts``, and a
+state handed to ``play_out`` with a theft pending goes on through its ``_choice_menu`` and
+``_apply``.
 """
 
 from __future__ import annotations
