@@ -2140,31 +2140,28 @@ static PyObject *seat_list(const int *seats, int n) {
 
 /* ExpansionState._pay_round on the core: the door rule (winning_teams), the winners
    (team_winners, saboteur_winners), the trapped not paid (paid), the shares and the
-   geologists' crystals (earnings), the purses; ``more``: the details after spare_roles in
-   _end_round's order (routes, crystals, set_aside_roles, thefts); ``trapped``: who is. */
+   geologists' crystals (earnings), the purses; ``more``: the details after spare_roles
+   (routes where a goal was reached, crystals, set_aside_roles; thefts, empty, follow);
+   ``trapped``: who is. */
+typedef struct { PyObject *routes, *aside; long crystals; } XpDetails;
 static int pay_expansion(W *w, PyObject *xp, PyObject *roles, long *earned,
-                         PyObject **winners, PyObject **side, PyObject **more,
+                         PyObject **winners, PyObject **side, XpDetails *more,
                          PyObject **trapped) {
-    PyObject *st = w->state, *teams = PyTuple_GET_ITEM(xp, 0), *colours = PyTuple_GET_ITEM(xp, 1);
+    PyObject *st = w->state, *colours = PyTuple_GET_ITEM(xp, 1);
     const unsigned char *door = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(xp, 9));
     const unsigned char *crys = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(xp, 10));
     const unsigned char *isgold = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(xp, 11));
     int n = w->seats, role[MAXSEATS], *trap = w->trap, ntrap = 0, trapped_seats[MAXSEATS];
-    /* each seat's role: 1 blue digger, 2 green, 3 boss, 4 profiteer, 5 saboteur, 6 geologist */
-    PyObject *named[6] = {PyTuple_GET_ITEM(teams, 0), PyTuple_GET_ITEM(teams, 1),
-                          PyTuple_GET_ITEM(xp, 2), PyTuple_GET_ITEM(xp, 3),
-                          PyTuple_GET_ITEM(xp, 4), PyTuple_GET_ITEM(xp, 5)};
+    /* each seat's role: 1 blue digger, 2 green, 3 boss, 4 profiteer, 5 saboteur, 6 geologist
+       (pay_spec's table of them; 0 any other) */
+    PyObject *named = PyTuple_GET_ITEM(xp, 14);
     PyObject *fronts = get_attr(st, "in_front");
     if (fronts == NULL) return -1;
     int any_saboteur = 0;
     for (int s = 0; s < n; s++) {
-        PyObject *r = PyList_GET_ITEM(roles, s);
-        role[s] = 0;
-        for (int k = 0; k < 6 && !role[s]; k++) {
-            int eq = PyObject_RichCompareBool(r, named[k], Py_EQ);
-            if (eq < 0) { Py_DECREF(fronts); return -1; }
-            if (eq) role[s] = k + 1;
-        }
+        PyObject *k = PyDict_GetItemWithError(named, PyList_GET_ITEM(roles, s));
+        if (k == NULL && PyErr_Occurred()) { Py_DECREF(fronts); return -1; }
+        role[s] = k == NULL ? 0 : (int)PyLong_AsLong(k);
         any_saboteur |= role[s] == 5;
         trap[s] = PySequence_Contains(PySequence_Fast_GET_ITEM(fronts, s), s_trapped);
         if (trap[s] < 0) { Py_DECREF(fronts); return -1; }
@@ -2179,15 +2176,13 @@ static int pay_expansion(W *w, PyObject *xp, PyObject *roles, long *earned,
         if (isgold[ot] && gold < 0) gold = w->order[i];
     }
     int win[2 * MAXSEATS], nw = 0;
-    if (!(*more = PyDict_New())) return -1;
+    more->crystals = crystals;
     if (w->finder >= 0) {
         if (gold < 0) { PyErr_SetString(PyExc_AssertionError, "core: the gold's cell"); return -1; }
         int open[2] = {route_open(w, door, 2, gold), route_open(w, door, 1, gold)};
-        PyObject *routes = Py_BuildValue("{OOOO}", s_blue, open[0] ? Py_True : Py_False,
-                                         s_green, open[1] ? Py_True : Py_False);
-        int bad = routes == NULL || PyDict_SetItem(*more, s_routes, routes) < 0;
-        Py_XDECREF(routes);
-        if (bad) return -1;
+        more->routes = Py_BuildValue("{OOOO}", s_blue, open[0] ? Py_True : Py_False,
+                                     s_green, open[1] ? Py_True : Py_False);
+        if (more->routes == NULL) return -1;
         /* winning_teams: the finder's team if its route is open, else the other team if its
            route is open or the door rule is "literal"; a finder of no team: the open ones */
         int fr = role[w->finder], wins[2] = {0, 0};
@@ -2248,13 +2243,9 @@ static int pay_expansion(W *w, PyObject *xp, PyObject *roles, long *earned,
         if (o == NULL) return -1;
         PyTuple_SET_ITEM(*trapped, i, o);
     }
-    PyObject *c = PyLong_FromLong(crystals), *aside = NULL, *thefts = NULL, *o = get_attr(st, "hats_aside");
-    if (o) { aside = PySequence_List(o); Py_DECREF(o); }
-    bad = c == NULL || aside == NULL || PyList_Sort(aside) < 0 || !(thefts = PyList_New(0))
-          || PyDict_SetItem(*more, s_crystals, c) < 0 || PyDict_SetItem(*more, s_set_aside, aside) < 0
-          || PyDict_SetItem(*more, s_thefts, thefts) < 0;
-    Py_XDECREF(c); Py_XDECREF(aside); Py_XDECREF(thefts);
-    return bad || PyErr_Occurred() ? -1 : 0;
+    PyObject *o = get_attr(st, "hats_aside");
+    if (o) { more->aside = PySequence_List(o); Py_DECREF(o); }
+    return more->aside == NULL || PyList_Sort(more->aside) < 0 || PyErr_Occurred() ? -1 : 0;
 }
 
 /* the base game's nuggets and every seat's gold, copied (shared with clones) and paid */
@@ -2331,7 +2322,8 @@ static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
     int n = w->seats, round_no, rc = -1;
     if (flush_fronts(w) < 0) return -1;
     long earned[MAXSEATS] = {0};
-    PyObject *roles = NULL, *spare = NULL, *winners = NULL, *more = NULL, *trapped = NULL,
+    XpDetails more = {NULL, NULL, 0};
+    PyObject *roles = NULL, *spare = NULL, *winners = NULL, *trapped = NULL,
              *side = NULL, *details = NULL, *earned_l = NULL, *result = NULL, *results = NULL,
              *front = NULL, *extra = NULL, *maze = NULL, *later = NULL, *mt = NULL, *o;
     if (attr_int(st, "_round", &round_no) < 0) return -1;
@@ -2354,9 +2346,19 @@ static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
     if (bad || !(o = PyList_GetSlice(roles, 0, PY_SSIZE_T_MAX))) goto out;
     bad = PyDict_SetItem(details, s_roles, o) < 0;
     Py_DECREF(o);
-    if (bad || PyDict_SetItem(details, s_spare, spare) < 0
-        || (more && PyDict_Update(details, more) < 0) || !(earned_l = PyList_New(n)))
-        goto out;
+    if (bad || PyDict_SetItem(details, s_spare, spare) < 0) goto out;
+    if (xp) {  /* then Saboteur 2's: routes (a goal reached), crystals, set_aside_roles, thefts */
+        if (more.routes && PyDict_SetItem(details, s_routes, more.routes) < 0) goto out;
+        if (!(o = PyLong_FromLong(more.crystals))) goto out;
+        bad = PyDict_SetItem(details, s_crystals, o) < 0;
+        Py_DECREF(o);
+        if (bad || PyDict_SetItem(details, s_set_aside, more.aside) < 0 || !(o = PyList_New(0)))
+            goto out;
+        bad = PyDict_SetItem(details, s_thefts, o) < 0;
+        Py_DECREF(o);
+        if (bad) goto out;
+    }
+    if (!(earned_l = PyList_New(n))) goto out;
     for (int s = 0; s < n; s++) {
         if (!(o = PyLong_FromLong(earned[s]))) goto out;
         PyList_SET_ITEM(earned_l, s, o);
@@ -2424,7 +2426,8 @@ static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
     next_round_called = 1;
     rc = 0;
 out:
-    Py_XDECREF(roles); Py_XDECREF(spare); Py_XDECREF(side); Py_XDECREF(more);
+    Py_XDECREF(roles); Py_XDECREF(spare); Py_XDECREF(side);
+    Py_XDECREF(more.routes); Py_XDECREF(more.aside);
     Py_XDECREF(trapped);
     Py_XDECREF(winners); Py_XDECREF(details); Py_XDECREF(earned_l); Py_XDECREF(result);
     Py_XDECREF(results); Py_XDECREF(front); Py_XDECREF(extra); Py_XDECREF(maze);

@@ -51,8 +51,9 @@ def pay_spec(game: Any) -> tuple[Any, ...] | None:
     (BLUE, GREEN), BOSS, PROFITEER, SABOTEUR, GEOLOGIST, PAYOUT, DEDUCTION, whether the door
     rule is "literal", and per oriented tile its door (0 none, 1 blue, 2 green), its
     crystals and whether it is the gold, as bytes; for the thefts after the round
-    (``ExpansionState._start_thefts`` and ``_steal``): THEFT_AMOUNT and each seat's ``Steal``).
-    None for any other game."""
+    (``ExpansionState._start_thefts`` and ``_steal``): THEFT_AMOUNT and each seat's ``Steal``;
+    then the roles by the core's number of them: 1 and 2 the blue and green diggers, 3 BOSS,
+    4 PROFITEER, 5 SABOTEUR, 6 GEOLOGIST).  None for any other game."""
     if type(game) is not ExpansionGame:
         return None
     cat = game.catalogue
@@ -67,6 +68,7 @@ def pay_spec(game: Any) -> tuple[Any, ...] | None:
            C.GEOLOGIST, C.PAYOUT, C.DEDUCTION, options.door_rule == "literal", doors,
            bytes(f.crystals for f in feats), bytes(bool(f.gold) for f in feats),
            C.THEFT_AMOUNT, tuple(Steal(seat) for seat in range(game.players)))
+    own += ({role: i + 1 for i, role in enumerate((*own[0], *own[2:6]))},)
     return (None,) * 5 + (RoundResult, classic.later_end(cat), EndedBoard, cat, own)
 
 
