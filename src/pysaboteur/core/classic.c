@@ -308,6 +308,8 @@ typedef struct {
 } W;
 
 static void hand_recount(W *w, int seat);
+static void hand_clear(W *w, int seat);
+static void hand_count(W *w, int seat);
 /* bumped at every change of any working state's cards in front (target_count's memo) */
 static uint32_t front_gen = 1;
 
@@ -1065,24 +1067,32 @@ static int setup_round(W *w, uint64_t *rs) {
     PyObject *dcards = PyTuple_GET_ITEM(su, 4);
     int nd = (int)PyBytes_GET_SIZE(dcards);
     if (nd > MAXDECK) { PyErr_SetString(PyExc_ValueError, "core: deck"); return -1; }
-    for (int i = 0; i < nd; i++) w->deck[i] = (unsigned char)PyBytes_AS_STRING(dcards)[i];
+    const unsigned char *ids = (const unsigned char *)PyBytes_AS_STRING(dcards);
+    for (int i = 0; i < nd; i++) w->deck[i] = ids[i];
     shuffle_ids(rs, w->deck, nd);
     w->ndeck = nd;
     int aside_n = (int)PyLong_AsLong(PyTuple_GET_ITEM(su, 6));
-    PyObject *aside = PyList_New(0);
+    if (aside_n > w->ndeck) aside_n = w->ndeck;
+    PyObject *aside = PyList_New(aside_n);
     if (aside == NULL) return -1;
-    for (int i = 0; i < aside_n && w->ndeck > 0; i++)
-        if (PyList_Append(aside, t->codes[w->deck[--w->ndeck]]) < 0) { Py_DECREF(aside); return -1; }
+    for (int i = 0; i < aside_n; i++) {
+        PyObject *code = t->codes[w->deck[--w->ndeck]];
+        Py_INCREF(code);
+        PyList_SET_ITEM(aside, i, code);
+    }
     if (set_obj(st, "aside", aside) < 0) return -1;
-    for (int s2 = 0; s2 < w->seats; s2++) { w->hn[s2] = 0; w->nfront[s2] = 0; w->bits[s2] = 0; }
+    for (int s2 = 0; s2 < w->seats; s2++) {
+        hand_clear(w, s2);
+        w->nfront[s2] = 0; w->bits[s2] = 0;
+    }
     front_gen++;
     int each = (int)PyLong_AsLong(PyTuple_GET_ITEM(su, 5));
     int k = each * w->seats < w->ndeck ? each * w->seats : w->ndeck;
-    for (int j = 0; j < k; j++) {  /* deal_round: the j-th card drawn to seat first + j % n */
-        int seat = (w->turn + j % w->seats) % w->seats;
+    for (int j = 0, seat = w->turn; j < k; j++) {  /* deal_round: the j-th card to seat first + j % n */
         w->hand[seat][w->hn[seat]++] = w->deck[w->ndeck - 1 - j];
+        if (++seat == w->seats) seat = 0;
     }
-    for (int s2 = 0; s2 < w->seats; s2++) hand_recount(w, s2);
+    for (int s2 = 0; s2 < w->seats; s2++) hand_count(w, s2);
     w->ndeck -= k;
     w->deck_full = 1;
     PyObject *hands = PyList_New(w->seats), *seen = PyList_New(w->seats),
@@ -1120,6 +1130,28 @@ static void hand_recount(W *w, int seat) {
     memset(w->kcount[seat], 0, sizeof w->kcount[seat]);
     memset(w->kbits[seat], 0, sizeof w->kbits[seat]);
     w->ktwice[seat] = w->kthrice[seat] = 0;
+    for (int i = 0; i < w->hn[seat]; i++) {
+        int id = w->hand[seat][i], k = ++w->kcount[seat][id];
+        w->kbits[seat][id >> 6] |= 1ULL << (id & 63);
+        w->ktwice[seat] += k == 2;
+        w->kthrice[seat] += k == 3;
+    }
+}
+
+/* a seat's hand emptied: its kind counts zeroed card by card (they count the hand, as every
+   change of a hand keeps them; hand_recount starts from nothing) */
+static void hand_clear(W *w, int seat) {
+    for (int i = 0; i < w->hn[seat]; i++) {
+        int id = w->hand[seat][i];
+        w->kcount[seat][id] = 0;
+        w->kbits[seat][id >> 6] = 0;
+    }
+    w->ktwice[seat] = w->kthrice[seat] = 0;
+    w->hn[seat] = 0;
+}
+
+/* the kind counts of a hand dealt to a seat that hand_clear emptied */
+static void hand_count(W *w, int seat) {
     for (int i = 0; i < w->hn[seat]; i++) {
         int id = w->hand[seat][i], k = ++w->kcount[seat][id];
         w->kbits[seat][id >> 6] |= 1ULL << (id & 63);
