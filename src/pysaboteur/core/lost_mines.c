@@ -258,7 +258,6 @@ typedef struct {
     int pend_kind;                               /* 0: None, 1: a mine to orient, 2: slots */
     int pend_g, pend_entry, pend_nways, pend_ways[2], pend_nslots, pend_slots[LSLOTS];
     int d_maze, d_owner, d_front, d_traps, d_over, deck_full;
-    int stale_mines;                             /* Python's maze is the last round's */
     uint64_t rng, own_rng, *srng;                /* the chooser; the state's (traps, deals) */
     /* the rollout API (a state resident on the core): the hands changed (a bit per seat),
        the pawns moved, what the state was last told of the scalars (write_step) */
@@ -556,7 +555,6 @@ static int sync_in(W *w, int shared) {
     Py_XDECREF(w->discards);
     if (!(w->discards = get_attr(st, "discards"))) return -1;
     w->d_maze = w->d_owner = w->d_front = w->d_traps = w->d_over = w->deck_full = 0;
-    w->stale_mines = 0;
     return 0;
 }
 
@@ -660,7 +658,7 @@ static int put_maze(W *w) {
     Py_XDECREF(d);
     Py_DECREF(r);
     if (bad) return -1;
-    w->d_maze = w->stale_mines = 0;
+    w->d_maze = 0;
     return 0;
 }
 
@@ -1190,26 +1188,42 @@ static inline const int *cells_of(W *w, Found *f, int aux) {
 }
 
 static int put_maze(W *w);
-static PyObject *rw_state(void);  /* the rollout API's resident state, or NULL */
-static PyObject *res_plain;       /* and its own class */
-static int look(W *w, int seat, PyObject *action) {  /* the state's own _look */
-    /* a state the rollout API holds is its own class for the call (what it reads and sets
-       is Python's: the looks, and the maze's face-down cards), the core's copy kept */
-    PyObject *held = w->state == rw_state() ? (PyObject *)Py_TYPE(w->state) : NULL;
-    if (held != NULL && set_attr(w->state, "__class__", res_plain) < 0) return -1;
-    /* it reads a face-down mine off Python's maze: the round's own mines (the core may have
-       dealt the round; within a round the cells Python's maze has face down are a superset
-       of the core's, the same cards) */
-    PyObject *r = NULL;
-    if (!w->stale_mines || put_maze(w) == 0) {
-        PyObject *s = PyLong_FromLong(seat);
-        if (s != NULL) r = PyObject_CallMethod(w->state, "_look", "OO", s, action);
-        Py_XDECREF(s);
+/* an information card's look, as the state's own _look: the seat sees the face-down mine
+   on cell g (T_CELL), the treasure of a slot (T_TREASURE) or another seat's dwarf card
+   (T_PLAYER).  The looks are replaced, never changed in place (clones share them): the list
+   copied, the seat's dict copied with the cell added ({**d, c: code}), the seat's set
+   replaced by set | {target} (set_or itself, so that a set's table is Python's) */
+static int look(W *w, int seat, int tag, int target) {
+    const char *name = tag == T_CELL ? "seen_mines" : tag == T_TREASURE ? "seen_treasures"
+                                                                        : "seen_dwarves";
+    PyObject *old = get_attr(w->state, name), *looks = NULL, *item = NULL, *key = NULL,
+             *one = NULL;
+    int rc = -1;
+    if (old == NULL) return -1;
+    if (!PyList_Check(old) || seat >= PyList_GET_SIZE(old)) {
+        PyErr_SetString(PyExc_TypeError, "lost mines core: the looks");
+        goto out;
     }
-    if (held != NULL && set_attr(w->state, "__class__", held) < 0) { Py_XDECREF(r); return -1; }
-    if (r == NULL) return -1;
-    Py_DECREF(r);
-    return 0;
+    if (!(looks = PyList_GetSlice(old, 0, PY_SSIZE_T_MAX))) goto out;
+    if (tag == T_CELL) {
+        if (w->hid[target] < 0) {
+            PyErr_SetString(PyExc_KeyError, "lost mines core: no face-down mine there");
+            goto out;
+        }
+        if (!(key = cell_obj(target)) || !(item = PyDict_Copy(PyList_GET_ITEM(looks, seat)))
+            || PyDict_SetItem(item, key, w->t->codes[w->hid[target]]) < 0)
+            goto out;
+    } else {
+        if (!(key = PyLong_FromLong(target)) || !(one = PySet_New(NULL)) || PySet_Add(one, key) < 0
+            || !(item = PyNumber_Or(PyList_GET_ITEM(looks, seat), one)))
+            goto out;
+    }
+    PyList_SetItem(looks, seat, item);  /* steals item */
+    item = NULL;
+    rc = set_attr(w->state, name, looks);
+out:
+    Py_DECREF(old); Py_XDECREF(looks); Py_XDECREF(item); Py_XDECREF(key); Py_XDECREF(one);
+    return rc;
 }
 
 /* after a card played or passed (LostMinesState._apply) */
@@ -1434,7 +1448,7 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
         if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0) goto fail;
         if (t->effect[card] == E_TOOL) { w->over[target] = 1; w->d_over = 1; }
         else if (t->effect[card] == E_STORM) { if (storm(w, target) < 0) goto fail; }
-        else if (look(w, seat, action) < 0) goto fail;
+        else if (look(w, seat, T_CELL, target) < 0) goto fail;
         res = after_card(w, seat);
         break;
     case T_JOINT:
@@ -1458,7 +1472,8 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
         break;
     case T_TREASURE: case T_PLAYER:
         w->pending_draw = 1;
-        if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0 || look(w, seat, action) < 0)
+        if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0
+            || look(w, seat, e->tag, target) < 0)
             goto fail;
         res = after_card(w, seat);
         break;
@@ -1637,7 +1652,6 @@ static int setup_round(W *w, uint64_t *rs, int round_no, Py_ssize_t logged) {
     w->dragon = -1; w->phase = CARD; w->pend_kind = 0; w->pending_draw = 0; w->proposed = 0;
     w->nvoters = 0; w->current = w->turn;
     w->d_maze = w->d_owner = w->d_front = w->d_traps = w->d_over = w->deck_full = 1;
-    w->stale_mines = 1;
     w->hdirty = ~0u; w->d_pawn = 1;
     Py_XDECREF(w->discards);
     w->discards = PyList_New(0);
@@ -2042,7 +2056,7 @@ out:
 static W rw;
 /* the resident state (a weak reference: the core keeps no state alive; one that dies
    resident leaves nothing to write back); its own class is res_plain */
-static PyObject *res_ref;
+static PyObject *res_ref, *res_plain;
 static Menu rmenu;
 static int rmenu_ok;
 static PyObject *rlist;  /* rmenu's actions, in order (the core's own list, never handed out) */
@@ -2220,7 +2234,6 @@ static PyObject *resident_state(void) {
     return st;
 }
 
-static PyObject *rw_state(void) { return res_ref == NULL ? NULL : resident_state(); }
 
 /* after an error: the resident state its own class again, as it is, and nothing resident
    (the error kept) */
