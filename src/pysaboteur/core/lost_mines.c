@@ -249,6 +249,12 @@ typedef struct {
     int8_t troll[2 * LNC];                       /* by joint: its owner, -1: none */
     int tj[LTROLLS], ntj;                        /* the joints with a troll, as placed */
     int order[LNC], norder;                      /* Maze.order */
+    /* what the menus scan for, kept up to date as the cards change (by grid cell or joint,
+       so that a bitmap's order is x then y, and E before S): the cells a path card may go
+       on (on the board, empty, next to a face-up card), the obstacles not overcome by kind,
+       the face-up cards a storm may take (pawns aside), the joints next to an open edge of
+       a face-up card with both cells on the board (traps and trolls aside) */
+    uint64_t pcb[LNC / 64], obb[L_STORM][LNC / 64], stb[LNC / 64], jmb[2 * LNC / 64];
     int hcell[LHID], nh;                         /* face-down cells, by grid cell */
     long long version;
     int pawn[LSEATS], pseg[LSEATS];
@@ -292,9 +298,60 @@ static inline int cons_of(W *w, int c) {  /* Maze.constraint_of */
     }
     return v;
 }
+static inline void bit_put(uint64_t *b, int i, int on) {
+    if (on) b[i >> 6] |= 1ULL << (i & 63);
+    else b[i >> 6] &= ~(1ULL << (i & 63));
+}
+static inline int bit_count(const uint64_t *b, int words) {
+    int n = 0;
+    for (int k = 0; k < words; k++) n += __builtin_popcountll(b[k]);
+    return n;
+}
+static inline int nth_bit(const uint64_t *b, int words, int i) {  /* -1: fewer bits */
+    for (int k = 0; k < words; k++) {
+        int n = __builtin_popcountll(b[k]);
+        if (i >= n) { i -= n; continue; }
+        uint64_t x = b[k];
+        while (i-- > 0) x &= x - 1;
+        return k * 64 + __builtin_ctzll(x);
+    }
+    return -1;
+}
+/* the bitmaps of cell g (the menus' scans, see W) after a change of its card, its face-down
+   card, its constraint or its forest tile */
+static void cell_bits(W *w, int g) {
+    if (!on_board(w, g)) return;
+    Tables *t = w->t;
+    int ot = w->tile[g];
+    bit_put(w->pcb, g, ot < 0 && w->hid[g] < 0 && (w->cons[g] & 15));
+    for (int k = 0; k < L_STORM; k++) bit_put(w->obb[k], g, 0);
+    if (ot >= 0 && t->obst[ot] >= 0 && !w->over[g]) bit_put(w->obb[t->obst[ot]], g, 1);
+    bit_put(w->stb, g, ot >= 0 && t->stormable[ot]);
+}
+static void joint_bits(W *w, int c) {  /* the joints face-up card c opens on */
+    int om = w->t->open_mask[w->tile[c]];
+    for (int e = 0; e < 4; e++)
+        if ((om & EDGES[e]) && on_board(w, c + LDELTA[e])) bit_put(w->jmb, jt(c, e), 1);
+}
+static void all_joint_bits(W *w) {
+    memset(w->jmb, 0, sizeof w->jmb);
+    for (int i = 0; i < w->norder; i++) joint_bits(w, w->order[i]);
+}
+static void all_bits(W *w) {  /* every bitmap made afresh (a position read in, a new round) */
+    memset(w->pcb, 0, sizeof w->pcb);
+    memset(w->obb, 0, sizeof w->obb);
+    memset(w->stb, 0, sizeof w->stb);
+    for (int x = 0; x < w->t->width; x++)
+        for (int y = 0; y < w->t->height; y++) cell_bits(w, (x + 2) * LG + y + 2);
+    all_joint_bits(w);
+}
 static void refresh_cons(W *w, int c) {
     w->cons[c] = (uint8_t)cons_of(w, c);
-    for (int e = 0; e < 4; e++) w->cons[c + LDELTA[e]] = (uint8_t)cons_of(w, c + LDELTA[e]);
+    cell_bits(w, c);
+    for (int e = 0; e < 4; e++) {
+        w->cons[c + LDELTA[e]] = (uint8_t)cons_of(w, c + LDELTA[e]);
+        cell_bits(w, c + LDELTA[e]);
+    }
 }
 
 /* ------------------------------------------------------------------ Python state in */
@@ -555,6 +612,7 @@ static int sync_in(W *w, int shared) {
     Py_XDECREF(w->discards);
     if (!(w->discards = get_attr(st, "discards"))) return -1;
     w->d_maze = w->d_owner = w->d_front = w->d_traps = w->d_over = w->deck_full = 0;
+    all_bits(w);
     return 0;
 }
 
@@ -821,6 +879,7 @@ static void place(W *w, int c, int otile) {  /* Maze.place (no reach contexts) *
     w->tile[c] = (int16_t)otile;
     w->order[w->norder++] = c;
     refresh_cons(w, c);
+    joint_bits(w, c);
     w->d_maze = 1;
 }
 
@@ -831,6 +890,7 @@ static int remove_tile(W *w, int c) {  /* Maze.remove */
     w->norder = k;
     w->tile[c] = -1;
     refresh_cons(w, c);
+    all_joint_bits(w);
     w->d_maze = 1;
     return otile;
 }
@@ -858,7 +918,7 @@ static int storm(W *w, int c) {
     Tables *t = w->t;
     int otile = remove_tile(w, c);
     if (discard(w, t->otile_card[otile]) < 0) return -1;
-    if (w->over[c]) { w->over[c] = 0; w->d_over = 1; }
+    if (w->over[c]) { w->over[c] = 0; w->d_over = 1; cell_bits(w, c); }
     for (int e = 0; e < 4; e++) {
         int n = c + LDELTA[e];
         if (w->tile[n] >= 0 || w->hid[n] >= 0) continue;
@@ -1118,19 +1178,17 @@ typedef struct { int count, tag, card, aux; } Entry;
 /* what the menu of one decision finds, made once per decision and only when asked */
 typedef struct {
     int pc[LNC], npc, by_mask[16];       /* placement cells; fitting cells per open mask */
-    int lists_made, list[L_MINES + 1][LNC], nlist[L_MINES + 1];
+    int storm_made;                      /* the cards a storm may take: stb less the pawns' */
+    uint64_t storm[LNC / 64];
     int joints_made, joints[2 * LNC], njoints;
     int slots[LSLOTS], nslots;
 } Found;
 
-static void placement_cells(W *w, Found *f) {
+static void placement_cells(W *w, Found *f) {  /* by x then y: the bitmap's order */
     f->npc = 0;
     for (int m = 0; m < 16; m++) f->by_mask[m] = -1;
-    for (int x = 0; x < w->t->width; x++)
-        for (int y = 0; y < w->t->height; y++) {
-            int g = (x + 2) * LG + y + 2;
-            if ((w->cons[g] & 15) && w->tile[g] < 0 && w->hid[g] < 0) f->pc[f->npc++] = g;
-        }
+    for (int k = 0; k < LNC / 64; k++)
+        for (uint64_t b = w->pcb[k]; b; b &= b - 1) f->pc[f->npc++] = k * 64 + __builtin_ctzll(b);
 }
 
 static int fitting(W *w, Found *f, int om) {
@@ -1142,49 +1200,34 @@ static int fitting(W *w, Found *f, int om) {
     return f->by_mask[om];
 }
 
-/* the cell lists of the action cards, by x then y: obstacles by kind (not overcome), path
-   cards without a pawn (storms) */
-static void cell_lists(W *w, Found *f) {
-    Tables *t = w->t;
-    if (f->lists_made) return;
-    f->lists_made = 1;
-    memset(f->nlist, 0, sizeof f->nlist);
-    for (int x = 0; x < t->width; x++)
-        for (int y = 0; y < t->height; y++) {
-            int g = (x + 2) * LG + y + 2, ot = w->tile[g];
-            if (ot < 0) continue;
-            if (t->obst[ot] >= 0 && !w->over[g]) f->list[t->obst[ot]][f->nlist[t->obst[ot]]++] = g;
-            if (t->stormable[ot] && !w->pawns[g]) f->list[L_STORM][f->nlist[L_STORM]++] = g;
-        }
+/* the face-up cards a storm may take: path cards without a pawn */
+static const uint64_t *stormable(W *w, Found *f) {
+    if (!f->storm_made) {
+        f->storm_made = 1;
+        memcpy(f->storm, w->stb, sizeof f->storm);
+        for (int s = 0; s < w->n; s++) bit_put(f->storm, w->pawn[s], 0);
+    }
+    return f->storm;
 }
 
 /* free joints (LostMinesState._joints): next to an open edge of a face-up card, both cells
-   on the board, neither trap nor troll on it; by cell, E before S */
+   on the board, neither trap nor troll on it; by cell, E before S (the bitmap's order) */
 static void free_joints(W *w, Found *f) {
-    Tables *t = w->t;
-    static uint32_t mark[2 * LNC], stamp;  /* marked: this call's stamp */
     if (f->joints_made) return;
     f->joints_made = 1;
-    if (++stamp == 0) { memset(mark, 0, sizeof mark); stamp = 1; }
-    for (int i = 0; i < w->norder; i++) {
-        int c = w->order[i], om = t->open_mask[w->tile[c]];
-        for (int e = 0; e < 4; e++)
-            if ((om & EDGES[e]) && on_board(w, c + LDELTA[e])) mark[jt(c, e)] = stamp;
-    }
     f->njoints = 0;
-    for (int x = 0; x < t->width; x++)
-        for (int y = 0; y < t->height; y++) {
-            int g = (x + 2) * LG + y + 2;
-            for (int side = 0; side < 2; side++) {
-                int j = 2 * g + side;
-                if (mark[j] == stamp && !w->trap[j] && w->troll[j] < 0) f->joints[f->njoints++] = j;
-            }
+    for (int k = 0; k < 2 * LNC / 64; k++)
+        for (uint64_t b = w->jmb[k]; b; b &= b - 1) {
+            int j = k * 64 + __builtin_ctzll(b);
+            if (!w->trap[j] && w->troll[j] < 0) f->joints[f->njoints++] = j;
         }
 }
 
-/* the cell list a T_CELL entry's aux names (the face-down mines: the core keeps them) */
-static inline const int *cells_of(W *w, Found *f, int aux) {
-    return aux == L_MINES ? w->hcell : f->list[aux];
+/* the i-th cell of the list a T_CELL entry's aux names: obstacles of a kind not overcome,
+   the cards a storm may take, the face-down mines (the core keeps them) */
+static inline int cell_at(W *w, Found *f, int aux, int i) {
+    if (aux == L_MINES) return w->hcell[i];
+    return nth_bit(aux == L_STORM ? f->storm : w->obb[aux], LNC / 64, i);
 }
 
 static int put_maze(W *w);
@@ -1247,7 +1290,7 @@ static int menu_of(W *w, Menu *m) {
     Found *f = &m->f;
     Entry *menu = m->e;
     int nm = 0, *hd = m->hd, *mult = m->mult, nk = 0, seat = w->current;
-    f->lists_made = f->joints_made = 0;
+    f->storm_made = f->joints_made = 0;
     f->nslots = -1;
     m->seat = seat;
     switch (w->phase) {
@@ -1295,12 +1338,12 @@ static int menu_of(W *w, Menu *m) {
             if (t->kind[c] != K_ACTION) continue;
             switch (t->effect[c]) {
             case E_TOOL:
-                cell_lists(w, f);
-                if ((cnt = f->nlist[t->obstacle[c]])) menu[nm++] = (Entry){cnt, T_CELL, c, t->obstacle[c]};
+                if ((cnt = bit_count(w->obb[t->obstacle[c]], LNC / 64)))
+                    menu[nm++] = (Entry){cnt, T_CELL, c, t->obstacle[c]};
                 break;
             case E_STORM:
-                cell_lists(w, f);
-                if ((cnt = f->nlist[L_STORM])) menu[nm++] = (Entry){cnt, T_CELL, c, L_STORM};
+                if ((cnt = bit_count(stormable(w, f), LNC / 64)))
+                    menu[nm++] = (Entry){cnt, T_CELL, c, L_STORM};
                 break;
             case E_TRAP: case E_TROLL:
                 free_joints(w, f);
@@ -1355,7 +1398,11 @@ static int target_of(W *w, Menu *m, Entry *e, int i, int *cs, int *k) {
         PyErr_SetString(PyExc_AssertionError, "lost mines core: placement");
         return -1;
     }
-    case T_CELL: return cells_of(w, f, e->aux)[i];
+    case T_CELL: {
+        int g = cell_at(w, f, e->aux, i);
+        if (g < 0) PyErr_SetString(PyExc_AssertionError, "lost mines core: cell list");
+        return g;
+    }
     case T_JOINT: return f->joints[i];
     case T_TREASURE: return f->slots[i];
     case T_PLAYER: return i < m->seat ? i : i + 1;
@@ -1446,7 +1493,7 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
     case T_CELL:
         w->pending_draw = 1;
         if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0) goto fail;
-        if (t->effect[card] == E_TOOL) { w->over[target] = 1; w->d_over = 1; }
+        if (t->effect[card] == E_TOOL) { w->over[target] = 1; w->d_over = 1; cell_bits(w, target); }
         else if (t->effect[card] == E_STORM) { if (storm(w, target) < 0) goto fail; }
         else if (look(w, seat, T_CELL, target) < 0) goto fail;
         res = after_card(w, seat);
@@ -1620,6 +1667,7 @@ static int setup_round(W *w, uint64_t *rs, int round_no, Py_ssize_t logged) {
     shuffle_ids(rs, m, su.nmines);
     for (int i = 0; i < su.nmines; i++) { w->version++; w->hid[su.mine_g[i]] = (int16_t)m[i]; }
     for (int g = 0; g < LNC; g++) if (w->hid[g] >= 0) w->hcell[w->nh++] = g;
+    all_bits(w);
     nt = su.ntreasures;
     memcpy(tr, su.treasure, (size_t)nt * sizeof(int));
     shuffle_ids(rs, tr, nt);
