@@ -246,6 +246,7 @@ typedef struct {
     uint8_t over[LNC];                           /* a forest tile lies on the obstacle */
     uint8_t pawns[LNC];                          /* how many pawns stand on the cell */
     uint8_t trap[2 * LNC];                       /* by joint: grid cell * 2 (+1: the S side) */
+    /* (over and trap are changed by set_over and set_trap, which keep ovb and trb) */
     int8_t troll[2 * LNC];                       /* by joint: its owner, -1: none */
     int tj[LTROLLS], ntj;                        /* the joints with a troll, as placed */
     int order[LNC], norder;                      /* Maze.order */
@@ -255,6 +256,9 @@ typedef struct {
        the face-up cards a storm may take (pawns aside), the joints next to an open edge of
        a face-up card with both cells on the board (traps and trolls aside) */
     uint64_t pcb[LNC / 64], obb[L_STORM][LNC / 64], stb[LNC / 64], jmb[2 * LNC / 64];
+    int16_t pck[LNC];                            /* a placement cell's constraint, -1: none */
+    int fitn[16];                                /* placement cells fitting an open mask */
+    uint64_t ovb[LNC / 64], trb[2 * LNC / 64];   /* over and trap as bitmaps (the sets) */
     int hcell[LHID], nh;                         /* face-down cells, by grid cell */
     long long version;
     int pawn[LSEATS], pseg[LSEATS];
@@ -302,9 +306,10 @@ static inline void bit_put(uint64_t *b, int i, int on) {
     if (on) b[i >> 6] |= 1ULL << (i & 63);
     else b[i >> 6] &= ~(1ULL << (i & 63));
 }
-static inline int bit_count(const uint64_t *b, int words) {
+static inline int bit_count(const uint64_t *b, int words) {  /* (the bitmaps are sparse) */
     int n = 0;
-    for (int k = 0; k < words; k++) n += __builtin_popcountll(b[k]);
+    for (int k = 0; k < words; k++)
+        for (uint64_t x = b[k]; x; x &= x - 1) n++;
     return n;
 }
 static inline int nth_bit(const uint64_t *b, int words, int i) {  /* -1: fewer bits */
@@ -317,16 +322,36 @@ static inline int nth_bit(const uint64_t *b, int words, int i) {  /* -1: fewer b
     }
     return -1;
 }
-/* the bitmaps of cell g (the menus' scans, see W) after a change of its card, its face-down
-   card, its constraint or its forest tile */
-static void cell_bits(W *w, int g) {
-    if (!on_board(w, g)) return;
+/* cell g as a placement cell (pcb, pck, fitn) after a change of its card, its face-down
+   card or its constraint */
+static void pc_bits(W *w, int g) {
+    int now = on_board(w, g) && w->tile[g] < 0 && w->hid[g] < 0 && (w->cons[g] & 15)
+              ? w->cons[g] : -1, was = w->pck[g];
+    if (now == was) return;
+    const unsigned char *f = w->t->fits[0];
+    if (was >= 0) for (int m = 0; m < 16; m++) w->fitn[m] -= f[was * 16 + m];
+    if (now >= 0) for (int m = 0; m < 16; m++) w->fitn[m] += f[now * 16 + m];
+    w->pck[g] = (int16_t)now;
+    bit_put(w->pcb, g, now >= 0);
+}
+/* the card bitmaps of cell g (obstacles, storms) after a change of its card or its forest
+   tile (was: the card it had, -1: none) */
+static void card_bits(W *w, int g, int was) {
     Tables *t = w->t;
     int ot = w->tile[g];
-    bit_put(w->pcb, g, ot < 0 && w->hid[g] < 0 && (w->cons[g] & 15));
-    for (int k = 0; k < L_STORM; k++) bit_put(w->obb[k], g, 0);
-    if (ot >= 0 && t->obst[ot] >= 0 && !w->over[g]) bit_put(w->obb[t->obst[ot]], g, 1);
+    if (!on_board(w, g)) return;
+    if (was >= 0 && t->obst[was] >= 0) bit_put(w->obb[t->obst[was]], g, 0);
+    if (ot >= 0 && t->obst[ot] >= 0) bit_put(w->obb[t->obst[ot]], g, !w->over[g]);
     bit_put(w->stb, g, ot >= 0 && t->stormable[ot]);
+}
+static inline void set_over(W *w, int g, int on) {
+    w->over[g] = (uint8_t)on;
+    bit_put(w->ovb, g, on);
+    card_bits(w, g, w->tile[g]);
+}
+static inline void set_trap(W *w, int j, int on) {
+    w->trap[j] = (uint8_t)on;
+    bit_put(w->trb, j, on);
 }
 static void joint_bits(W *w, int c) {  /* the joints face-up card c opens on */
     int om = w->t->open_mask[w->tile[c]];
@@ -337,20 +362,28 @@ static void all_joint_bits(W *w) {
     memset(w->jmb, 0, sizeof w->jmb);
     for (int i = 0; i < w->norder; i++) joint_bits(w, w->order[i]);
 }
-static void all_bits(W *w) {  /* every bitmap made afresh (a position read in, a new round) */
+/* every bitmap of the menus made afresh (a position read in, a new round); over and trap
+   are as set_over and set_trap left them */
+static void all_bits(W *w) {
     memset(w->pcb, 0, sizeof w->pcb);
     memset(w->obb, 0, sizeof w->obb);
     memset(w->stb, 0, sizeof w->stb);
+    memset(w->pck, 0xff, sizeof w->pck);
+    memset(w->fitn, 0, sizeof w->fitn);
     for (int x = 0; x < w->t->width; x++)
-        for (int y = 0; y < w->t->height; y++) cell_bits(w, (x + 2) * LG + y + 2);
+        for (int y = 0; y < w->t->height; y++) {
+            int g = (x + 2) * LG + y + 2;
+            if (w->cons[g] & 15) pc_bits(w, g);
+        }
+    for (int i = 0; i < w->norder; i++) card_bits(w, w->order[i], -1);
     all_joint_bits(w);
 }
 static void refresh_cons(W *w, int c) {
     w->cons[c] = (uint8_t)cons_of(w, c);
-    cell_bits(w, c);
+    pc_bits(w, c);
     for (int e = 0; e < 4; e++) {
         w->cons[c + LDELTA[e]] = (uint8_t)cons_of(w, c + LDELTA[e]);
-        cell_bits(w, c + LDELTA[e]);
+        pc_bits(w, c + LDELTA[e]);
     }
 }
 
@@ -464,7 +497,7 @@ done:
 
 /* a set of cells (or of joints) of the state into marks (0; 1: one the core does not take;
    -1: error) */
-static int load_marks(W *w, const char *name, uint8_t *marks, int joints) {
+static int load_marks(W *w, const char *name, int joints) {
     PyObject *o = get_attr(w->state, name), *it = o ? PyObject_GetIter(o) : NULL, *key;
     int rc = 0;
     Py_XDECREF(o);
@@ -472,7 +505,9 @@ static int load_marks(W *w, const char *name, uint8_t *marks, int joints) {
     while ((key = PyIter_Next(it)) != NULL) {
         int i = joints ? joint_of(w, key) : grid_of(w, PyLong_AsLong(key));
         Py_DECREF(key);
-        if (i < 0) rc = 1; else marks[i] = 1;
+        if (i < 0) rc = 1;
+        else if (joints) set_trap(w, i, 1);
+        else { w->over[i] = 1; bit_put(w->ovb, i, 1); }  /* (the card bitmaps: all_bits) */
     }
     Py_DECREF(it);
     return PyErr_Occurred() ? -1 : rc;
@@ -522,9 +557,11 @@ static int sync_in(W *w, int shared) {
     /* tokens: forest tiles, traps, trolls and the cards in front */
     memset(w->over, 0, sizeof w->over);
     memset(w->trap, 0, sizeof w->trap);
+    memset(w->ovb, 0, sizeof w->ovb);
+    memset(w->trb, 0, sizeof w->trb);
     memset(w->troll, 0xff, sizeof w->troll);
     w->ntj = 0;
-    if ((rc = load_marks(w, "overcome", w->over, 0)) || (rc = load_marks(w, "traps", w->trap, 1)))
+    if ((rc = load_marks(w, "overcome", 0)) || (rc = load_marks(w, "traps", 1)))
         return rc;
     if (!(o = get_attr(st, "trolls"))) return -1;
     if (!PyDict_Check(o) || PyDict_GET_SIZE(o) > LTROLLS) { Py_DECREF(o); return 1; }
@@ -748,18 +785,18 @@ static int put_fronts(W *w) {
     return 0;
 }
 
-/* the marked cells (or joints) as a set of the engine's integers: the cells grid_of takes */
-static PyObject *cell_set(W *w, const uint8_t *marks, int joints) {
+/* the marked cells (or joints) as a set of the engine's integers, added in the order of
+   the grid (x, then y, then E before S): the bitmap's */
+static PyObject *cell_set(const uint64_t *marks, int joints) {
     PyObject *s = PySet_New(NULL);
-    for (int x = -1; s != NULL && x <= w->t->width; x++)
-        for (int y = -1; y <= w->t->height; y++)
-            for (int k = 0; k <= joints; k++) {
-                int g = (x + 2) * LG + y + 2, i = joints ? 2 * g + k : g;
-                if (!marks[i]) continue;
-                PyObject *v = joints ? py_joint(i) : cell_obj(i);
-                if (v == NULL || PySet_Add(s, v) < 0) { Py_XDECREF(v); Py_CLEAR(s); break; }
-                Py_DECREF(v);
-            }
+    int words = joints ? 2 * LNC / 64 : LNC / 64;
+    for (int k = 0; s != NULL && k < words; k++)
+        for (uint64_t b = marks[k]; b; b &= b - 1) {
+            int i = k * 64 + __builtin_ctzll(b);
+            PyObject *v = joints ? py_joint(i) : cell_obj(i);
+            if (v == NULL || PySet_Add(s, v) < 0) { Py_XDECREF(v); Py_CLEAR(s); break; }
+            Py_DECREF(v);
+        }
     return s;
 }
 
@@ -797,11 +834,11 @@ static int sync_out(W *w, int shared) {
     Py_DECREF(pawn); Py_DECREF(seg);
     if (w->d_front && put_fronts(w) < 0) return -1;
     if (w->d_traps) {
-        if (set_new(st, "traps", cell_set(w, w->trap, 1)) < 0) return -1;
+        if (set_new(st, "traps", cell_set(w->trb, 1)) < 0) return -1;
         w->d_traps = 0;
     }
     if (w->d_over) {
-        if (set_new(st, "overcome", cell_set(w, w->over, 0)) < 0) return -1;
+        if (set_new(st, "overcome", cell_set(w->ovb, 0)) < 0) return -1;
         w->d_over = 0;
     }
     if (w->d_owner) {
@@ -879,6 +916,7 @@ static void place(W *w, int c, int otile) {  /* Maze.place (no reach contexts) *
     w->tile[c] = (int16_t)otile;
     w->order[w->norder++] = c;
     refresh_cons(w, c);
+    card_bits(w, c, -1);
     joint_bits(w, c);
     w->d_maze = 1;
 }
@@ -890,6 +928,7 @@ static int remove_tile(W *w, int c) {  /* Maze.remove */
     w->norder = k;
     w->tile[c] = -1;
     refresh_cons(w, c);
+    card_bits(w, c, otile);
     all_joint_bits(w);
     w->d_maze = 1;
     return otile;
@@ -918,12 +957,12 @@ static int storm(W *w, int c) {
     Tables *t = w->t;
     int otile = remove_tile(w, c);
     if (discard(w, t->otile_card[otile]) < 0) return -1;
-    if (w->over[c]) { w->over[c] = 0; w->d_over = 1; cell_bits(w, c); }
+    if (w->over[c]) { set_over(w, c, 0); w->d_over = 1; }
     for (int e = 0; e < 4; e++) {
         int n = c + LDELTA[e];
         if (w->tile[n] >= 0 || w->hid[n] >= 0) continue;
         int j = jt(c, e);
-        if (w->trap[j]) { w->trap[j] = 0; w->d_traps = 1; }
+        if (w->trap[j]) { set_trap(w, j, 0); w->d_traps = 1; }
         if (w->troll[j] >= 0) {
             int owner = w->troll[j], k = 0;
             w->troll[j] = -1;
@@ -1177,28 +1216,11 @@ typedef struct { int count, tag, card, aux; } Entry;
 
 /* what the menu of one decision finds, made once per decision and only when asked */
 typedef struct {
-    int pc[LNC], npc, by_mask[16];       /* placement cells; fitting cells per open mask */
     int storm_made;                      /* the cards a storm may take: stb less the pawns' */
     uint64_t storm[LNC / 64];
     int joints_made, joints[2 * LNC], njoints;
     int slots[LSLOTS], nslots;
 } Found;
-
-static void placement_cells(W *w, Found *f) {  /* by x then y: the bitmap's order */
-    f->npc = 0;
-    for (int m = 0; m < 16; m++) f->by_mask[m] = -1;
-    for (int k = 0; k < LNC / 64; k++)
-        for (uint64_t b = w->pcb[k]; b; b &= b - 1) f->pc[f->npc++] = k * 64 + __builtin_ctzll(b);
-}
-
-static int fitting(W *w, Found *f, int om) {
-    if (f->by_mask[om] < 0) {
-        int k = 0;
-        for (int i = 0; i < f->npc; i++) k += w->t->fits[w->cons[f->pc[i]]][om];
-        f->by_mask[om] = k;
-    }
-    return f->by_mask[om];
-}
 
 /* the face-up cards a storm may take: path cards without a pawn */
 static const uint64_t *stormable(W *w, Found *f) {
@@ -1323,13 +1345,11 @@ static int menu_of(W *w, Menu *m) {
             if (nk && hd[nk - 1] == h[i]) { mult[nk - 1]++; continue; }
             hd[nk] = h[i]; mult[nk] = 1; nk++;
         }
-        int cells_found = 0;
         for (int i = 0; i < nk; i++) {  /* path cards first: by code, then orientation */
             int c = hd[i];
             if (t->kind[c] != K_PATH) continue;
-            if (!cells_found) { placement_cells(w, f); cells_found = 1; }
             for (int k = 0; k < t->norient[c]; k++) {
-                int cnt = fitting(w, f, t->open_mask[t->ootile[c][k]]);
+                int cnt = w->fitn[t->open_mask[t->ootile[c][k]]];
                 if (cnt) menu[nm++] = (Entry){cnt, T_PLACE, c, k};
             }
         }
@@ -1393,8 +1413,11 @@ static int target_of(W *w, Menu *m, Entry *e, int i, int *cs, int *k) {
     switch (e->tag) {
     case T_PLACE: {
         int om = t->open_mask[t->ootile[e->card][e->aux]];
-        for (int j = 0; j < f->npc; j++)
-            if (t->fits[w->cons[f->pc[j]]][om] && i-- == 0) return f->pc[j];
+        for (int k = 0; k < LNC / 64; k++)
+            for (uint64_t b = w->pcb[k]; b; b &= b - 1) {
+                int g = k * 64 + __builtin_ctzll(b);
+                if (t->fits[w->cons[g]][om] && i-- == 0) return g;
+            }
         PyErr_SetString(PyExc_AssertionError, "lost mines core: placement");
         return -1;
     }
@@ -1493,7 +1516,7 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
     case T_CELL:
         w->pending_draw = 1;
         if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0) goto fail;
-        if (t->effect[card] == E_TOOL) { w->over[target] = 1; w->d_over = 1; cell_bits(w, target); }
+        if (t->effect[card] == E_TOOL) { set_over(w, target, 1); w->d_over = 1; }
         else if (t->effect[card] == E_STORM) { if (storm(w, target) < 0) goto fail; }
         else if (look(w, seat, T_CELL, target) < 0) goto fail;
         res = after_card(w, seat);
@@ -1512,7 +1535,7 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
             w->d_front = 1;
         } else {
             if (discard(w, card) < 0) goto fail;
-            w->trap[target] = 1;
+            set_trap(w, target, 1);
             w->d_traps = 1;
         }
         res = after_card(w, seat);
@@ -1659,6 +1682,8 @@ static int setup_round(W *w, uint64_t *rs, int round_no, Py_ssize_t logged) {
     memset(w->cons, 0, sizeof w->cons);
     memset(w->over, 0, sizeof w->over);
     memset(w->trap, 0, sizeof w->trap);
+    memset(w->ovb, 0, sizeof w->ovb);
+    memset(w->trb, 0, sizeof w->trb);
     memset(w->troll, 0xff, sizeof w->troll);
     memset(w->pawns, 0, sizeof w->pawns);
     w->ntj = 0; w->norder = 0; w->nh = 0; w->version = 0;
@@ -1899,7 +1924,7 @@ static PyObject *ended_round(W *w, int round_no, PyObject *reason) {
         PyTuple_SET_ITEM(pawns, s, c);
     }
     if (!(board = PyObject_CallFunctionObjArgs(t->ended_board, t->cat, cells, order, hidden, NULL))
-        || !(over = cell_set(w, w->over, 0)) || !(traps = cell_set(w, w->trap, 1))
+        || !(over = cell_set(w->ovb, 0)) || !(traps = cell_set(w->trb, 1))
         || front_objs(w, &trolls, &front) < 0)
         goto out;
     r = PyObject_CallFunction(t->ended_round, "iOOOOOOO", round_no, reason, board, pawns, over,
@@ -2114,7 +2139,6 @@ static int rlast_at;     /* at this index of the menu (apply finds it without a 
 /* every action of the menu, in order: the list legal_actions() gives */
 static PyObject *menu_list(W *w, Menu *m) {
     Tables *t = w->t;
-    Found *f = &m->f;
     int total = 0, at = 0;
     for (int k = 0; k < m->n; k++) total += m->e[k].count;
     PyObject *list = PyList_New(total);
@@ -2124,12 +2148,14 @@ static PyObject *menu_list(W *w, Menu *m) {
         if (e->tag == T_PLACE) {  /* the fitting cells walked once */
             int om = t->open_mask[t->ootile[e->card][e->aux]];
             PyObject *row = t->place_act[e->card][e->aux];
-            for (int j = 0; j < f->npc && at < total; j++) {
-                if (!t->fits[w->cons[f->pc[j]]][om]) continue;
-                PyObject *a = PyTuple_GET_ITEM(row, f->pc[j]);
-                Py_INCREF(a);
-                PyList_SET_ITEM(list, at++, a);
-            }
+            for (int w6 = 0; w6 < LNC / 64; w6++)
+                for (uint64_t b = w->pcb[w6]; b && at < total; b &= b - 1) {
+                    int g = w6 * 64 + __builtin_ctzll(b);
+                    if (!t->fits[w->cons[g]][om]) continue;
+                    PyObject *a = PyTuple_GET_ITEM(row, g);
+                    Py_INCREF(a);
+                    PyList_SET_ITEM(list, at++, a);
+                }
             continue;
         }
         for (int i = 0; i < e->count && at < total; i++) {
@@ -2211,11 +2237,11 @@ static int write_step(W *w) {
         w->d_front = 0;
     }
     if (w->d_traps) {
-        if (put_own(d, "traps", cell_set(w, w->trap, 1)) < 0) goto out;
+        if (put_own(d, "traps", cell_set(w->trb, 1)) < 0) goto out;
         w->d_traps = 0;
     }
     if (w->d_over) {
-        if (put_own(d, "overcome", cell_set(w, w->over, 0)) < 0) goto out;
+        if (put_own(d, "overcome", cell_set(w->ovb, 0)) < 0) goto out;
         w->d_over = 0;
     }
     if (w->d_owner) {
