@@ -192,6 +192,7 @@ static PyObject *lost_mines_tables(PyObject *self, PyObject *spec) {
     if (!(o = spec_get(spec, "fits"))) goto fail;
     CHECK(PyBytes_Check(o) && PyBytes_GET_SIZE(o) == 256 * 16, "fits");
     memcpy(t->fits, PyBytes_AS_STRING(o), 256 * 16);
+    for (int k = 0; k < 256 * 16; k++) CHECK(t->fits[k / 16][k % 16] <= 1, "fits: 0 or 1");
     if (!(o = spec_get(spec, "xy"))) goto fail;
     CHECK(PyTuple_GET_SIZE(o) == LNC, "xy");
     for (int g = 0; g < LNC; g++) t->xy[g] = keep(PyTuple_GET_ITEM(o, g));
@@ -222,6 +223,7 @@ static PyObject *lost_mines_tables(PyObject *self, PyObject *spec) {
     t->dragon_penalty = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 2));
     CHECK(t->nclans > 0 && t->nclans <= LSEATS, "clans");
     t->round_result = keep(PyTuple_GET_ITEM(o, 3));
+    CHECK(PyType_Check(t->round_result), "RoundResult");
     t->r_treasures = keep(PyTuple_GET_ITEM(o, 4));
     t->r_exhausted = keep(PyTuple_GET_ITEM(o, 5));
     t->ended_round = keep(PyTuple_GET_ITEM(o, 6));
@@ -257,7 +259,9 @@ typedef struct {
        a face-up card with both cells on the board (traps and trolls aside) */
     uint64_t pcb[LNC / 64], obb[L_STORM][LNC / 64], stb[LNC / 64], jmb[2 * LNC / 64];
     int16_t pck[LNC];                            /* a placement cell's constraint, -1: none */
-    int fitn[16];                                /* placement cells fitting an open mask */
+    /* the placement cells fitting each open mask: 16 counts of a byte (at most the board's
+       cells), added and taken two words at a time with a constraint's row of fits */
+    union { uint8_t n[16]; uint64_t q[2]; } fitn;
     uint64_t ovb[LNC / 64], trb[2 * LNC / 64];   /* over and trap as bitmaps (the sets) */
     int hcell[LHID], nh;                         /* face-down cells, by grid cell */
     long long version;
@@ -328,9 +332,15 @@ static void pc_bits(W *w, int g) {
     int now = on_board(w, g) && w->tile[g] < 0 && w->hid[g] < 0 && (w->cons[g] & 15)
               ? w->cons[g] : -1, was = w->pck[g];
     if (now == was) return;
-    const unsigned char *f = w->t->fits[0];
-    if (was >= 0) for (int m = 0; m < 16; m++) w->fitn[m] -= f[was * 16 + m];
-    if (now >= 0) for (int m = 0; m < 16; m++) w->fitn[m] += f[now * 16 + m];
+    uint64_t row[2];
+    if (was >= 0) {
+        memcpy(row, w->t->fits[was], sizeof row);
+        w->fitn.q[0] -= row[0]; w->fitn.q[1] -= row[1];
+    }
+    if (now >= 0) {
+        memcpy(row, w->t->fits[now], sizeof row);
+        w->fitn.q[0] += row[0]; w->fitn.q[1] += row[1];
+    }
     w->pck[g] = (int16_t)now;
     bit_put(w->pcb, g, now >= 0);
 }
@@ -369,7 +379,7 @@ static void all_bits(W *w) {
     memset(w->obb, 0, sizeof w->obb);
     memset(w->stb, 0, sizeof w->stb);
     memset(w->pck, 0xff, sizeof w->pck);
-    memset(w->fitn, 0, sizeof w->fitn);
+    memset(&w->fitn, 0, sizeof w->fitn);
     for (int x = 0; x < w->t->width; x++)
         for (int y = 0; y < w->t->height; y++) {
             int g = (x + 2) * LG + y + 2;
@@ -1349,7 +1359,7 @@ static int menu_of(W *w, Menu *m) {
             int c = hd[i];
             if (t->kind[c] != K_PATH) continue;
             for (int k = 0; k < t->norient[c]; k++) {
-                int cnt = w->fitn[t->open_mask[t->ootile[c][k]]];
+                int cnt = w->fitn.n[t->open_mask[t->ootile[c][k]]];
                 if (cnt) menu[nm++] = (Entry){cnt, T_PLACE, c, k};
             }
         }
@@ -1791,18 +1801,10 @@ static int end_round(W *w, PyObject *setup, PyObject *reason, PyObject *rng) {
 static int ids_in(W *w, const char *name, int *out, int most) {
     PyObject *l = get_attr(w->state, name);
     if (l == NULL) return -1;
-    Py_ssize_t k = PyList_GET_SIZE(l);
-    for (Py_ssize_t i = 0; i < k && i < most; i++) {
-        PyObject *id = PyDict_GetItemWithError(w->t->ids, PyList_GET_ITEM(l, i));
-        if (id == NULL) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "lost mines core: a card");
-            Py_DECREF(l);
-            return -1;
-        }
-        out[i] = (int)PyLong_AsLong(id);
-    }
+    int n, rc = load_cards(w, l, out, &n, most);
     Py_DECREF(l);
-    return k > most ? -1 : 0;
+    if (rc > 0) PyErr_Format(PyExc_ValueError, "lost mines core: the state's %s", name);
+    return rc ? -1 : 0;
 }
 
 /* round_points (games/lost_mines/state.py) on the core: selfish dwarves keep their own; each
@@ -1849,6 +1851,20 @@ static PyObject *long_list(const long *a, int n) {
     return l;
 }
 
+/* engine.game.RoundResult(round_no, gold, details), made as its dataclass __init__ makes
+   it (which only sets the three fields, in this order) without a Python frame */
+static PyObject *round_result(PyObject *type, int round_no, PyObject *gold, PyObject *details) {
+    PyTypeObject *tp = (PyTypeObject *)type;
+    PyObject *r = tp->tp_alloc(tp, 0), *no = PyLong_FromLong(round_no);
+    if (r == NULL || no == NULL
+        || PyObject_GenericSetAttr(r, name_of("round"), no) < 0
+        || PyObject_GenericSetAttr(r, name_of("gold"), gold) < 0
+        || PyObject_GenericSetAttr(r, name_of("details"), details) < 0)
+        Py_CLEAR(r);
+    Py_XDECREF(no);
+    return r;
+}
+
 /* the round's RoundResult (LostMinesState._end_round's, with its details in the same order)
    appended to the state's results, its totals added up */
 static int record_round(W *w, int round_no, const int *dwarves, const long *points) {
@@ -1866,7 +1882,7 @@ static int record_round(W *w, int round_no, const int *dwarves, const long *poin
     if (PyErr_Occurred() || !(details = PyDict_New())) goto out;
     if (!(o = get_attr(st, "dwarves"))) goto out;
     Py_SETREF(o, PySequence_List(o));
-    if (o == NULL || PyDict_SetItemString(details, "dwarves", o) < 0) goto out;
+    if (o == NULL || PyDict_SetItem(details, name_of("dwarves"), o) < 0) goto out;
     Py_SETREF(o, PyList_New(n));
     for (int s = 0; o != NULL && s < n; s++) {
         PyObject *pile = PyList_New(w->ncol[s]);
@@ -1878,14 +1894,14 @@ static int record_round(W *w, int round_no, const int *dwarves, const long *poin
         }
         PyList_SET_ITEM(o, s, pile);
     }
-    if (o == NULL || PyDict_SetItemString(details, "treasures", o) < 0) goto out;
+    if (o == NULL || PyDict_SetItem(details, name_of("treasures"), o) < 0) goto out;
     Py_SETREF(o, w->dragon < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(w->dragon));
-    if (o == NULL || PyDict_SetItemString(details, "dragon", o) < 0) goto out;
-    if (!(totals = long_list(sum, n)) || PyDict_SetItemString(details, "totals", totals) < 0)
+    if (o == NULL || PyDict_SetItem(details, name_of("dragon"), o) < 0) goto out;
+    if (!(totals = long_list(sum, n)) || PyDict_SetItem(details, name_of("totals"), totals) < 0)
         goto out;
     Py_SETREF(o, PyList_New(n));
     for (int s = 0; o != NULL && s < n; s++) PyList_SET_ITEM(o, s, Py_NewRef(t->identity[dwarves[s]]));
-    if (o == NULL || PyDict_SetItemString(details, "roles", o) < 0) goto out;
+    if (o == NULL || PyDict_SetItem(details, name_of("roles"), o) < 0) goto out;
     Py_SETREF(o, PyList_New(0));
     for (int s = 0; o != NULL && top > 0 && s < n; s++)
         if (points[s] == top) {
@@ -1893,10 +1909,10 @@ static int record_round(W *w, int round_no, const int *dwarves, const long *poin
             if (v == NULL || PyList_Append(o, v) < 0) Py_CLEAR(o);
             Py_XDECREF(v);
         }
-    if (o == NULL || PyDict_SetItemString(details, "winners", o) < 0) goto out;
+    if (o == NULL || PyDict_SetItem(details, name_of("winners"), o) < 0) goto out;
     Py_SETREF(o, long_list(points, n));
     if (o == NULL) goto out;
-    rr = PyObject_CallFunction(t->round_result, "iOO", round_no, o, details);
+    rr = round_result(t->round_result, round_no, o, details);
     if (rr == NULL || !(results = get_attr(st, "results"))) goto out;
     Py_SETREF(results, PySequence_List(results));
     if (results == NULL || PyList_Append(results, rr) < 0
@@ -1949,10 +1965,10 @@ static int match_rounds(PyObject *st, int *rounds) {
    state's own _round_end, the maze marked shared; else made of the core's position), the
    scores and the round's record, then the match's end or the next round, set up here
    (setup_called) */
-static int end_round_core(W *w, PyObject *reason, int written) {
+static int end_round_core(W *w, PyObject *reason, int written, int rounds) {
     Tables *t = w->t;
     PyObject *st = w->state, *o;
-    int dwarves[LSEATS], layout[LSLOTS], round_no, rounds, all = 1, bad;
+    int dwarves[LSEATS], layout[LSLOTS], round_no, all = 1, bad;
     long points[LSEATS];
     setup_called = 0;
     for (int i = 0; i < w->nslot; i++) if (w->owner[i] < 0) all = 0;
@@ -1972,8 +1988,7 @@ static int end_round_core(W *w, PyObject *reason, int written) {
         return -1;
     round_points(w, dwarves, layout, points);
     if (record_round(w, round_no, dwarves, points) < 0
-        || set_attr(st, "pending", Py_None) < 0 || set_new(st, "voters", PyList_New(0)) < 0
-        || match_rounds(st, &rounds) < 0)
+        || set_attr(st, "pending", Py_None) < 0 || set_new(st, "voters", PyList_New(0)) < 0)
         return -1;
     if (round_no >= rounds) return set_attr(st, "terminal", Py_True);
     w->turn = (w->turn + 1) % w->n;
@@ -2028,7 +2043,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
             goto error;
         }
         PyObject *reason = res == VOTED_END ? t->vote_reason : NULL;
-        int bad = (own_end ? load_setup(setup) < 0 || end_round_core(w, reason, write) < 0
+        int bad = (own_end ? load_setup(setup) < 0 || end_round_core(w, reason, write, rounds) < 0
                            : end_round(w, setup, reason, rng) < 0)
                   || PyList_Append(w->history, action) < 0;
         Py_DECREF(action);
@@ -2440,7 +2455,7 @@ static int step_round_end(PyObject *state, PyObject *ctx, PyObject *action, int 
     int write = !own_end || round_no >= rounds;
     if (write && sync_out(w, 0) < 0) goto out;
     if (own_end) {
-        if (load_setup(setup) < 0 || end_round_core(w, reason, write) < 0) goto out;
+        if (load_setup(setup) < 0 || end_round_core(w, reason, write, rounds) < 0) goto out;
     } else {  /* the state's own (a fixed deal's rounds are set up in Python) */
         PyObject *r = reason == NULL ? PyObject_CallMethod(st, "_end_round", NULL)
                                      : PyObject_CallMethod(st, "_end_round", "O", reason);
