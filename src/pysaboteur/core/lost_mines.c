@@ -1997,9 +1997,13 @@ static int end_round_core(W *w, PyObject *reason, int written, int rounds) {
     return setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history));
 }
 
+static W rw;                                 /* the rollout API's held state (see below) */
+static PyObject *res_ref, *res_plain;
+static PyObject *resident_state(void);
 static int release_resident(void);  /* the rollout API's state given back (see below) */
+static int take_held(W *w, int shared);  /* the rollout API's state taken by a play-out */
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
-                      PyObject *setup, int own_end) {
+                      PyObject *setup, int own_end, int held) {
     W *w = &work;
     int shared, terminal, round0, round_no, finished = 1, rc, rounds = 0;
     long played = 0;
@@ -2018,7 +2022,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     if (!(w->history = get_attr(state, "history")) || !(w->actors = get_attr(state, "actors"))
         || get_rng(rng, &w->rng) < 0)
         goto error;
-    rc = sync_in(w, shared);
+    rc = held ? take_held(w, shared) : sync_in(w, shared);
     if (rc < 0) goto error;
     if (rc > 0) { finished = 0; goto done; }
     while (!terminal && !(until && round_no != round0)) {
@@ -2087,43 +2091,11 @@ static PyObject *lost_mines_play_out(PyObject *self, PyObject *args) {
        (another thread, while this one ends a round) is played in Python instead */
     if (wait_core()) return Py_BuildValue("(lO)", 0L, Py_False);  /* (this thread's own: pure) */
     take_busy();
-    if (release_resident() < 0) { busy = 0; return NULL; }
-    PyObject *result = play(state, rng, until, even, t, setup, own_end);
-    busy = 0;
-    return result;
-}
-
-/* lost_mines_first_round(state, tables, setup) -> bool: a new match's first round set up
- * by the core (LostMinesState._setup_round for a match without a fixed deal: the same
- * numbers drawn from the state's generator, the same cards), the state written; False: the
- * core is busy (the caller sets the round up in Python). */
-static PyObject *lost_mines_first_round(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *state, *caps, *setup, *game = NULL, *srng = NULL, *result = NULL;
-    if (!PyArg_ParseTuple(args, "OOO", &state, &caps, &setup)) return NULL;
-    Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.LostMinesTables");
-    if (t == NULL) return NULL;
-    if (wait_core()) Py_RETURN_FALSE;
-    take_busy();
-    if (release_resident() < 0) { busy = 0; return NULL; }
-    W *w = &work;
-    w->t = t; w->state = state;
-    w->history = w->actors = w->discards = NULL;
-    int round_no;
-    if (!(game = get_attr(state, "game")) || attr_int(game, "players", &w->n) < 0
-        || attr_int(state, "turn", &w->turn) < 0 || attr_int(state, "_round", &round_no) < 0
-        || !(w->history = get_attr(state, "history")))
-        goto out;
-    if (w->n < 2 || w->n > t->seats) { PyErr_SetString(PyExc_ValueError, "lost mines core: players"); goto out; }
-    w->srng = &w->own_rng;
-    if (!(srng = get_attr(state, "rng")) || get_rng(srng, &w->own_rng) < 0 || load_setup(setup) < 0
-        || setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history)) < 0
-        || sync_out(w, 0) < 0)
-        goto out;
-    result = Py_True;
-    Py_INCREF(result);
-out:
-    Py_XDECREF(game); Py_XDECREF(srng); Py_XDECREF(w->history); Py_CLEAR(w->discards);
+    /* the state the rollout API holds (a new match's, most often) is played from where the
+       core holds it: not written back and read in again */
+    int held = res_ref != NULL && resident_state() == state && rw.t == t;
+    if (!held && release_resident() < 0) { busy = 0; return NULL; }
+    PyObject *result = play(state, rng, until, even, t, setup, own_end, held);
     busy = 0;
     return result;
 }
@@ -2141,10 +2113,8 @@ out:
  * the maze, which is written when the state is given back.  A round's end is the core's as
  * in play() (the next round set up here, the state written whole and kept resident) where
  * the core sets the rounds up; else Python's _end_round, and the state is given back. */
-static W rw;
 /* the resident state (a weak reference: the core keeps no state alive; one that dies
    resident leaves nothing to write back); its own class is res_plain */
-static PyObject *res_ref, *res_plain;
 static Menu rmenu;
 static int rmenu_ok;
 static PyObject *rlist;  /* rmenu's actions, in order (the core's own list, never handed out) */
@@ -2230,7 +2200,14 @@ static int write_step(W *w) {
         }
         w->hdirty = 0;
     }
-    if (w->ndeck != w->ndeck0) {
+    if (w->deck_full) {  /* a new match's first round: the whole pile */
+        PyObject *l = code_list(w, w->deck, w->ndeck);
+        int bad = l == NULL || !(o = own_item(d, "deck")) || PyList_SetSlice(o, 0, PY_SSIZE_T_MAX, l) < 0;
+        Py_XDECREF(l);
+        if (bad) goto out;
+        w->ndeck0 = w->ndeck;
+        w->deck_full = 0;
+    } else if (w->ndeck != w->ndeck0) {
         if (!(o = own_item(d, "deck")) || PyList_SetSlice(o, w->ndeck, PY_SSIZE_T_MAX, NULL) < 0)
             goto out;
         w->ndeck0 = w->ndeck;
@@ -2389,6 +2366,87 @@ static int enter(PyObject *state, PyObject *ctx) {
 out:
     Py_CLEAR(w->history); Py_CLEAR(w->actors); Py_CLEAR(w->discards);
     return rc;
+}
+
+/* the held state taken by a play-out (play: w is the play-out's, its state, logs and
+   chooser read): its position is the core's already, so it is not written back and read
+   in again; its own class again, nothing held; the maze and everything else not written
+   yet are written when the play-out stops, as the play-out's own changes are */
+static int take_held(W *w, int shared) {
+    PyObject *st = w->state, *history = w->history, *actors = w->actors;
+    Tables *t = w->t;
+    uint64_t chooser = w->rng;
+    if (set_attr(st, "__class__", res_plain) < 0) { drop(); return -1; }
+    memcpy(w, &rw, sizeof(W));
+    w->t = t; w->state = st; w->history = history; w->actors = actors; w->rng = chooser;
+    w->discards = rw.discards;  /* (taken: forget lets go of rw's others) */
+    rw.discards = NULL;
+    forget();
+    if (shared) {
+        w->srng = &w->rng;
+    } else {  /* the state's own generator, read afresh (Python may have drawn from it) */
+        PyObject *r = get_attr(st, "rng");
+        int bad = r == NULL || get_rng(r, &w->own_rng) < 0;
+        Py_XDECREF(r);
+        if (bad) return -1;
+        w->srng = &w->own_rng;
+    }
+    return 0;
+}
+
+/* lost_mines_first_round(state, tables, setup, ctx) -> bool: a new match's first round set
+ * up by the core (LostMinesState._setup_round for a match without a fixed deal: the same
+ * numbers drawn from the state's generator, the same cards), and the state held by the
+ * rollout API (ctx: core/lost_mines.py's (tables, held class, _next_setup)): what
+ * _setup_round sets that is not guarded (the round's cards, the looks, the phase, the
+ * seats) written now, the rest (hands, pile, maze, pawns, tokens, treasures' owners, votes)
+ * when Python reads it (release), at the first decision applied (write_step) or at the
+ * end of a play-out, which takes the state from where the core holds it; False: the core
+ * is busy (the caller sets the round up in Python). */
+static PyObject *lost_mines_first_round(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *caps, *setup, *ctx, *game = NULL, *srng = NULL, *result = NULL, *ref = NULL;
+    if (!PyArg_ParseTuple(args, "OOOO!", &state, &caps, &setup, &PyTuple_Type, &ctx)) return NULL;
+    if (PyTuple_GET_SIZE(ctx) != 3) { PyErr_SetString(PyExc_TypeError, "lost mines core: ctx"); return NULL; }
+    Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.LostMinesTables");
+    if (t == NULL) return NULL;
+    if (wait_core()) Py_RETURN_FALSE;
+    take_busy();
+    if (release_resident() < 0) { busy = 0; return NULL; }
+    W *w = &rw;
+    w->t = t; w->state = state;
+    w->history = w->actors = w->discards = NULL;
+    int round_no;
+    if (!(game = get_attr(state, "game")) || attr_int(game, "players", &w->n) < 0
+        || attr_int(state, "turn", &w->turn) < 0 || attr_int(state, "_round", &round_no) < 0
+        || !(w->history = get_attr(state, "history")) || !(w->actors = get_attr(state, "actors")))
+        goto out;
+    if (w->n < 2 || w->n > t->seats) { PyErr_SetString(PyExc_ValueError, "lost mines core: players"); goto out; }
+    w->srng = &w->own_rng;
+    if (!(srng = get_attr(state, "rng")) || get_rng(srng, &w->own_rng) < 0 || load_setup(setup) < 0
+        || setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history)) < 0
+        || put_rng(srng, w->own_rng) < 0
+        || set_new(state, "phase", PyLong_FromLong(w->phase)) < 0
+        || set_new(state, "current", PyLong_FromLong(w->current)) < 0
+        || set_new(state, "pending_draw", PyLong_FromLong(w->pending_draw)) < 0
+        || set_attr(state, "proposed", w->proposed ? Py_True : Py_False) < 0
+        || set_attr(state, "dragon", Py_None) < 0 || set_attr(state, "pending", Py_None) < 0
+        || set_new(state, "voters", PyList_New(0)) < 0)
+        goto out;
+    said_now(w);
+    w->hdirty = ~0u; w->d_pawn = 1;  /* (Python's hands and pawns are not written yet) */
+    PyObject *plain = (PyObject *)Py_TYPE(state);
+    if (!(ref = PyWeakref_NewRef(state, NULL)) || set_attr(state, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0)
+        goto out;
+    res_ref = ref; ref = NULL;
+    res_plain = Py_NewRef(plain);
+    rmenu_ok = 0;
+    result = Py_NewRef(Py_True);
+out:
+    Py_XDECREF(game); Py_XDECREF(srng); Py_XDECREF(ref);
+    if (result == NULL) { Py_CLEAR(w->history); Py_CLEAR(w->actors); Py_CLEAR(w->discards); }
+    busy = 0;
+    return result;
 }
 
 static Menu *resident_menu(void) {

@@ -219,14 +219,39 @@ def setup_for(cls: type) -> Any:
 
 def _first_round(state: S.LostMinesState) -> None:
     """``state._setup_round()`` of a new match without a fixed deal, on the core (in Python
-    where the core is busy)."""
+    where the core is busy).  The core then holds the state (the rollout API's held state,
+    ``_RESIDENT_FIELDS``): what it has not written yet is written when read, at the first
+    decision applied, or by a play-out, which plays on from where the core holds it."""
     from . import _ext
 
-    if _ext is None or state.deal is not None or state._round != 0 \
-            or state.game.catalogue is not S.CAT \
-            or not _ext.lost_mines_first_round(state, _tables(),
-                                               _setup_of(state.game.players)):
+    ctx = None if _ext is None or state.deal is not None or state._round != 0 else _ctx_of(state)
+    if ctx is None or not _ext.lost_mines_first_round(state, ctx[0], _setup_of(state.game.players),
+                                                      ctx):
         state._setup_round()
+
+
+#: an instance's own dict, past a held state's ``__dict__`` property
+_INSTANCE_DICT = next(k.__dict__["__dict__"] for k in S.LostMinesState.__mro__
+                      if "__dict__" in k.__dict__).__get__
+
+
+def _held_play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool = True,
+                   policy: str = "random") -> int:
+    """``play_out`` of a state the core holds (the rollout API's, or a new match's): on the
+    core from where it holds it, not given back to Python first (written when it stops)."""
+    from . import _ext
+
+    if _ext is None or type(rng) is not Rng:
+        _ext_release(state)
+        return state.play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
+    return _play_out(state, rng, until_round_end, policy)
+
+
+def _ext_release(state: S.LostMinesState) -> None:
+    from . import _ext
+
+    if _ext is not None:
+        _ext.lost_mines_release(state)
 
 
 def _play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool, policy: str) -> int:
@@ -239,8 +264,9 @@ def _play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool, policy: 
     round_no = state._round
     setup = _setup_of(state.game.players) if state.deal is None else None
     # the round's end on the core where the core sets the next round up, unless the state
-    # has a round's end of its own (tests that nest a play-out in it)
-    own_end = setup is not None and "_end_round" not in state.__dict__
+    # has a round's end of its own (tests that nest a play-out in it); its own dict read
+    # past a held state's ``__dict__``, which would give it back to Python first
+    own_end = setup is not None and "_end_round" not in _INSTANCE_DICT(state)
     played, finished = _ext.lost_mines_play_out(state, rng, until_round_end,
                                                 policy == "playout", _tables(), setup, own_end)
     if not finished:
@@ -275,6 +301,7 @@ def _ctx_of(state: S.LostMinesState) -> tuple[Any, type, Any] | None:
         return None
     if not _CTX:
         resident = resident_class(S.LostMinesState, _calls(), _RESIDENT_FIELDS)
+        resident.play_out = _held_play_out  # type: ignore[assignment]
         ctx = (_tables(), resident, _next_setup)
         resident._ctx = ctx  # type: ignore[attr-defined]
         _CTX.append(ctx)
