@@ -225,8 +225,8 @@ def _first_round(state: S.LostMinesState) -> None:
     from . import _ext
 
     ctx = None if _ext is None or state.deal is not None or state._round != 0 else _ctx_of(state)
-    if ctx is None or not _ext.lost_mines_first_round(state, ctx[0], _setup_of(state.game.players),
-                                                      ctx):
+    if ctx is None or _ext is None \
+            or not _ext.lost_mines_first_round(state, ctx[0], _setup_of(state.game.players), ctx):
         state._setup_round()
 
 
@@ -301,7 +301,7 @@ def _ctx_of(state: S.LostMinesState) -> tuple[Any, type, Any] | None:
         return None
     if not _CTX:
         resident = resident_class(S.LostMinesState, _calls(), _RESIDENT_FIELDS)
-        resident.play_out = _held_play_out  # type: ignore[assignment]
+        resident.play_out = _held_play_out  # type: ignore[attr-defined]
         ctx = (_tables(), resident, _next_setup)
         resident._ctx = ctx  # type: ignore[attr-defined]
         _CTX.append(ctx)
