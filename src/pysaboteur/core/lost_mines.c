@@ -388,12 +388,17 @@ static void all_bits(W *w) {
     for (int i = 0; i < w->norder; i++) card_bits(w, w->order[i], -1);
     all_joint_bits(w);
 }
+/* after a card laid on c or taken from it: c's own constraint is its neighbours' (the
+   same), each neighbour's changes on the edge facing c (cons_of's bits for that edge) */
 static void refresh_cons(W *w, int c) {
-    w->cons[c] = (uint8_t)cons_of(w, c);
+    int t = w->tile[c];
     pc_bits(w, c);
     for (int e = 0; e < 4; e++) {
-        w->cons[c + LDELTA[e]] = (uint8_t)cons_of(w, c + LDELTA[e]);
-        pc_bits(w, c + LDELTA[e]);
+        int n = c + LDELTA[e], back = (e + 2) & 3;  /* c seen from n */
+        int v = w->cons[n] & ~(EDGES[back] | EDGES[back] << 4);
+        if (t >= 0) v |= (w->t->open_mask[t] & OPP[back]) ? EDGES[back] : EDGES[back] << 4;
+        w->cons[n] = (uint8_t)v;
+        pc_bits(w, n);
     }
 }
 
@@ -2002,9 +2007,12 @@ static PyObject *res_ref, *res_plain;
 static PyObject *resident_state(void);
 static int release_resident(void);  /* the rollout API's state given back (see below) */
 static int take_held(W *w, int shared);  /* the rollout API's state taken by a play-out */
+static void let_go(void);
+static void drop(void);
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
                       PyObject *setup, int own_end, int held) {
-    W *w = &work;
+    W *w = held ? &rw : &work;  /* (a held state is played where the core holds it) */
+    PyObject *discards = held ? rw.discards : NULL;
     int shared, terminal, round0, round_no, finished = 1, rc, rounds = 0;
     long played = 0;
     {
@@ -2014,11 +2022,12 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
         Py_DECREF(own);
     }
     w->t = t; w->state = state;
-    w->history = w->actors = w->discards = NULL;
+    w->history = w->actors = NULL;
+    w->discards = discards;  /* (a held state's: taken from the core's hold) */
     if (state_flags(state, &terminal, &round0) < 0 || (own_end && match_rounds(state, &rounds) < 0))
-        return NULL;
+        goto error;
     round_no = round0;
-    if (terminal) return Py_BuildValue("(lO)", 0L, Py_True);
+    if (terminal) { Py_CLEAR(w->discards); return Py_BuildValue("(lO)", 0L, Py_True); }
     if (!(w->history = get_attr(state, "history")) || !(w->actors = get_attr(state, "actors"))
         || get_rng(rng, &w->rng) < 0)
         goto error;
@@ -2062,10 +2071,10 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
 done:
     if (put_rng(rng, w->rng) < 0) goto error;
 whole:
-    Py_XDECREF(w->history); Py_XDECREF(w->actors); Py_CLEAR(w->discards);
+    Py_CLEAR(w->history); Py_CLEAR(w->actors); Py_CLEAR(w->discards);
     return Py_BuildValue("(lO)", played, finished ? Py_True : Py_False);
 error:
-    Py_XDECREF(w->history); Py_XDECREF(w->actors); Py_CLEAR(w->discards);
+    Py_CLEAR(w->history); Py_CLEAR(w->actors); Py_CLEAR(w->discards);
     return NULL;
 }
 
@@ -2094,7 +2103,13 @@ static PyObject *lost_mines_play_out(PyObject *self, PyObject *args) {
     /* the state the rollout API holds (a new match's, most often) is played from where the
        core holds it: not written back and read in again */
     int held = res_ref != NULL && resident_state() == state && rw.t == t;
-    if (!held && release_resident() < 0) { busy = 0; return NULL; }
+    if (held) {  /* its own class again, nothing held (the position stays where it is) */
+        if (set_attr(state, "__class__", res_plain) < 0) { drop(); busy = 0; return NULL; }
+        let_go();
+    } else if (release_resident() < 0) {
+        busy = 0;
+        return NULL;
+    }
     PyObject *result = play(state, rng, until, even, t, setup, own_end, held);
     busy = 0;
     return result;
@@ -2368,24 +2383,22 @@ out:
     return rc;
 }
 
-/* the held state taken by a play-out (play: w is the play-out's, its state, logs and
-   chooser read): its position is the core's already, so it is not written back and read
-   in again; its own class again, nothing held; the maze and everything else not written
-   yet are written when the play-out stops, as the play-out's own changes are */
+/* nothing held any more, the held position kept where it is for a play-out to go on with
+   (its discards' list with it) */
+static void let_go(void) {
+    rmenu_ok = 0;
+    Py_CLEAR(rlist); Py_CLEAR(rlast); Py_CLEAR(res_ref); Py_CLEAR(res_plain);
+    Py_CLEAR(rw.history); Py_CLEAR(rw.actors);
+}
+
+/* the held state's position taken by a play-out (play on rw: its state, logs and chooser
+   read, let_go done): not written back and read in again; everything not written yet is
+   written when the play-out stops, as the play-out's own changes are */
 static int take_held(W *w, int shared) {
-    PyObject *st = w->state, *history = w->history, *actors = w->actors;
-    Tables *t = w->t;
-    uint64_t chooser = w->rng;
-    if (set_attr(st, "__class__", res_plain) < 0) { drop(); return -1; }
-    memcpy(w, &rw, sizeof(W));
-    w->t = t; w->state = st; w->history = history; w->actors = actors; w->rng = chooser;
-    w->discards = rw.discards;  /* (taken: forget lets go of rw's others) */
-    rw.discards = NULL;
-    forget();
     if (shared) {
         w->srng = &w->rng;
     } else {  /* the state's own generator, read afresh (Python may have drawn from it) */
-        PyObject *r = get_attr(st, "rng");
+        PyObject *r = get_attr(w->state, "rng");
         int bad = r == NULL || get_rng(r, &w->own_rng) < 0;
         Py_XDECREF(r);
         if (bad) return -1;

@@ -37,6 +37,7 @@ from ..engine.tiles import S as SOUTH
 from ..engine.views import EndedBoard
 from ..games.lost_mines import cards as C
 from ..games.lost_mines import state as S
+from . import _ext
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
@@ -169,8 +170,6 @@ _TABLES: list[Any] = []
 def _tables() -> Any:
     """The core's tables of The Lost Mines (made once)."""
     if not _TABLES:
-        from . import _ext
-
         assert _ext is not None
         _TABLES.append(_ext.lost_mines_tables(_spec()))
     return _TABLES[0]
@@ -222,8 +221,6 @@ def _first_round(state: S.LostMinesState) -> None:
     where the core is busy).  The core then holds the state (the rollout API's held state,
     ``_RESIDENT_FIELDS``): what it has not written yet is written when read, at the first
     decision applied, or by a play-out, which plays on from where the core holds it."""
-    from . import _ext
-
     ctx = None if _ext is None or state.deal is not None or state._round != 0 else _ctx_of(state)
     if ctx is None or _ext is None \
             or not _ext.lost_mines_first_round(state, ctx[0], _setup_of(state.game.players), ctx):
@@ -239,8 +236,6 @@ def _held_play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool = Tr
                    policy: str = "random") -> int:
     """``play_out`` of a state the core holds (the rollout API's, or a new match's): on the
     core from where it holds it, not given back to Python first (written when it stops)."""
-    from . import _ext
-
     if _ext is None or type(rng) is not Rng:
         _ext_release(state)
         return state.play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
@@ -248,8 +243,6 @@ def _held_play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool = Tr
 
 
 def _ext_release(state: S.LostMinesState) -> None:
-    from . import _ext
-
     if _ext is not None:
         _ext.lost_mines_release(state)
 
@@ -257,8 +250,6 @@ def _ext_release(state: S.LostMinesState) -> None:
 def _play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool, policy: str) -> int:
     """``state.play_out`` on the core (the rest in Python where it stops: a position it
     does not take)."""
-    from . import _ext
-
     if type(rng) is not Rng or _ext is None or state.game.catalogue is not S.CAT:
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     round_no = state._round
@@ -286,8 +277,6 @@ _CTX: list[tuple[Any, type, Any]] = []
 
 
 def _calls() -> Calls:
-    from . import _ext
-
     assert _ext is not None
     return Calls(_ext.lost_mines_legal, _ext.lost_mines_count, _ext.lost_mines_nth,
                  _ext.lost_mines_random, _ext.lost_mines_apply, _ext.lost_mines_release)
@@ -324,7 +313,5 @@ def steps_for(cls: type) -> Steps | None:
 
 def release() -> None:
     """Whichever state the rollout API holds given back to Python."""
-    from . import _ext
-
     if _ext is not None:
         _ext.lost_mines_release(None)
