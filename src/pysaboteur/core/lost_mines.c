@@ -58,7 +58,7 @@ typedef struct {
     unsigned char fits[256][16];
     PyObject *xy[LNC];
     PyObject *ids, *move_type, *orient_obj[2], *take, *votes, *propose, *stay, *vote_reason,
-        *put_maze;
+        *packed_type, *maze_type, *memo_type, *capsule;  /* (the capsule: borrowed) */
     /* the round's scoring (core/lost_mines.py _score_spec): per card, the clan whose team a
        dwarf card plays for (-1: selfish, keeps its own), a treasure's value, a dwarf card's
        identity (the string); the clans, the dragon's cost, RoundResult, the reasons */
@@ -203,8 +203,12 @@ static PyObject *lost_mines_tables(PyObject *self, PyObject *spec) {
         || !(t->take = keep(spec_get(spec, "take"))) || !(t->votes = keep(spec_get(spec, "votes")))
         || !(t->propose = keep(spec_get(spec, "propose"))) || !(t->stay = keep(spec_get(spec, "stay")))
         || !(t->vote_reason = keep(spec_get(spec, "vote")))
-        || !(t->put_maze = keep(spec_get(spec, "put_maze"))))
+        || !(t->packed_type = keep(spec_get(spec, "PackedMaze")))
+        || !(t->maze_type = keep(spec_get(spec, "Maze"))) || !(t->memo_type = keep(spec_get(spec, "Memo"))))
         goto fail;
+    CHECK(PyType_Check(t->packed_type) && PyType_Check(t->maze_type) && PyType_Check(t->memo_type)
+          && PyType_IsSubtype((PyTypeObject *)t->packed_type, (PyTypeObject *)t->maze_type),
+          "PackedMaze, Maze, Memo");
     CHECK(PyType_Check(t->move_type) && PyType_IsSubtype((PyTypeObject *)t->move_type, &PyTuple_Type),
           "Move");
     CHECK(PyTuple_GET_SIZE(t->take) == t->seats && PyTuple_GET_SIZE(t->votes) == 2, "take, votes");
@@ -230,7 +234,8 @@ static PyObject *lost_mines_tables(PyObject *self, PyObject *spec) {
     t->ended_board = keep(PyTuple_GET_ITEM(o, 7));
     t->cat = keep(PyTuple_GET_ITEM(o, 8));
     if (PyErr_Occurred()) goto fail;
-    return PyCapsule_New(t, "pysaboteur._core.LostMinesTables", tables_free);
+    t->capsule = PyCapsule_New(t, "pysaboteur._core.LostMinesTables", tables_free);
+    return t->capsule;
 fail:
     PyMem_RawFree(t);
     return NULL;
@@ -459,6 +464,48 @@ static int joint_of(W *w, PyObject *key) {
     return 2 * g + (side == 4);
 }
 
+static void grid_made(W *w) {  /* the face-down cells and the constraints, of the cards */
+    w->nh = 0;
+    for (int g = 0; g < LNC; g++) {
+        if (w->hid[g] >= 0) w->hcell[w->nh++] = g;
+        /* the border ring keeps every neighbour of a cell of interest on the grid */
+        w->cons[g] = (g % LG == 0 || g % LG == LG - 1 || g < LG || g >= LNC - LG) ? 0
+                     : (uint8_t)cons_of(w, g);
+    }
+}
+
+static Py_ssize_t packed_ints(Tables *t, PyObject *packed, const int32_t **out);
+/* a maze still packed (core/lost_mines.py's PackedMaze, untouched since the core made it)
+   read from its packing, not made into dictionaries first */
+static int load_packed(W *w, PyObject *maze) {
+    PyObject *blocks = PyObject_GenericGetAttr(maze, name_of("blocks"));
+    const int32_t *p;
+    int rc = -1;
+    if (blocks == NULL) return -1;
+    if (!PyTuple_Check(blocks) || PyTuple_GET_SIZE(blocks) != 3
+        || PyCapsule_GetPointer(PyTuple_GET_ITEM(blocks, 0), "pysaboteur._core.LostMinesTables") != w->t) {
+        PyErr_Clear();
+        rc = 1;  /* (another family's tables: not one the core takes) */
+        goto out;
+    }
+    if (packed_ints(w->t, PyTuple_GET_ITEM(blocks, 1), &p) < 0) goto out;
+    w->version = (long long)((uint64_t)(uint32_t)p[1] << 32 | (uint64_t)(uint32_t)p[0]);
+    int at = 2, k = p[at++];
+    w->norder = 0;
+    for (int i = 0; i < k; i++, at += 2) {
+        w->tile[p[at]] = (int16_t)p[at + 1];
+        w->order[w->norder++] = p[at];
+    }
+    k = p[at++];
+    if (k > LHID) { rc = 1; goto out; }
+    for (int i = 0; i < k; i++, at += 2) w->hid[p[at]] = (int16_t)p[at + 1];
+    grid_made(w);
+    rc = 0;
+out:
+    Py_DECREF(blocks);
+    return rc;
+}
+
 static int load_grid(W *w, PyObject *maze) {
     Tables *t = w->t;
     PyObject *cells = NULL, *hidden = NULL, *order = NULL, *key, *val;
@@ -466,6 +513,7 @@ static int load_grid(W *w, PyObject *maze) {
     int rc = -1;
     memset(w->tile, 0xff, sizeof w->tile);
     memset(w->hid, 0xff, sizeof w->hid);
+    if (Py_TYPE(maze) == (PyTypeObject *)t->packed_type) return load_packed(w, maze);
     if (!(cells = get_attr(maze, "cells")) || !(hidden = get_attr(maze, "hidden"))
         || !(order = get_attr(maze, "order")))
         goto done;
@@ -497,13 +545,7 @@ static int load_grid(W *w, PyObject *maze) {
         if (g < 0) goto done;
         w->hid[g] = (int16_t)id;
     }
-    w->nh = 0;
-    for (int g = 0; g < LNC; g++) {
-        if (w->hid[g] >= 0) w->hcell[w->nh++] = g;
-        /* the border ring keeps every neighbour of a cell of interest on the grid */
-        w->cons[g] = (g % LG == 0 || g % LG == LG - 1 || g < LG || g >= LNC - LG) ? 0
-                     : (uint8_t)cons_of(w, g);
-    }
+    grid_made(w);
     rc = PyErr_Occurred() ? -1 : 0;
 done:
     Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(order);
@@ -738,25 +780,154 @@ static int maze_objs(W *w, PyObject *cells, PyObject *hidden, PyObject *cons, Py
     return ok ? 0 : -1;
 }
 
-/* the state's new maze and its memo, made by core/lost_mines.py's _put_maze (a call into
-   Python: release makes them while the state is still held, then writes them with no
-   Python run between, so that another thread never reads a given-back state's old maze) */
+/* the maze packed, as core/lost_mines.py's PackedMaze holds it until it is first touched:
+   int32s, the version (low and high halves), the face-up cards as laid (how many, then
+   grid cell and oriented tile each), the face-down cards by cell (how many, cell, card id),
+   the fit constraints of the empty cells beside a card by cell (how many, cell, constraint):
+   maze_objs's entries in maze_objs's order */
+static PyObject *pack_maze(W *w) {
+    int32_t buf[3 + 2 * LNC + 1 + 2 * LNC + 1 + 2 * LNC];
+    int k = 0, at, n;
+    buf[k++] = (int32_t)(uint32_t)((uint64_t)w->version & 0xffffffffU);
+    buf[k++] = (int32_t)(uint32_t)((uint64_t)w->version >> 32);
+    buf[k++] = w->norder;
+    for (int i = 0; i < w->norder; i++) { buf[k++] = w->order[i]; buf[k++] = w->tile[w->order[i]]; }
+    at = k++;
+    n = 0;
+    for (int g = LG; g < LNC - LG; g++)
+        if (w->hid[g] >= 0) { buf[k++] = g; buf[k++] = w->hid[g]; n++; }
+    buf[at] = n;
+    at = k++;
+    n = 0;
+    for (int g = LG; g < LNC - LG; g++)
+        if (w->hid[g] < 0 && w->tile[g] < 0 && w->cons[g]) { buf[k++] = g; buf[k++] = w->cons[g]; n++; }
+    buf[at] = n;
+    return PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)k * (Py_ssize_t)sizeof(int32_t));
+}
+
+/* a packed maze's int32s, checked: every count within the bytes, every cell on the core's
+   grid inside its border, every tile and card known; how many (-1: a ValueError) */
+static Py_ssize_t packed_ints(Tables *t, PyObject *packed, const int32_t **out) {
+    if (!PyBytes_Check(packed) || PyBytes_GET_SIZE(packed) % (Py_ssize_t)sizeof(int32_t)) goto bad;
+    const int32_t *p = (const int32_t *)PyBytes_AS_STRING(packed);
+    Py_ssize_t n = PyBytes_GET_SIZE(packed) / (Py_ssize_t)sizeof(int32_t), at = 2;
+    for (int part = 0; part < 3; part++) {
+        if (at >= n) goto bad;
+        int32_t k = p[at++];
+        if (k < 0 || k > LNC || at + 2 * (Py_ssize_t)k > n) goto bad;
+        for (int32_t i = 0; i < k; i++) {
+            int32_t g = p[at + 2 * i], v = p[at + 2 * i + 1];
+            if (g < LG || g >= LNC - LG || g % LG == 0 || g % LG == LG - 1) goto bad;
+            if (part == 0 ? v < 0 || v >= t->notiles : part == 1 ? v < 0 || v >= t->ncards
+                                                                 : v <= 0 || v > 255)
+                goto bad;
+        }
+        at += 2 * (Py_ssize_t)k;
+    }
+    if (at != n) goto bad;
+    *out = p;
+    return n;
+bad:
+    PyErr_SetString(PyExc_ValueError, "lost mines core: a packed maze");
+    return -1;
+}
+
+/* a new engine.maze.Memo (its __init__: nothing held, not shared), without a Python frame */
+static PyObject *new_memo(Tables *t) {
+    PyTypeObject *tp = (PyTypeObject *)t->memo_type;
+    PyObject *m = tp->tp_alloc(tp, 0);
+    if (m != NULL && (PyObject_GenericSetAttr(m, name_of("value"), Py_None) < 0
+                      || PyObject_GenericSetAttr(m, name_of("shared"), Py_False) < 0))
+        Py_CLEAR(m);
+    return m;
+}
+
+/* the state's new maze (a PackedMaze, made a plain Maze when first touched: most are never
+   read) and its memo (its clones keep theirs: copy-on-write); release makes them while the
+   state is still held, then writes them with no Python run between, so that another thread
+   never reads a given-back state's old maze */
 static PyObject *made_maze;  /* (maze, memo) made ahead, or NULL */
 static PyObject *make_maze(W *w) {
     Tables *t = w->t;
-    PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
-             *order = PyList_New(w->norder), *r = NULL;
-    int ok = cons != NULL && maze_objs(w, cells, hidden, cons, order) == 0;
-    if (ok) r = PyObject_CallFunction(t->put_maze, "OOOOOL", w->state, cells, hidden, cons, order,
-                                      w->version);
-    Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
-    if (r != NULL && (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2)) {
-        Py_DECREF(r);
-        PyErr_SetString(PyExc_TypeError, "lost mines core: put_maze");
-        return NULL;
-    }
+    PyTypeObject *tp = (PyTypeObject *)t->packed_type;
+    PyObject *packed = pack_maze(w), *blocks = NULL, *maze = NULL, *memo = NULL, *r = NULL;
+    if (packed != NULL && (blocks = PyTuple_Pack(3, t->capsule, packed, t->cat)) != NULL
+        && (maze = tp->tp_alloc(tp, 0)) != NULL
+        && PyObject_GenericSetAttr(maze, name_of("blocks"), blocks) == 0
+        && (memo = new_memo(t)) != NULL)
+        r = PyTuple_Pack(2, maze, memo);
+    Py_XDECREF(packed); Py_XDECREF(blocks); Py_XDECREF(maze); Py_XDECREF(memo);
     return r;
 }
+
+/* lost_mines_unpack_maze(maze): a PackedMaze made the plain Maze it stands for, in place
+   (the fields _put_maze set: the dictionaries maze_objs makes, no reach contexts) */
+static PyObject *lost_mines_unpack_maze(PyObject *self, PyObject *maze) {
+    (void)self;
+    PyObject *blocks = PyObject_GenericGetAttr(maze, name_of("blocks")), *cells = NULL,
+             *hidden = NULL, *cons = NULL, *order = NULL, *version = NULL, *r = NULL;
+    if (blocks == NULL) return NULL;
+    Tables *t = PyTuple_Check(blocks) && PyTuple_GET_SIZE(blocks) == 3
+                ? PyCapsule_GetPointer(PyTuple_GET_ITEM(blocks, 0), "pysaboteur._core.LostMinesTables")
+                : NULL;
+    const int32_t *p;
+    if (t == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "lost mines core: not a packed maze");
+        goto out;
+    }
+    if (Py_TYPE(maze) != (PyTypeObject *)t->packed_type) {
+        PyErr_SetString(PyExc_TypeError, "lost mines core: not a packed maze");
+        goto out;
+    }
+    if (packed_ints(t, PyTuple_GET_ITEM(blocks, 1), &p) < 0) goto out;
+    int at = 2, k = p[at++];
+    if (!(cells = PyDict_New()) || !(hidden = PyDict_New()) || !(cons = PyDict_New())
+        || !(order = PyList_New(k))
+        || !(version = PyLong_FromLongLong((long long)((uint64_t)(uint32_t)p[1] << 32
+                                                       | (uint64_t)(uint32_t)p[0]))))
+        goto out;
+    for (int i = 0; i < k; i++, at += 2) {
+        PyObject *pc = cell_obj(p[at]), *ot = PyLong_FromLong(p[at + 1]);
+        int bad = pc == NULL || ot == NULL || PyDict_SetItem(cells, pc, ot) < 0;
+        Py_XDECREF(ot);
+        if (pc == NULL) goto out;
+        PyList_SET_ITEM(order, i, pc);
+        if (bad) goto out;
+    }
+    for (int part = 0; part < 2; part++) {
+        k = p[at++];
+        for (int i = 0; i < k; i++, at += 2) {
+            PyObject *pc = cell_obj(p[at]),
+                     *v = part ? PyLong_FromLong(p[at + 1]) : Py_NewRef(t->codes[p[at + 1]]);
+            int bad = pc == NULL || v == NULL || PyDict_SetItem(part ? cons : hidden, pc, v) < 0;
+            Py_XDECREF(pc); Py_XDECREF(v);
+            if (bad) goto out;
+        }
+    }
+    {
+        static const char *const empty[] = {"sources", "blocks", "reach", "reach_in"};
+        for (int i = 0; i < 4; i++) {
+            PyObject *l = PyList_New(0);
+            int bad = l == NULL || PyObject_GenericSetAttr(maze, name_of(empty[i]), l) < 0;
+            Py_XDECREF(l);
+            if (bad) goto out;
+        }
+    }
+    if (PyObject_GenericSetAttr(maze, name_of("cat"), PyTuple_GET_ITEM(blocks, 2)) < 0
+        || PyObject_GenericSetAttr(maze, name_of("cells"), cells) < 0
+        || PyObject_GenericSetAttr(maze, name_of("hidden"), hidden) < 0
+        || PyObject_GenericSetAttr(maze, name_of("constraint"), cons) < 0
+        || PyObject_GenericSetAttr(maze, name_of("order"), order) < 0
+        || PyObject_GenericSetAttr(maze, name_of("version"), version) < 0
+        || PyObject_GenericSetAttr(maze, name_of("__class__"), t->maze_type) < 0)
+        goto out;
+    r = Py_NewRef(Py_None);
+out:
+    Py_XDECREF(blocks); Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons);
+    Py_XDECREF(order); Py_XDECREF(version);
+    return r;
+}
+
 static int put_maze(W *w) {
     PyObject *r = made_maze != NULL ? made_maze : make_maze(w);
     made_maze = NULL;
@@ -2693,6 +2864,8 @@ static int release_resident(void) { return release(); }
 PyMethodDef lost_mines_methods[] = {
     {"lost_mines_first_round", lost_mines_first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, setup) -> bool."},
+    {"lost_mines_unpack_maze", lost_mines_unpack_maze, METH_O,
+     "A Lost Mines PackedMaze made the plain Maze it stands for, in place."},
     {"lost_mines_tables", lost_mines_tables, METH_O,
      "Compile The Lost Mines' tables (a spec dict, core/lost_mines.py)."},
     {"lost_mines_play_out", lost_mines_play_out, METH_VARARGS,

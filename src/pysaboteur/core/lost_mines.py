@@ -67,17 +67,34 @@ def _by_grid(table: dict[int, Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _put_maze(state: S.LostMinesState, cells: dict[int, int], hidden: dict[int, str],
-              constraint: dict[int, int], order: list[int],
-              version: int) -> tuple[Maze, Memo]:
-    """A new maze for ``state`` from the core's, and its memo (its clones keep theirs:
-    copy-on-write); the core puts both in the state."""
-    maze = Maze.__new__(Maze)
-    maze.cat = S.CAT
-    maze.cells, maze.hidden, maze.constraint, maze.order = cells, hidden, constraint, order
-    maze.sources, maze.blocks, maze.reach, maze.reach_in = [], [], [], []  # no contexts
-    maze.version = version
-    return maze, Memo()
+class PackedMaze(Maze):
+    """A maze the core wrote packed (``lost_mines.c``'s ``pack_maze`` documents the packing),
+    made the plain :class:`Maze` it stands for the first time anything touches it: reading
+    or setting any attribute, calling any method, pickling or copying it unpacks it and gives
+    it its class back, so that no code but the core's ever sees it packed, and a maze nobody
+    reads (a play-out's last, a state dropped after its play-out) is never made into
+    dictionaries; a play-out on the state reads the packing itself.  While packed, its
+    ``blocks`` hold (the core's tables, the packing, the catalogue)."""
+
+    __slots__ = ()
+
+    def __getattribute__(self, name: str) -> Any:
+        _unpack(self)
+        return object.__getattribute__(self, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _unpack(self)
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        _unpack(self)
+        object.__delattr__(self, name)
+
+
+def _unpack(maze: Maze) -> None:
+    if type(maze) is PackedMaze:
+        assert _ext is not None  # (only the core makes packed mazes)
+        _ext.lost_mines_unpack_maze(maze)
 
 
 def _spec() -> dict[str, Any]:
@@ -129,7 +146,7 @@ def _spec() -> dict[str, Any]:
             "Move": Move, "new": tuple.__new__, "orient": (Orient(False), Orient(True)),
             "take": tuple(Take(slot) for slot in range(seats)), "votes": S._VOTES,
             "propose": S._PROPOSE[0], "stay": S._STAY[0], "vote": "vote",
-            "put_maze": _put_maze, "score": _score_spec(codes)}
+            "PackedMaze": PackedMaze, "Maze": Maze, "Memo": Memo, "score": _score_spec(codes)}
 
 
 def _score_spec(codes: list[str]) -> tuple[Any, ...]:
