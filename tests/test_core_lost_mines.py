@@ -380,10 +380,12 @@ def test_a_new_match_asked_for_while_the_core_is_busy_is_set_up_in_python() -> N
 @compiled
 def test_a_round_the_core_ends_has_the_pure_round_end_and_record() -> None:
     """A round the core ends and sets the next one up after is not written back: its
-    ``last_round`` is held over an ``EndedBoard`` of the core's position, its scores and
+    ``last_round`` is held over the core's position packed (``core.lost_mines._unpacked_end``
+    makes it the state's own ``ended_round`` of an ``EndedBoard`` when read), its scores and
     ``RoundResult`` made in C; read, they are the pure engine's (the match's last round is
     written back and held over the state's maze)."""
-    from pysaboteur.engine.views import EndedBoard, LaterRoundEnd
+    from pysaboteur.core.lost_mines import _unpacked_end
+    from pysaboteur.engine.views import LaterRoundEnd
 
     for seed in range(60):
         a = make_game("lost-mines", 3 + seed % 7).new_state(seed)
@@ -393,7 +395,7 @@ def test_a_round_the_core_ends_has_the_pure_round_end_and_record() -> None:
             b.play_out(Rng(seed), until_round_end=True)
         held = a._last_round
         assert isinstance(held, LaterRoundEnd) and held.args is not None
-        assert type(held.args[2]) is EndedBoard
+        assert held.make is _unpacked_end and type(held.args[2]) is bytes
         assert a.last_round == b.last_round and a.results == b.results and a.totals == b.totals
         a.play_out(Rng(seed), until_round_end=False)
         with core.use_pure(True):

@@ -64,7 +64,7 @@ typedef struct {
        identity (the string); the clans, the dragon's cost, RoundResult, the reasons */
     int team[LCARDS], value[LCARDS], nclans, dragon_penalty;
     PyObject *identity[LCARDS], *round_result, *r_treasures, *r_exhausted;
-    PyObject *ended_round, *ended_board, *cat;  /* a round's end not written back */
+    PyObject *later_type, *unpacked_end, *cat;  /* a round's end not written back */
 } Tables;
 
 static void tables_free(PyObject *capsule) {
@@ -213,7 +213,7 @@ static PyObject *lost_mines_tables(PyObject *self, PyObject *spec) {
           "Move");
     CHECK(PyTuple_GET_SIZE(t->take) == t->seats && PyTuple_GET_SIZE(t->votes) == 2, "take, votes");
     /* (per card (team, value, identity), clans, dragon's cost, RoundResult, reasons,
-       ended_round, EndedBoard, the catalogue) */
+       LaterRoundEnd, the maker of a round's end from the core's packing, the catalogue) */
     if (!(o = spec_get(spec, "score"))) goto fail;
     CHECK(PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 9
           && PyTuple_GET_SIZE(PyTuple_GET_ITEM(o, 0)) == t->ncards, "score");
@@ -230,8 +230,9 @@ static PyObject *lost_mines_tables(PyObject *self, PyObject *spec) {
     CHECK(PyType_Check(t->round_result), "RoundResult");
     t->r_treasures = keep(PyTuple_GET_ITEM(o, 4));
     t->r_exhausted = keep(PyTuple_GET_ITEM(o, 5));
-    t->ended_round = keep(PyTuple_GET_ITEM(o, 6));
-    t->ended_board = keep(PyTuple_GET_ITEM(o, 7));
+    t->later_type = keep(PyTuple_GET_ITEM(o, 6));
+    t->unpacked_end = keep(PyTuple_GET_ITEM(o, 7));
+    CHECK(PyType_Check(t->later_type) && PyCallable_Check(t->unpacked_end), "LaterRoundEnd");
     t->cat = keep(PyTuple_GET_ITEM(o, 8));
     if (PyErr_Occurred()) goto fail;
     t->capsule = PyCapsule_New(t, "pysaboteur._core.LostMinesTables", tables_free);
@@ -752,39 +753,12 @@ static PyObject *py_joint(int j) {
     return joint_objs[j];
 }
 
-/* the maze's dictionaries and order as the engine's Maze holds them (cons NULL: not made);
-   -1 on an error (the caller drops what was made) */
-static int maze_objs(W *w, PyObject *cells, PyObject *hidden, PyObject *cons, PyObject *order) {
-    Tables *t = w->t;
-    int ok = cells && hidden && order;
-    for (int i = 0; ok && i < w->norder; i++) {
-        int g = w->order[i];
-        PyObject *pc = cell_obj(g), *ot = PyLong_FromLong(w->tile[g]);
-        if (pc == NULL || ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
-        Py_XDECREF(ot);
-        if (pc == NULL) break;
-        PyList_SET_ITEM(order, i, pc);
-    }
-    for (int g = LG; ok && g < LNC - LG; g++) {
-        PyObject *pc = NULL, *v = NULL;
-        if (w->hid[g] >= 0) {
-            pc = cell_obj(g);
-            if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hid[g]]) < 0) ok = 0;
-        } else if (cons != NULL && w->tile[g] < 0 && w->cons[g]) {
-            pc = cell_obj(g);
-            v = PyLong_FromLong(w->cons[g]);
-            if (pc == NULL || v == NULL || PyDict_SetItem(cons, pc, v) < 0) ok = 0;
-        }
-        Py_XDECREF(pc); Py_XDECREF(v);
-    }
-    return ok ? 0 : -1;
-}
 
 /* the maze packed, as core/lost_mines.py's PackedMaze holds it until it is first touched:
    int32s, the version (low and high halves), the face-up cards as laid (how many, then
    grid cell and oriented tile each), the face-down cards by cell (how many, cell, card id),
    the fit constraints of the empty cells beside a card by cell (how many, cell, constraint):
-   maze_objs's entries in maze_objs's order */
+   the entries of the dictionaries in their order */
 static PyObject *pack_maze(W *w) {
     int32_t buf[3 + 2 * LNC + 1 + 2 * LNC + 1 + 2 * LNC];
     int k = 0, at, n;
@@ -861,7 +835,7 @@ static PyObject *make_maze(W *w) {
 }
 
 /* lost_mines_unpack_maze(maze): a PackedMaze made the plain Maze it stands for, in place
-   (the fields _put_maze set: the dictionaries maze_objs makes, no reach contexts) */
+   (its dictionaries in the order pack_maze keeps, no reach contexts) */
 static PyObject *lost_mines_unpack_maze(PyObject *self, PyObject *maze) {
     (void)self;
     PyObject *blocks = PyObject_GenericGetAttr(maze, name_of("blocks")), *cells = NULL,
@@ -2101,30 +2075,50 @@ out:
     return ok ? 0 : -1;
 }
 
-/* last_round's holder of a round whose end is not written back (ended_round, as the state's
-   _round_end makes it): the face-up cards and the face-down mines (an EndedBoard), the pawns,
-   forest tiles, traps, trolls and the cards in front, all from the core's position */
+/* last_round's holder of a round whose end is not written back: views.LaterRoundEnd, made
+   as LaterRoundEnd.by makes one, of core/lost_mines.py's _unpacked_end and the round's
+   number, reason and the core's position packed (int32s: the face-up cards as laid (how
+   many, then grid cell and oriented tile each), the face-down cards by cell (how many,
+   cell, card id), the pawns (how many seats, a cell per seat), the forest tiles and the traps (how many,
+   then the cells, the joints, by grid), the trolls as laid (how many, joint and seat each),
+   the cards in front (per seat: how many, card ids)), made into the state's own
+   ended_round's holder and read only when the round's end is (most never are) */
 static PyObject *ended_round(W *w, int round_no, PyObject *reason) {
     Tables *t = w->t;
-    PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *order = PyList_New(w->norder),
-             *pawns = PyTuple_New(w->n), *board = NULL, *over = NULL, *traps = NULL,
-             *trolls = NULL, *front = NULL, *r = NULL;
-    if (maze_objs(w, cells, hidden, NULL, order) < 0 || pawns == NULL) goto out;
+    int32_t buf[1 + 2 * LNC + 1 + 2 * LHID + 1 + LSEATS + 1 + LNC + 1 + 2 * LNC + 1 + 2 * LTROLLS
+                + LSEATS * (1 + LFRONT)];
+    int k = 0, at;
+    buf[k++] = w->norder;
+    for (int i = 0; i < w->norder; i++) { buf[k++] = w->order[i]; buf[k++] = w->tile[w->order[i]]; }
+    at = k++;
+    buf[at] = 0;
+    for (int g = LG; g < LNC - LG; g++)
+        if (w->hid[g] >= 0) { buf[k++] = g; buf[k++] = w->hid[g]; buf[at]++; }
+    buf[k++] = w->n;
+    for (int s = 0; s < w->n; s++) buf[k++] = w->pawn[s];
+    at = k++;
+    buf[at] = 0;
+    for (int q = 0; q < LNC / 64; q++)
+        for (uint64_t b = w->ovb[q]; b; b &= b - 1) { buf[k++] = q * 64 + __builtin_ctzll(b); buf[at]++; }
+    at = k++;
+    buf[at] = 0;
+    for (int q = 0; q < 2 * LNC / 64; q++)
+        for (uint64_t b = w->trb[q]; b; b &= b - 1) { buf[k++] = q * 64 + __builtin_ctzll(b); buf[at]++; }
+    buf[k++] = w->ntj;
+    for (int i = 0; i < w->ntj; i++) { buf[k++] = w->tj[i]; buf[k++] = w->troll[w->tj[i]]; }
     for (int s = 0; s < w->n; s++) {
-        PyObject *c = cell_obj(w->pawn[s]);
-        if (c == NULL) goto out;
-        PyTuple_SET_ITEM(pawns, s, c);
+        buf[k++] = w->nfront[s];
+        for (int i = 0; i < w->nfront[s]; i++) buf[k++] = w->front[s][i];
     }
-    if (!(board = PyObject_CallFunctionObjArgs(t->ended_board, t->cat, cells, order, hidden, NULL))
-        || !(over = cell_set(w->ovb, 0)) || !(traps = cell_set(w->trb, 1))
-        || front_objs(w, &trolls, &front) < 0)
-        goto out;
-    r = PyObject_CallFunction(t->ended_round, "iOOOOOOO", round_no, reason, board, pawns, over,
-                              traps, trolls, front);
-out:
-    Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(order); Py_XDECREF(pawns);
-    Py_XDECREF(board); Py_XDECREF(over); Py_XDECREF(traps); Py_XDECREF(trolls);
-    Py_XDECREF(front);
+    PyTypeObject *tp = (PyTypeObject *)t->later_type;
+    PyObject *packed = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)k * (Py_ssize_t)sizeof(int32_t)),
+             *args = packed == NULL ? NULL : Py_BuildValue("(iOO)", round_no, reason, packed),
+             *r = args == NULL ? NULL : tp->tp_alloc(tp, 0);
+    if (r != NULL && (PyObject_GenericSetAttr(r, name_of("make"), t->unpacked_end) < 0
+                      || PyObject_GenericSetAttr(r, name_of("args"), args) < 0
+                      || PyObject_GenericSetAttr(r, name_of("made"), Py_None) < 0))
+        Py_CLEAR(r);
+    Py_XDECREF(packed); Py_XDECREF(args);
     return r;
 }
 

@@ -33,8 +33,9 @@ from ..engine.game import RoundResult
 from ..engine.maze import FITS, Maze, Memo, cell, xy
 from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
+from ..engine.tiles import E as EAST
 from ..engine.tiles import S as SOUTH
-from ..engine.views import EndedBoard
+from ..engine.views import EndedBoard, LaterRoundEnd, RoundEnd
 from ..games.lost_mines import cards as C
 from ..games.lost_mines import state as S
 from . import _ext
@@ -155,7 +156,7 @@ def _score_spec(codes: list[str]) -> tuple[Any, ...]:
     index in ``CLANS``) whose team a dwarf card plays for (-1: selfish, it keeps its own; a
     saboteur plays for the other clan), a treasure's value, a dwarf card's identity; then the
     clans, the dragon's cost, ``RoundResult``, the reasons a round ends by itself; and what a
-    round not written back at its end makes its ``last_round`` of (``ended_round``,
+    round not written back at its end makes its ``last_round`` of (``LaterRoundEnd``,
     ``EndedBoard``, the catalogue)."""
     cat = S.CAT
     clans = {clan: i for i, clan in enumerate(C.CLANS)}
@@ -170,7 +171,43 @@ def _score_spec(codes: list[str]) -> tuple[Any, ...]:
             C.other_clan(clan) if identity == C.SABOTEUR else clan]
         rows.append((team, 0, identity))
     return (tuple(rows), len(C.CLANS), C.DRAGON_PENALTY, RoundResult, "treasures", "exhausted",
-            S.ended_round, EndedBoard, cat)
+            LaterRoundEnd, _unpacked_end, cat)
+
+
+#: the engine's cell of each of the core's grid cells (``_gi``'s inverse)
+_PY_CELL = tuple(cell(g // _STRIDE - 2, g % _STRIDE - 2) for g in range(_GRID))
+#: the card codes by the core's ids (code order)
+_CODES = tuple(sorted(k.code for k in S.CAT.kinds))
+
+
+def _py_joint(j: int) -> int:
+    """The engine's joint of the core's (grid cell * 2, + 1 for the S side)."""
+    return _PY_CELL[j >> 1] << 4 | (SOUTH if j & 1 else EAST)
+
+
+def _unpacked_end(round_no: int, reason: str, packed: bytes) -> RoundEnd:
+    """The end of a round the core did not write back (``ended_round`` in lost_mines.c
+    documents the packing): the state's own ``ended_round`` of the board, pawns and tokens
+    the round ended with, read."""
+    ints = iter(memoryview(packed).cast("i").tolist())
+
+    def take(k: int) -> list[int]:
+        return [next(ints) for _ in range(k)]
+
+    laid = take(2 * next(ints))
+    order = [_PY_CELL[g] for g in laid[::2]]
+    cells = dict(zip(order, laid[1::2], strict=True))
+    down = take(2 * next(ints))
+    hidden = {_PY_CELL[g]: _CODES[c] for g, c in zip(down[::2], down[1::2], strict=True)}
+    pawns = tuple(_PY_CELL[g] for g in take(next(ints)))
+    overcome = {_PY_CELL[g] for g in take(next(ints))}
+    traps = {_py_joint(j) for j in take(next(ints))}
+    laid_trolls = take(2 * next(ints))
+    trolls = {_py_joint(j): s for j, s in zip(laid_trolls[::2], laid_trolls[1::2], strict=True)}
+    front = [[_CODES[c] for c in take(next(ints))] for _ in pawns]
+    assert next(ints, None) is None, "lost mines core: a round's end's packing"
+    board = EndedBoard(S.CAT, cells, order, hidden)
+    return S.ended_round(round_no, reason, board, pawns, overcome, traps, trolls, front).get()
 
 
 def _joint_row(table: dict[int, Any]) -> list[Any]:
