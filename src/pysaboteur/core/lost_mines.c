@@ -7,11 +7,14 @@
  * (pysaboteur/core/lost_mines.py compiles them from the catalogue and the state's own menu
  * tables): nothing of the rules' data is written here.  The core plays every decision of a
  * round: path cards, tools, traps, trolls, storms, passes, proposals and votes, the pawns'
- * routes (traps sprung on the way, mines entered and turned over), treasures taken.  An
- * information card's look is the state's own _look; at a round's end the core calls the
- * state's own _end_round (the scoring and the round's record stay in Python) and sets the
- * next round up itself where the match has no fixed deal (as _setup_round: the same numbers
- * drawn), else reads Python's back.  A new match's first round is set up here too.
+ * routes (traps sprung on the way, mines entered and turned over), treasures taken, the
+ * information cards' looks (as the state's _look).  A round's end is the core's where the
+ * match has no fixed deal (end_round_core: _end_round's scoring and record, the round's end
+ * held packed until read) and the core sets the next round up (as _setup_round: the same
+ * numbers drawn); else the state's own _end_round is called and the next round read back.
+ * A new match's first round is set up here too, and held by the rollout API (below) until
+ * Python reads it or a play-out takes it.  The maze written back is packed (PackedMaze),
+ * made a plain Maze when first touched.
  *
  * The rollout API (legal_actions, legal_count, legal_action, random_action, apply) is here
  * too, as classic.c's: the decision is split into menu_of (the menu) and act (an entry's

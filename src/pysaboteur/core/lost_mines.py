@@ -8,9 +8,11 @@ the action cards (tools, traps, trolls, storms), passes, the pawns' moves with t
 routes, traps sprung, mines entered and turned over, treasures taken, proposals to end the
 round and the votes on them.  It writes the position back into the Python state (hands,
 pile, the maze, pawns, tokens, treasures, phase and seats, the generators); the log, the
-seats that acted and the discards are changed in place as it plays.  An information
-card's look is the state's own ``_look``; at a round's end it calls the state's own
-``_end_round`` (the scoring and the round's record stay in Python).  Rounds of a match
+seats that acted and the discards are changed in place as it plays; an information card's
+look is made as the state's ``_look`` makes it.  The maze is written packed
+(:class:`PackedMaze`, a plain ``Maze`` when first touched).  A round's end is the core's
+where it sets the next round up (``_score_spec``; the round's end held packed until read,
+``_unpacked_end``), else the state's own ``_end_round``.  Rounds of a match
 without a fixed deal are set up by the core as ``_setup_round`` does (the same numbers
 drawn): a new match's first (``setup_for``), and the next ones inside a play-out, where the
 core answers ``_end_round``'s call of ``_setup_round``; a fixed deal's rounds are set up in
