@@ -380,10 +380,12 @@ def test_a_new_match_asked_for_while_the_core_is_busy_is_set_up_in_python() -> N
 @compiled
 def test_a_round_the_core_ends_has_the_pure_round_end_and_record() -> None:
     """A round the core ends and sets the next one up after is not written back: its
-    ``last_round`` is held over an ``EndedBoard`` of the core's position, its scores and
+    ``last_round`` is held over the core's position packed (``core.lost_mines._unpacked_end``
+    makes it the state's own ``ended_round`` of an ``EndedBoard`` when read), its scores and
     ``RoundResult`` made in C; read, they are the pure engine's (the match's last round is
     written back and held over the state's maze)."""
-    from pysaboteur.engine.views import EndedBoard, LaterRoundEnd
+    from pysaboteur.core.lost_mines import _unpacked_end
+    from pysaboteur.engine.views import LaterRoundEnd
 
     for seed in range(60):
         a = make_game("lost-mines", 3 + seed % 7).new_state(seed)
@@ -393,7 +395,7 @@ def test_a_round_the_core_ends_has_the_pure_round_end_and_record() -> None:
             b.play_out(Rng(seed), until_round_end=True)
         held = a._last_round
         assert isinstance(held, LaterRoundEnd) and held.args is not None
-        assert type(held.args[2]) is EndedBoard
+        assert held.make is _unpacked_end and type(held.args[2]) is bytes
         assert a.last_round == b.last_round and a.results == b.results and a.totals == b.totals
         a.play_out(Rng(seed), until_round_end=False)
         with core.use_pure(True):
@@ -402,3 +404,33 @@ def test_a_round_the_core_ends_has_the_pure_round_end_and_record() -> None:
         assert end is not None and end == b.last_round and end.round == 2
         assert end.board and len(end.extra["pawns"]) == a.game.players
         assert a.results == b.results and a.scores() == b.scores()
+
+
+@compiled
+@pytest.mark.parametrize("players", (3, 5, 9))
+def test_a_play_out_reads_the_maze_the_last_one_left_packed(players: int) -> None:
+    """A play-out leaves its maze packed (``core.lost_mines.PackedMaze``, made a ``Maze`` when
+    first touched) and the next play-out reads the packing itself: round by round, the state
+    not read between them, the pure engine's match; the maze read at last is the pure one."""
+    from pysaboteur.core.lost_mines import PackedMaze
+    from pysaboteur.engine.maze import Maze
+
+    for seed in range(6):
+        game = make_game("lost-mines", players)
+        with core.use_pure():
+            a: Any = game.new_state(seed)
+        b: Any = game.new_state(seed)
+        pick_a, pick_b = Rng(seed), Rng(seed)
+        packed = 0
+        while not a.is_terminal:
+            a._pure_play_out(pick_a, True, POLICIES[seed % 2])
+            b.play_out(pick_b, True, POLICIES[seed % 2])
+            packed += type(vars(b)["maze"]) is PackedMaze  # (vars: the maze left untouched)
+        assert packed >= 2 and b.is_terminal and pick_a.state == pick_b.state
+        assert type(vars(b)["maze"]) is PackedMaze
+        twin = copy.deepcopy(vars(b)["maze"])  # a copy of a packed maze is the plain one
+        assert type(twin) is Maze and type(vars(b)["maze"]) is Maze  # (touched: unpacked)
+        for slot in Maze.__slots__:
+            if slot != "cat":
+                assert getattr(twin, slot) == getattr(a.maze, slot), slot
+        assert difference(a, b) is None and b.history == a.history

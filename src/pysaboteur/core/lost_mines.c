@@ -7,11 +7,14 @@
  * (pysaboteur/core/lost_mines.py compiles them from the catalogue and the state's own menu
  * tables): nothing of the rules' data is written here.  The core plays every decision of a
  * round: path cards, tools, traps, trolls, storms, passes, proposals and votes, the pawns'
- * routes (traps sprung on the way, mines entered and turned over), treasures taken.  An
- * information card's look is the state's own _look; at a round's end the core calls the
- * state's own _end_round (the scoring and the round's record stay in Python) and sets the
- * next round up itself where the match has no fixed deal (as _setup_round: the same numbers
- * drawn), else reads Python's back.  A new match's first round is set up here too.
+ * routes (traps sprung on the way, mines entered and turned over), treasures taken, the
+ * information cards' looks (as the state's _look).  A round's end is the core's where the
+ * match has no fixed deal (end_round_core: _end_round's scoring and record, the round's end
+ * held packed until read) and the core sets the next round up (as _setup_round: the same
+ * numbers drawn); else the state's own _end_round is called and the next round read back.
+ * A new match's first round is set up here too, and held by the rollout API (below) until
+ * Python reads it or a play-out takes it.  The maze written back is packed (PackedMaze),
+ * made a plain Maze when first touched.
  *
  * The rollout API (legal_actions, legal_count, legal_action, random_action, apply) is here
  * too, as classic.c's: the decision is split into menu_of (the menu) and act (an entry's
@@ -58,13 +61,13 @@ typedef struct {
     unsigned char fits[256][16];
     PyObject *xy[LNC];
     PyObject *ids, *move_type, *orient_obj[2], *take, *votes, *propose, *stay, *vote_reason,
-        *put_maze;
+        *packed_type, *maze_type, *memo_type, *capsule;  /* (the capsule: borrowed) */
     /* the round's scoring (core/lost_mines.py _score_spec): per card, the clan whose team a
        dwarf card plays for (-1: selfish, keeps its own), a treasure's value, a dwarf card's
        identity (the string); the clans, the dragon's cost, RoundResult, the reasons */
     int team[LCARDS], value[LCARDS], nclans, dragon_penalty;
     PyObject *identity[LCARDS], *round_result, *r_treasures, *r_exhausted;
-    PyObject *ended_round, *ended_board, *cat;  /* a round's end not written back */
+    PyObject *later_type, *unpacked_end, *cat;  /* a round's end not written back */
 } Tables;
 
 static void tables_free(PyObject *capsule) {
@@ -192,6 +195,7 @@ static PyObject *lost_mines_tables(PyObject *self, PyObject *spec) {
     if (!(o = spec_get(spec, "fits"))) goto fail;
     CHECK(PyBytes_Check(o) && PyBytes_GET_SIZE(o) == 256 * 16, "fits");
     memcpy(t->fits, PyBytes_AS_STRING(o), 256 * 16);
+    for (int k = 0; k < 256 * 16; k++) CHECK(t->fits[k / 16][k % 16] <= 1, "fits: 0 or 1");
     if (!(o = spec_get(spec, "xy"))) goto fail;
     CHECK(PyTuple_GET_SIZE(o) == LNC, "xy");
     for (int g = 0; g < LNC; g++) t->xy[g] = keep(PyTuple_GET_ITEM(o, g));
@@ -202,13 +206,17 @@ static PyObject *lost_mines_tables(PyObject *self, PyObject *spec) {
         || !(t->take = keep(spec_get(spec, "take"))) || !(t->votes = keep(spec_get(spec, "votes")))
         || !(t->propose = keep(spec_get(spec, "propose"))) || !(t->stay = keep(spec_get(spec, "stay")))
         || !(t->vote_reason = keep(spec_get(spec, "vote")))
-        || !(t->put_maze = keep(spec_get(spec, "put_maze"))))
+        || !(t->packed_type = keep(spec_get(spec, "PackedMaze")))
+        || !(t->maze_type = keep(spec_get(spec, "Maze"))) || !(t->memo_type = keep(spec_get(spec, "Memo"))))
         goto fail;
+    CHECK(PyType_Check(t->packed_type) && PyType_Check(t->maze_type) && PyType_Check(t->memo_type)
+          && PyType_IsSubtype((PyTypeObject *)t->packed_type, (PyTypeObject *)t->maze_type),
+          "PackedMaze, Maze, Memo");
     CHECK(PyType_Check(t->move_type) && PyType_IsSubtype((PyTypeObject *)t->move_type, &PyTuple_Type),
           "Move");
     CHECK(PyTuple_GET_SIZE(t->take) == t->seats && PyTuple_GET_SIZE(t->votes) == 2, "take, votes");
     /* (per card (team, value, identity), clans, dragon's cost, RoundResult, reasons,
-       ended_round, EndedBoard, the catalogue) */
+       LaterRoundEnd, the maker of a round's end from the core's packing, the catalogue) */
     if (!(o = spec_get(spec, "score"))) goto fail;
     CHECK(PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 9
           && PyTuple_GET_SIZE(PyTuple_GET_ITEM(o, 0)) == t->ncards, "score");
@@ -222,13 +230,16 @@ static PyObject *lost_mines_tables(PyObject *self, PyObject *spec) {
     t->dragon_penalty = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 2));
     CHECK(t->nclans > 0 && t->nclans <= LSEATS, "clans");
     t->round_result = keep(PyTuple_GET_ITEM(o, 3));
+    CHECK(PyType_Check(t->round_result), "RoundResult");
     t->r_treasures = keep(PyTuple_GET_ITEM(o, 4));
     t->r_exhausted = keep(PyTuple_GET_ITEM(o, 5));
-    t->ended_round = keep(PyTuple_GET_ITEM(o, 6));
-    t->ended_board = keep(PyTuple_GET_ITEM(o, 7));
+    t->later_type = keep(PyTuple_GET_ITEM(o, 6));
+    t->unpacked_end = keep(PyTuple_GET_ITEM(o, 7));
+    CHECK(PyType_Check(t->later_type) && PyCallable_Check(t->unpacked_end), "LaterRoundEnd");
     t->cat = keep(PyTuple_GET_ITEM(o, 8));
     if (PyErr_Occurred()) goto fail;
-    return PyCapsule_New(t, "pysaboteur._core.LostMinesTables", tables_free);
+    t->capsule = PyCapsule_New(t, "pysaboteur._core.LostMinesTables", tables_free);
+    return t->capsule;
 fail:
     PyMem_RawFree(t);
     return NULL;
@@ -246,9 +257,21 @@ typedef struct {
     uint8_t over[LNC];                           /* a forest tile lies on the obstacle */
     uint8_t pawns[LNC];                          /* how many pawns stand on the cell */
     uint8_t trap[2 * LNC];                       /* by joint: grid cell * 2 (+1: the S side) */
+    /* (over and trap are changed by set_over and set_trap, which keep ovb and trb) */
     int8_t troll[2 * LNC];                       /* by joint: its owner, -1: none */
     int tj[LTROLLS], ntj;                        /* the joints with a troll, as placed */
     int order[LNC], norder;                      /* Maze.order */
+    /* what the menus scan for, kept up to date as the cards change (by grid cell or joint,
+       so that a bitmap's order is x then y, and E before S): the cells a path card may go
+       on (on the board, empty, next to a face-up card), the obstacles not overcome by kind,
+       the face-up cards a storm may take (pawns aside), the joints next to an open edge of
+       a face-up card with both cells on the board (traps and trolls aside) */
+    uint64_t pcb[LNC / 64], obb[L_STORM][LNC / 64], stb[LNC / 64], jmb[2 * LNC / 64];
+    int16_t pck[LNC];                            /* a placement cell's constraint, -1: none */
+    /* the placement cells fitting each open mask: 16 counts of a byte (at most the board's
+       cells), added and taken two words at a time with a constraint's row of fits */
+    union { uint8_t n[16]; uint64_t q[2]; } fitn;
+    uint64_t ovb[LNC / 64], trb[2 * LNC / 64];   /* over and trap as bitmaps (the sets) */
     int hcell[LHID], nh;                         /* face-down cells, by grid cell */
     long long version;
     int pawn[LSEATS], pseg[LSEATS];
@@ -258,7 +281,6 @@ typedef struct {
     int pend_kind;                               /* 0: None, 1: a mine to orient, 2: slots */
     int pend_g, pend_entry, pend_nways, pend_ways[2], pend_nslots, pend_slots[LSLOTS];
     int d_maze, d_owner, d_front, d_traps, d_over, deck_full;
-    int stale_mines;                             /* Python's maze is the last round's */
     uint64_t rng, own_rng, *srng;                /* the chooser; the state's (traps, deals) */
     /* the rollout API (a state resident on the core): the hands changed (a bit per seat),
        the pawns moved, what the state was last told of the scalars (write_step) */
@@ -293,9 +315,100 @@ static inline int cons_of(W *w, int c) {  /* Maze.constraint_of */
     }
     return v;
 }
+static inline void bit_put(uint64_t *b, int i, int on) {
+    if (on) b[i >> 6] |= 1ULL << (i & 63);
+    else b[i >> 6] &= ~(1ULL << (i & 63));
+}
+static inline int bit_count(const uint64_t *b, int words) {  /* (the bitmaps are sparse) */
+    int n = 0;
+    for (int k = 0; k < words; k++)
+        for (uint64_t x = b[k]; x; x &= x - 1) n++;
+    return n;
+}
+static inline int nth_bit(const uint64_t *b, int words, int i) {  /* -1: fewer bits */
+    for (int k = 0; k < words; k++) {
+        int n = __builtin_popcountll(b[k]);
+        if (i >= n) { i -= n; continue; }
+        uint64_t x = b[k];
+        while (i-- > 0) x &= x - 1;
+        return k * 64 + __builtin_ctzll(x);
+    }
+    return -1;
+}
+/* cell g as a placement cell (pcb, pck, fitn) after a change of its card, its face-down
+   card or its constraint */
+static void pc_bits(W *w, int g) {
+    int now = on_board(w, g) && w->tile[g] < 0 && w->hid[g] < 0 && (w->cons[g] & 15)
+              ? w->cons[g] : -1, was = w->pck[g];
+    if (now == was) return;
+    uint64_t row[2];
+    if (was >= 0) {
+        memcpy(row, w->t->fits[was], sizeof row);
+        w->fitn.q[0] -= row[0]; w->fitn.q[1] -= row[1];
+    }
+    if (now >= 0) {
+        memcpy(row, w->t->fits[now], sizeof row);
+        w->fitn.q[0] += row[0]; w->fitn.q[1] += row[1];
+    }
+    w->pck[g] = (int16_t)now;
+    bit_put(w->pcb, g, now >= 0);
+}
+/* the card bitmaps of cell g (obstacles, storms) after a change of its card or its forest
+   tile (was: the card it had, -1: none) */
+static void card_bits(W *w, int g, int was) {
+    Tables *t = w->t;
+    int ot = w->tile[g];
+    if (!on_board(w, g)) return;
+    if (was >= 0 && t->obst[was] >= 0) bit_put(w->obb[t->obst[was]], g, 0);
+    if (ot >= 0 && t->obst[ot] >= 0) bit_put(w->obb[t->obst[ot]], g, !w->over[g]);
+    bit_put(w->stb, g, ot >= 0 && t->stormable[ot]);
+}
+static inline void set_over(W *w, int g, int on) {
+    w->over[g] = (uint8_t)on;
+    bit_put(w->ovb, g, on);
+    card_bits(w, g, w->tile[g]);
+}
+static inline void set_trap(W *w, int j, int on) {
+    w->trap[j] = (uint8_t)on;
+    bit_put(w->trb, j, on);
+}
+static void joint_bits(W *w, int c) {  /* the joints face-up card c opens on */
+    int om = w->t->open_mask[w->tile[c]];
+    for (int e = 0; e < 4; e++)
+        if ((om & EDGES[e]) && on_board(w, c + LDELTA[e])) bit_put(w->jmb, jt(c, e), 1);
+}
+static void all_joint_bits(W *w) {
+    memset(w->jmb, 0, sizeof w->jmb);
+    for (int i = 0; i < w->norder; i++) joint_bits(w, w->order[i]);
+}
+/* every bitmap of the menus made afresh (a position read in, a new round); over and trap
+   are as set_over and set_trap left them */
+static void all_bits(W *w) {
+    memset(w->pcb, 0, sizeof w->pcb);
+    memset(w->obb, 0, sizeof w->obb);
+    memset(w->stb, 0, sizeof w->stb);
+    memset(w->pck, 0xff, sizeof w->pck);
+    memset(&w->fitn, 0, sizeof w->fitn);
+    for (int x = 0; x < w->t->width; x++)
+        for (int y = 0; y < w->t->height; y++) {
+            int g = (x + 2) * LG + y + 2;
+            if (w->cons[g] & 15) pc_bits(w, g);
+        }
+    for (int i = 0; i < w->norder; i++) card_bits(w, w->order[i], -1);
+    all_joint_bits(w);
+}
+/* after a card laid on c or taken from it: c's own constraint is its neighbours' (the
+   same), each neighbour's changes on the edge facing c (cons_of's bits for that edge) */
 static void refresh_cons(W *w, int c) {
-    w->cons[c] = (uint8_t)cons_of(w, c);
-    for (int e = 0; e < 4; e++) w->cons[c + LDELTA[e]] = (uint8_t)cons_of(w, c + LDELTA[e]);
+    int t = w->tile[c];
+    pc_bits(w, c);
+    for (int e = 0; e < 4; e++) {
+        int n = c + LDELTA[e], back = (e + 2) & 3;  /* c seen from n */
+        int v = w->cons[n] & ~(EDGES[back] | EDGES[back] << 4);
+        if (t >= 0) v |= (w->t->open_mask[t] & OPP[back]) ? EDGES[back] : EDGES[back] << 4;
+        w->cons[n] = (uint8_t)v;
+        pc_bits(w, n);
+    }
 }
 
 /* ------------------------------------------------------------------ Python state in */
@@ -355,6 +468,48 @@ static int joint_of(W *w, PyObject *key) {
     return 2 * g + (side == 4);
 }
 
+static void grid_made(W *w) {  /* the face-down cells and the constraints, of the cards */
+    w->nh = 0;
+    for (int g = 0; g < LNC; g++) {
+        if (w->hid[g] >= 0) w->hcell[w->nh++] = g;
+        /* the border ring keeps every neighbour of a cell of interest on the grid */
+        w->cons[g] = (g % LG == 0 || g % LG == LG - 1 || g < LG || g >= LNC - LG) ? 0
+                     : (uint8_t)cons_of(w, g);
+    }
+}
+
+static Py_ssize_t packed_ints(Tables *t, PyObject *packed, const int32_t **out);
+/* a maze still packed (core/lost_mines.py's PackedMaze, untouched since the core made it)
+   read from its packing, not made into dictionaries first */
+static int load_packed(W *w, PyObject *maze) {
+    PyObject *blocks = PyObject_GenericGetAttr(maze, name_of("blocks"));
+    const int32_t *p;
+    int rc = -1;
+    if (blocks == NULL) return -1;
+    if (!PyTuple_Check(blocks) || PyTuple_GET_SIZE(blocks) != 3
+        || PyCapsule_GetPointer(PyTuple_GET_ITEM(blocks, 0), "pysaboteur._core.LostMinesTables") != w->t) {
+        PyErr_Clear();
+        rc = 1;  /* (another family's tables: not one the core takes) */
+        goto out;
+    }
+    if (packed_ints(w->t, PyTuple_GET_ITEM(blocks, 1), &p) < 0) goto out;
+    w->version = (long long)((uint64_t)(uint32_t)p[1] << 32 | (uint64_t)(uint32_t)p[0]);
+    int at = 2, k = p[at++];
+    w->norder = 0;
+    for (int i = 0; i < k; i++, at += 2) {
+        w->tile[p[at]] = (int16_t)p[at + 1];
+        w->order[w->norder++] = p[at];
+    }
+    k = p[at++];
+    if (k > LHID) { rc = 1; goto out; }
+    for (int i = 0; i < k; i++, at += 2) w->hid[p[at]] = (int16_t)p[at + 1];
+    grid_made(w);
+    rc = 0;
+out:
+    Py_DECREF(blocks);
+    return rc;
+}
+
 static int load_grid(W *w, PyObject *maze) {
     Tables *t = w->t;
     PyObject *cells = NULL, *hidden = NULL, *order = NULL, *key, *val;
@@ -362,6 +517,7 @@ static int load_grid(W *w, PyObject *maze) {
     int rc = -1;
     memset(w->tile, 0xff, sizeof w->tile);
     memset(w->hid, 0xff, sizeof w->hid);
+    if (Py_TYPE(maze) == (PyTypeObject *)t->packed_type) return load_packed(w, maze);
     if (!(cells = get_attr(maze, "cells")) || !(hidden = get_attr(maze, "hidden"))
         || !(order = get_attr(maze, "order")))
         goto done;
@@ -393,13 +549,7 @@ static int load_grid(W *w, PyObject *maze) {
         if (g < 0) goto done;
         w->hid[g] = (int16_t)id;
     }
-    w->nh = 0;
-    for (int g = 0; g < LNC; g++) {
-        if (w->hid[g] >= 0) w->hcell[w->nh++] = g;
-        /* the border ring keeps every neighbour of a cell of interest on the grid */
-        w->cons[g] = (g % LG == 0 || g % LG == LG - 1 || g < LG || g >= LNC - LG) ? 0
-                     : (uint8_t)cons_of(w, g);
-    }
+    grid_made(w);
     rc = PyErr_Occurred() ? -1 : 0;
 done:
     Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(order);
@@ -408,7 +558,7 @@ done:
 
 /* a set of cells (or of joints) of the state into marks (0; 1: one the core does not take;
    -1: error) */
-static int load_marks(W *w, const char *name, uint8_t *marks, int joints) {
+static int load_marks(W *w, const char *name, int joints) {
     PyObject *o = get_attr(w->state, name), *it = o ? PyObject_GetIter(o) : NULL, *key;
     int rc = 0;
     Py_XDECREF(o);
@@ -416,7 +566,9 @@ static int load_marks(W *w, const char *name, uint8_t *marks, int joints) {
     while ((key = PyIter_Next(it)) != NULL) {
         int i = joints ? joint_of(w, key) : grid_of(w, PyLong_AsLong(key));
         Py_DECREF(key);
-        if (i < 0) rc = 1; else marks[i] = 1;
+        if (i < 0) rc = 1;
+        else if (joints) set_trap(w, i, 1);
+        else { w->over[i] = 1; bit_put(w->ovb, i, 1); }  /* (the card bitmaps: all_bits) */
     }
     Py_DECREF(it);
     return PyErr_Occurred() ? -1 : rc;
@@ -466,9 +618,11 @@ static int sync_in(W *w, int shared) {
     /* tokens: forest tiles, traps, trolls and the cards in front */
     memset(w->over, 0, sizeof w->over);
     memset(w->trap, 0, sizeof w->trap);
+    memset(w->ovb, 0, sizeof w->ovb);
+    memset(w->trb, 0, sizeof w->trb);
     memset(w->troll, 0xff, sizeof w->troll);
     w->ntj = 0;
-    if ((rc = load_marks(w, "overcome", w->over, 0)) || (rc = load_marks(w, "traps", w->trap, 1)))
+    if ((rc = load_marks(w, "overcome", 0)) || (rc = load_marks(w, "traps", 1)))
         return rc;
     if (!(o = get_attr(st, "trolls"))) return -1;
     if (!PyDict_Check(o) || PyDict_GET_SIZE(o) > LTROLLS) { Py_DECREF(o); return 1; }
@@ -556,7 +710,7 @@ static int sync_in(W *w, int shared) {
     Py_XDECREF(w->discards);
     if (!(w->discards = get_attr(st, "discards"))) return -1;
     w->d_maze = w->d_owner = w->d_front = w->d_traps = w->d_over = w->deck_full = 0;
-    w->stale_mines = 0;
+    all_bits(w);
     return 0;
 }
 
@@ -602,53 +756,155 @@ static PyObject *py_joint(int j) {
     return joint_objs[j];
 }
 
-/* the maze's dictionaries and order as the engine's Maze holds them (cons NULL: not made);
-   -1 on an error (the caller drops what was made) */
-static int maze_objs(W *w, PyObject *cells, PyObject *hidden, PyObject *cons, PyObject *order) {
-    Tables *t = w->t;
-    int ok = cells && hidden && order;
-    for (int i = 0; ok && i < w->norder; i++) {
-        int g = w->order[i];
-        PyObject *pc = cell_obj(g), *ot = PyLong_FromLong(w->tile[g]);
-        if (pc == NULL || ot == NULL || PyDict_SetItem(cells, pc, ot) < 0) ok = 0;
-        Py_XDECREF(ot);
-        if (pc == NULL) break;
-        PyList_SET_ITEM(order, i, pc);
-    }
-    for (int g = LG; ok && g < LNC - LG; g++) {
-        PyObject *pc = NULL, *v = NULL;
-        if (w->hid[g] >= 0) {
-            pc = cell_obj(g);
-            if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hid[g]]) < 0) ok = 0;
-        } else if (cons != NULL && w->tile[g] < 0 && w->cons[g]) {
-            pc = cell_obj(g);
-            v = PyLong_FromLong(w->cons[g]);
-            if (pc == NULL || v == NULL || PyDict_SetItem(cons, pc, v) < 0) ok = 0;
-        }
-        Py_XDECREF(pc); Py_XDECREF(v);
-    }
-    return ok ? 0 : -1;
+
+/* the maze packed, as core/lost_mines.py's PackedMaze holds it until it is first touched:
+   int32s, the version (low and high halves), the face-up cards as laid (how many, then
+   grid cell and oriented tile each), the face-down cards by cell (how many, cell, card id),
+   the fit constraints of the empty cells beside a card by cell (how many, cell, constraint):
+   the entries of the dictionaries in their order */
+static PyObject *pack_maze(W *w) {
+    int32_t buf[3 + 2 * LNC + 1 + 2 * LNC + 1 + 2 * LNC];
+    int k = 0, at, n;
+    buf[k++] = (int32_t)(uint32_t)((uint64_t)w->version & 0xffffffffU);
+    buf[k++] = (int32_t)(uint32_t)((uint64_t)w->version >> 32);
+    buf[k++] = w->norder;
+    for (int i = 0; i < w->norder; i++) { buf[k++] = w->order[i]; buf[k++] = w->tile[w->order[i]]; }
+    at = k++;
+    n = 0;
+    for (int g = LG; g < LNC - LG; g++)
+        if (w->hid[g] >= 0) { buf[k++] = g; buf[k++] = w->hid[g]; n++; }
+    buf[at] = n;
+    at = k++;
+    n = 0;
+    for (int g = LG; g < LNC - LG; g++)
+        if (w->hid[g] < 0 && w->tile[g] < 0 && w->cons[g]) { buf[k++] = g; buf[k++] = w->cons[g]; n++; }
+    buf[at] = n;
+    return PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)k * (Py_ssize_t)sizeof(int32_t));
 }
 
-/* the state's new maze and its memo, made by core/lost_mines.py's _put_maze (a call into
-   Python: release makes them while the state is still held, then writes them with no
-   Python run between, so that another thread never reads a given-back state's old maze) */
+/* a packed maze's int32s, checked: every count within the bytes, every cell on the core's
+   grid inside its border, every tile and card known; how many (-1: a ValueError) */
+static Py_ssize_t packed_ints(Tables *t, PyObject *packed, const int32_t **out) {
+    if (!PyBytes_Check(packed) || PyBytes_GET_SIZE(packed) % (Py_ssize_t)sizeof(int32_t)) goto bad;
+    const int32_t *p = (const int32_t *)PyBytes_AS_STRING(packed);
+    Py_ssize_t n = PyBytes_GET_SIZE(packed) / (Py_ssize_t)sizeof(int32_t), at = 2;
+    for (int part = 0; part < 3; part++) {
+        if (at >= n) goto bad;
+        int32_t k = p[at++];
+        if (k < 0 || k > LNC || at + 2 * (Py_ssize_t)k > n) goto bad;
+        for (int32_t i = 0; i < k; i++) {
+            int32_t g = p[at + 2 * i], v = p[at + 2 * i + 1];
+            if (g < LG || g >= LNC - LG || g % LG == 0 || g % LG == LG - 1) goto bad;
+            if (part == 0 ? v < 0 || v >= t->notiles : part == 1 ? v < 0 || v >= t->ncards
+                                                                 : v <= 0 || v > 255)
+                goto bad;
+        }
+        at += 2 * (Py_ssize_t)k;
+    }
+    if (at != n) goto bad;
+    *out = p;
+    return n;
+bad:
+    PyErr_SetString(PyExc_ValueError, "lost mines core: a packed maze");
+    return -1;
+}
+
+/* a new engine.maze.Memo (its __init__: nothing held, not shared), without a Python frame */
+static PyObject *new_memo(Tables *t) {
+    PyTypeObject *tp = (PyTypeObject *)t->memo_type;
+    PyObject *m = tp->tp_alloc(tp, 0);
+    if (m != NULL && (PyObject_GenericSetAttr(m, name_of("value"), Py_None) < 0
+                      || PyObject_GenericSetAttr(m, name_of("shared"), Py_False) < 0))
+        Py_CLEAR(m);
+    return m;
+}
+
+/* the state's new maze (a PackedMaze, made a plain Maze when first touched: most are never
+   read) and its memo (its clones keep theirs: copy-on-write); release makes them while the
+   state is still held, then writes them with no Python run between, so that another thread
+   never reads a given-back state's old maze */
 static PyObject *made_maze;  /* (maze, memo) made ahead, or NULL */
 static PyObject *make_maze(W *w) {
     Tables *t = w->t;
-    PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
-             *order = PyList_New(w->norder), *r = NULL;
-    int ok = cons != NULL && maze_objs(w, cells, hidden, cons, order) == 0;
-    if (ok) r = PyObject_CallFunction(t->put_maze, "OOOOOL", w->state, cells, hidden, cons, order,
-                                      w->version);
-    Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
-    if (r != NULL && (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2)) {
-        Py_DECREF(r);
-        PyErr_SetString(PyExc_TypeError, "lost mines core: put_maze");
-        return NULL;
-    }
+    PyTypeObject *tp = (PyTypeObject *)t->packed_type;
+    PyObject *packed = pack_maze(w), *blocks = NULL, *maze = NULL, *memo = NULL, *r = NULL;
+    if (packed != NULL && (blocks = PyTuple_Pack(3, t->capsule, packed, t->cat)) != NULL
+        && (maze = tp->tp_alloc(tp, 0)) != NULL
+        && PyObject_GenericSetAttr(maze, name_of("blocks"), blocks) == 0
+        && (memo = new_memo(t)) != NULL)
+        r = PyTuple_Pack(2, maze, memo);
+    Py_XDECREF(packed); Py_XDECREF(blocks); Py_XDECREF(maze); Py_XDECREF(memo);
     return r;
 }
+
+/* lost_mines_unpack_maze(maze): a PackedMaze made the plain Maze it stands for, in place
+   (its dictionaries in the order pack_maze keeps, no reach contexts) */
+static PyObject *lost_mines_unpack_maze(PyObject *self, PyObject *maze) {
+    (void)self;
+    PyObject *blocks = PyObject_GenericGetAttr(maze, name_of("blocks")), *cells = NULL,
+             *hidden = NULL, *cons = NULL, *order = NULL, *version = NULL, *r = NULL;
+    if (blocks == NULL) return NULL;
+    Tables *t = PyTuple_Check(blocks) && PyTuple_GET_SIZE(blocks) == 3
+                ? PyCapsule_GetPointer(PyTuple_GET_ITEM(blocks, 0), "pysaboteur._core.LostMinesTables")
+                : NULL;
+    const int32_t *p;
+    if (t == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "lost mines core: not a packed maze");
+        goto out;
+    }
+    if (Py_TYPE(maze) != (PyTypeObject *)t->packed_type) {
+        PyErr_SetString(PyExc_TypeError, "lost mines core: not a packed maze");
+        goto out;
+    }
+    if (packed_ints(t, PyTuple_GET_ITEM(blocks, 1), &p) < 0) goto out;
+    int at = 2, k = p[at++];
+    if (!(cells = PyDict_New()) || !(hidden = PyDict_New()) || !(cons = PyDict_New())
+        || !(order = PyList_New(k))
+        || !(version = PyLong_FromLongLong((long long)((uint64_t)(uint32_t)p[1] << 32
+                                                       | (uint64_t)(uint32_t)p[0]))))
+        goto out;
+    for (int i = 0; i < k; i++, at += 2) {
+        PyObject *pc = cell_obj(p[at]), *ot = PyLong_FromLong(p[at + 1]);
+        int bad = pc == NULL || ot == NULL || PyDict_SetItem(cells, pc, ot) < 0;
+        Py_XDECREF(ot);
+        if (pc == NULL) goto out;
+        PyList_SET_ITEM(order, i, pc);
+        if (bad) goto out;
+    }
+    for (int part = 0; part < 2; part++) {
+        k = p[at++];
+        for (int i = 0; i < k; i++, at += 2) {
+            PyObject *pc = cell_obj(p[at]),
+                     *v = part ? PyLong_FromLong(p[at + 1]) : Py_NewRef(t->codes[p[at + 1]]);
+            int bad = pc == NULL || v == NULL || PyDict_SetItem(part ? cons : hidden, pc, v) < 0;
+            Py_XDECREF(pc); Py_XDECREF(v);
+            if (bad) goto out;
+        }
+    }
+    {
+        static const char *const empty[] = {"sources", "blocks", "reach", "reach_in"};
+        for (int i = 0; i < 4; i++) {
+            PyObject *l = PyList_New(0);
+            int bad = l == NULL || PyObject_GenericSetAttr(maze, name_of(empty[i]), l) < 0;
+            Py_XDECREF(l);
+            if (bad) goto out;
+        }
+    }
+    if (PyObject_GenericSetAttr(maze, name_of("cat"), PyTuple_GET_ITEM(blocks, 2)) < 0
+        || PyObject_GenericSetAttr(maze, name_of("cells"), cells) < 0
+        || PyObject_GenericSetAttr(maze, name_of("hidden"), hidden) < 0
+        || PyObject_GenericSetAttr(maze, name_of("constraint"), cons) < 0
+        || PyObject_GenericSetAttr(maze, name_of("order"), order) < 0
+        || PyObject_GenericSetAttr(maze, name_of("version"), version) < 0
+        || PyObject_GenericSetAttr(maze, name_of("__class__"), t->maze_type) < 0)
+        goto out;
+    r = Py_NewRef(Py_None);
+out:
+    Py_XDECREF(blocks); Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons);
+    Py_XDECREF(order); Py_XDECREF(version);
+    return r;
+}
+
 static int put_maze(W *w) {
     PyObject *r = made_maze != NULL ? made_maze : make_maze(w);
     made_maze = NULL;
@@ -660,7 +916,7 @@ static int put_maze(W *w) {
     Py_XDECREF(d);
     Py_DECREF(r);
     if (bad) return -1;
-    w->d_maze = w->stale_mines = 0;
+    w->d_maze = 0;
     return 0;
 }
 
@@ -692,18 +948,18 @@ static int put_fronts(W *w) {
     return 0;
 }
 
-/* the marked cells (or joints) as a set of the engine's integers: the cells grid_of takes */
-static PyObject *cell_set(W *w, const uint8_t *marks, int joints) {
+/* the marked cells (or joints) as a set of the engine's integers, added in the order of
+   the grid (x, then y, then E before S): the bitmap's */
+static PyObject *cell_set(const uint64_t *marks, int joints) {
     PyObject *s = PySet_New(NULL);
-    for (int x = -1; s != NULL && x <= w->t->width; x++)
-        for (int y = -1; y <= w->t->height; y++)
-            for (int k = 0; k <= joints; k++) {
-                int g = (x + 2) * LG + y + 2, i = joints ? 2 * g + k : g;
-                if (!marks[i]) continue;
-                PyObject *v = joints ? py_joint(i) : cell_obj(i);
-                if (v == NULL || PySet_Add(s, v) < 0) { Py_XDECREF(v); Py_CLEAR(s); break; }
-                Py_DECREF(v);
-            }
+    int words = joints ? 2 * LNC / 64 : LNC / 64;
+    for (int k = 0; s != NULL && k < words; k++)
+        for (uint64_t b = marks[k]; b; b &= b - 1) {
+            int i = k * 64 + __builtin_ctzll(b);
+            PyObject *v = joints ? py_joint(i) : cell_obj(i);
+            if (v == NULL || PySet_Add(s, v) < 0) { Py_XDECREF(v); Py_CLEAR(s); break; }
+            Py_DECREF(v);
+        }
     return s;
 }
 
@@ -741,11 +997,11 @@ static int sync_out(W *w, int shared) {
     Py_DECREF(pawn); Py_DECREF(seg);
     if (w->d_front && put_fronts(w) < 0) return -1;
     if (w->d_traps) {
-        if (set_new(st, "traps", cell_set(w, w->trap, 1)) < 0) return -1;
+        if (set_new(st, "traps", cell_set(w->trb, 1)) < 0) return -1;
         w->d_traps = 0;
     }
     if (w->d_over) {
-        if (set_new(st, "overcome", cell_set(w, w->over, 0)) < 0) return -1;
+        if (set_new(st, "overcome", cell_set(w->ovb, 0)) < 0) return -1;
         w->d_over = 0;
     }
     if (w->d_owner) {
@@ -823,6 +1079,8 @@ static void place(W *w, int c, int otile) {  /* Maze.place (no reach contexts) *
     w->tile[c] = (int16_t)otile;
     w->order[w->norder++] = c;
     refresh_cons(w, c);
+    card_bits(w, c, -1);
+    joint_bits(w, c);
     w->d_maze = 1;
 }
 
@@ -833,6 +1091,8 @@ static int remove_tile(W *w, int c) {  /* Maze.remove */
     w->norder = k;
     w->tile[c] = -1;
     refresh_cons(w, c);
+    card_bits(w, c, otile);
+    all_joint_bits(w);
     w->d_maze = 1;
     return otile;
 }
@@ -860,12 +1120,12 @@ static int storm(W *w, int c) {
     Tables *t = w->t;
     int otile = remove_tile(w, c);
     if (discard(w, t->otile_card[otile]) < 0) return -1;
-    if (w->over[c]) { w->over[c] = 0; w->d_over = 1; }
+    if (w->over[c]) { set_over(w, c, 0); w->d_over = 1; }
     for (int e = 0; e < 4; e++) {
         int n = c + LDELTA[e];
         if (w->tile[n] >= 0 || w->hid[n] >= 0) continue;
         int j = jt(c, e);
-        if (w->trap[j]) { w->trap[j] = 0; w->d_traps = 1; }
+        if (w->trap[j]) { set_trap(w, j, 0); w->d_traps = 1; }
         if (w->troll[j] >= 0) {
             int owner = w->troll[j], k = 0;
             w->troll[j] = -1;
@@ -1119,97 +1379,79 @@ typedef struct { int count, tag, card, aux; } Entry;
 
 /* what the menu of one decision finds, made once per decision and only when asked */
 typedef struct {
-    int pc[LNC], npc, by_mask[16];       /* placement cells; fitting cells per open mask */
-    int lists_made, list[L_MINES + 1][LNC], nlist[L_MINES + 1];
+    int storm_made;                      /* the cards a storm may take: stb less the pawns' */
+    uint64_t storm[LNC / 64];
     int joints_made, joints[2 * LNC], njoints;
     int slots[LSLOTS], nslots;
 } Found;
 
-static void placement_cells(W *w, Found *f) {
-    f->npc = 0;
-    for (int m = 0; m < 16; m++) f->by_mask[m] = -1;
-    for (int x = 0; x < w->t->width; x++)
-        for (int y = 0; y < w->t->height; y++) {
-            int g = (x + 2) * LG + y + 2;
-            if ((w->cons[g] & 15) && w->tile[g] < 0 && w->hid[g] < 0) f->pc[f->npc++] = g;
-        }
-}
-
-static int fitting(W *w, Found *f, int om) {
-    if (f->by_mask[om] < 0) {
-        int k = 0;
-        for (int i = 0; i < f->npc; i++) k += w->t->fits[w->cons[f->pc[i]]][om];
-        f->by_mask[om] = k;
+/* the face-up cards a storm may take: path cards without a pawn */
+static const uint64_t *stormable(W *w, Found *f) {
+    if (!f->storm_made) {
+        f->storm_made = 1;
+        memcpy(f->storm, w->stb, sizeof f->storm);
+        for (int s = 0; s < w->n; s++) bit_put(f->storm, w->pawn[s], 0);
     }
-    return f->by_mask[om];
-}
-
-/* the cell lists of the action cards, by x then y: obstacles by kind (not overcome), path
-   cards without a pawn (storms) */
-static void cell_lists(W *w, Found *f) {
-    Tables *t = w->t;
-    if (f->lists_made) return;
-    f->lists_made = 1;
-    memset(f->nlist, 0, sizeof f->nlist);
-    for (int x = 0; x < t->width; x++)
-        for (int y = 0; y < t->height; y++) {
-            int g = (x + 2) * LG + y + 2, ot = w->tile[g];
-            if (ot < 0) continue;
-            if (t->obst[ot] >= 0 && !w->over[g]) f->list[t->obst[ot]][f->nlist[t->obst[ot]]++] = g;
-            if (t->stormable[ot] && !w->pawns[g]) f->list[L_STORM][f->nlist[L_STORM]++] = g;
-        }
+    return f->storm;
 }
 
 /* free joints (LostMinesState._joints): next to an open edge of a face-up card, both cells
-   on the board, neither trap nor troll on it; by cell, E before S */
+   on the board, neither trap nor troll on it; by cell, E before S (the bitmap's order) */
 static void free_joints(W *w, Found *f) {
-    Tables *t = w->t;
-    static uint32_t mark[2 * LNC], stamp;  /* marked: this call's stamp */
     if (f->joints_made) return;
     f->joints_made = 1;
-    if (++stamp == 0) { memset(mark, 0, sizeof mark); stamp = 1; }
-    for (int i = 0; i < w->norder; i++) {
-        int c = w->order[i], om = t->open_mask[w->tile[c]];
-        for (int e = 0; e < 4; e++)
-            if ((om & EDGES[e]) && on_board(w, c + LDELTA[e])) mark[jt(c, e)] = stamp;
-    }
     f->njoints = 0;
-    for (int x = 0; x < t->width; x++)
-        for (int y = 0; y < t->height; y++) {
-            int g = (x + 2) * LG + y + 2;
-            for (int side = 0; side < 2; side++) {
-                int j = 2 * g + side;
-                if (mark[j] == stamp && !w->trap[j] && w->troll[j] < 0) f->joints[f->njoints++] = j;
-            }
+    for (int k = 0; k < 2 * LNC / 64; k++)
+        for (uint64_t b = w->jmb[k]; b; b &= b - 1) {
+            int j = k * 64 + __builtin_ctzll(b);
+            if (!w->trap[j] && w->troll[j] < 0) f->joints[f->njoints++] = j;
         }
 }
 
-/* the cell list a T_CELL entry's aux names (the face-down mines: the core keeps them) */
-static inline const int *cells_of(W *w, Found *f, int aux) {
-    return aux == L_MINES ? w->hcell : f->list[aux];
+/* the i-th cell of the list a T_CELL entry's aux names: obstacles of a kind not overcome,
+   the cards a storm may take, the face-down mines (the core keeps them) */
+static inline int cell_at(W *w, Found *f, int aux, int i) {
+    if (aux == L_MINES) return w->hcell[i];
+    return nth_bit(aux == L_STORM ? f->storm : w->obb[aux], LNC / 64, i);
 }
 
 static int put_maze(W *w);
-static PyObject *rw_state(void);  /* the rollout API's resident state, or NULL */
-static PyObject *res_plain;       /* and its own class */
-static int look(W *w, int seat, PyObject *action) {  /* the state's own _look */
-    /* a state the rollout API holds is its own class for the call (what it reads and sets
-       is Python's: the looks, and the maze's face-down cards), the core's copy kept */
-    PyObject *held = w->state == rw_state() ? (PyObject *)Py_TYPE(w->state) : NULL;
-    if (held != NULL && set_attr(w->state, "__class__", res_plain) < 0) return -1;
-    /* it reads a face-down mine off Python's maze: the round's own mines (the core may have
-       dealt the round; within a round the cells Python's maze has face down are a superset
-       of the core's, the same cards) */
-    PyObject *r = NULL;
-    if (!w->stale_mines || put_maze(w) == 0) {
-        PyObject *s = PyLong_FromLong(seat);
-        if (s != NULL) r = PyObject_CallMethod(w->state, "_look", "OO", s, action);
-        Py_XDECREF(s);
+/* an information card's look, as the state's own _look: the seat sees the face-down mine
+   on cell g (T_CELL), the treasure of a slot (T_TREASURE) or another seat's dwarf card
+   (T_PLAYER).  The looks are replaced, never changed in place (clones share them): the list
+   copied, the seat's dict copied with the cell added ({**d, c: code}), the seat's set
+   replaced by set | {target} (set_or itself, so that a set's table is Python's) */
+static int look(W *w, int seat, int tag, int target) {
+    const char *name = tag == T_CELL ? "seen_mines" : tag == T_TREASURE ? "seen_treasures"
+                                                                        : "seen_dwarves";
+    PyObject *old = get_attr(w->state, name), *looks = NULL, *item = NULL, *key = NULL,
+             *one = NULL;
+    int rc = -1;
+    if (old == NULL) return -1;
+    if (!PyList_Check(old) || seat >= PyList_GET_SIZE(old)) {
+        PyErr_SetString(PyExc_TypeError, "lost mines core: the looks");
+        goto out;
     }
-    if (held != NULL && set_attr(w->state, "__class__", held) < 0) { Py_XDECREF(r); return -1; }
-    if (r == NULL) return -1;
-    Py_DECREF(r);
-    return 0;
+    if (!(looks = PyList_GetSlice(old, 0, PY_SSIZE_T_MAX))) goto out;
+    if (tag == T_CELL) {
+        if (w->hid[target] < 0) {
+            PyErr_SetString(PyExc_KeyError, "lost mines core: no face-down mine there");
+            goto out;
+        }
+        if (!(key = cell_obj(target)) || !(item = PyDict_Copy(PyList_GET_ITEM(looks, seat)))
+            || PyDict_SetItem(item, key, w->t->codes[w->hid[target]]) < 0)
+            goto out;
+    } else {
+        if (!(key = PyLong_FromLong(target)) || !(one = PySet_New(NULL)) || PySet_Add(one, key) < 0
+            || !(item = PyNumber_Or(PyList_GET_ITEM(looks, seat), one)))
+            goto out;
+    }
+    PyList_SetItem(looks, seat, item);  /* steals item */
+    item = NULL;
+    rc = set_attr(w->state, name, looks);
+out:
+    Py_DECREF(old); Py_XDECREF(looks); Py_XDECREF(item); Py_XDECREF(key); Py_XDECREF(one);
+    return rc;
 }
 
 /* after a card played or passed (LostMinesState._apply) */
@@ -1233,7 +1475,7 @@ static int menu_of(W *w, Menu *m) {
     Found *f = &m->f;
     Entry *menu = m->e;
     int nm = 0, *hd = m->hd, *mult = m->mult, nk = 0, seat = w->current;
-    f->lists_made = f->joints_made = 0;
+    f->storm_made = f->joints_made = 0;
     f->nslots = -1;
     m->seat = seat;
     switch (w->phase) {
@@ -1266,13 +1508,11 @@ static int menu_of(W *w, Menu *m) {
             if (nk && hd[nk - 1] == h[i]) { mult[nk - 1]++; continue; }
             hd[nk] = h[i]; mult[nk] = 1; nk++;
         }
-        int cells_found = 0;
         for (int i = 0; i < nk; i++) {  /* path cards first: by code, then orientation */
             int c = hd[i];
             if (t->kind[c] != K_PATH) continue;
-            if (!cells_found) { placement_cells(w, f); cells_found = 1; }
             for (int k = 0; k < t->norient[c]; k++) {
-                int cnt = fitting(w, f, t->open_mask[t->ootile[c][k]]);
+                int cnt = w->fitn.n[t->open_mask[t->ootile[c][k]]];
                 if (cnt) menu[nm++] = (Entry){cnt, T_PLACE, c, k};
             }
         }
@@ -1281,12 +1521,12 @@ static int menu_of(W *w, Menu *m) {
             if (t->kind[c] != K_ACTION) continue;
             switch (t->effect[c]) {
             case E_TOOL:
-                cell_lists(w, f);
-                if ((cnt = f->nlist[t->obstacle[c]])) menu[nm++] = (Entry){cnt, T_CELL, c, t->obstacle[c]};
+                if ((cnt = bit_count(w->obb[t->obstacle[c]], LNC / 64)))
+                    menu[nm++] = (Entry){cnt, T_CELL, c, t->obstacle[c]};
                 break;
             case E_STORM:
-                cell_lists(w, f);
-                if ((cnt = f->nlist[L_STORM])) menu[nm++] = (Entry){cnt, T_CELL, c, L_STORM};
+                if ((cnt = bit_count(stormable(w, f), LNC / 64)))
+                    menu[nm++] = (Entry){cnt, T_CELL, c, L_STORM};
                 break;
             case E_TRAP: case E_TROLL:
                 free_joints(w, f);
@@ -1336,12 +1576,19 @@ static int target_of(W *w, Menu *m, Entry *e, int i, int *cs, int *k) {
     switch (e->tag) {
     case T_PLACE: {
         int om = t->open_mask[t->ootile[e->card][e->aux]];
-        for (int j = 0; j < f->npc; j++)
-            if (t->fits[w->cons[f->pc[j]]][om] && i-- == 0) return f->pc[j];
+        for (int k = 0; k < LNC / 64; k++)
+            for (uint64_t b = w->pcb[k]; b; b &= b - 1) {
+                int g = k * 64 + __builtin_ctzll(b);
+                if (t->fits[w->cons[g]][om] && i-- == 0) return g;
+            }
         PyErr_SetString(PyExc_AssertionError, "lost mines core: placement");
         return -1;
     }
-    case T_CELL: return cells_of(w, f, e->aux)[i];
+    case T_CELL: {
+        int g = cell_at(w, f, e->aux, i);
+        if (g < 0) PyErr_SetString(PyExc_AssertionError, "lost mines core: cell list");
+        return g;
+    }
     case T_JOINT: return f->joints[i];
     case T_TREASURE: return f->slots[i];
     case T_PLAYER: return i < m->seat ? i : i + 1;
@@ -1432,9 +1679,9 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
     case T_CELL:
         w->pending_draw = 1;
         if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0) goto fail;
-        if (t->effect[card] == E_TOOL) { w->over[target] = 1; w->d_over = 1; }
+        if (t->effect[card] == E_TOOL) { set_over(w, target, 1); w->d_over = 1; }
         else if (t->effect[card] == E_STORM) { if (storm(w, target) < 0) goto fail; }
-        else if (look(w, seat, action) < 0) goto fail;
+        else if (look(w, seat, T_CELL, target) < 0) goto fail;
         res = after_card(w, seat);
         break;
     case T_JOINT:
@@ -1451,14 +1698,15 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
             w->d_front = 1;
         } else {
             if (discard(w, card) < 0) goto fail;
-            w->trap[target] = 1;
+            set_trap(w, target, 1);
             w->d_traps = 1;
         }
         res = after_card(w, seat);
         break;
     case T_TREASURE: case T_PLAYER:
         w->pending_draw = 1;
-        if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0 || look(w, seat, action) < 0)
+        if (hand_remove(w, seat, card) < 0 || discard(w, card) < 0
+            || look(w, seat, e->tag, target) < 0)
             goto fail;
         res = after_card(w, seat);
         break;
@@ -1597,6 +1845,8 @@ static int setup_round(W *w, uint64_t *rs, int round_no, Py_ssize_t logged) {
     memset(w->cons, 0, sizeof w->cons);
     memset(w->over, 0, sizeof w->over);
     memset(w->trap, 0, sizeof w->trap);
+    memset(w->ovb, 0, sizeof w->ovb);
+    memset(w->trb, 0, sizeof w->trb);
     memset(w->troll, 0xff, sizeof w->troll);
     memset(w->pawns, 0, sizeof w->pawns);
     w->ntj = 0; w->norder = 0; w->nh = 0; w->version = 0;
@@ -1605,6 +1855,7 @@ static int setup_round(W *w, uint64_t *rs, int round_no, Py_ssize_t logged) {
     shuffle_ids(rs, m, su.nmines);
     for (int i = 0; i < su.nmines; i++) { w->version++; w->hid[su.mine_g[i]] = (int16_t)m[i]; }
     for (int g = 0; g < LNC; g++) if (w->hid[g] >= 0) w->hcell[w->nh++] = g;
+    all_bits(w);
     nt = su.ntreasures;
     memcpy(tr, su.treasure, (size_t)nt * sizeof(int));
     shuffle_ids(rs, tr, nt);
@@ -1637,7 +1888,6 @@ static int setup_round(W *w, uint64_t *rs, int round_no, Py_ssize_t logged) {
     w->dragon = -1; w->phase = CARD; w->pend_kind = 0; w->pending_draw = 0; w->proposed = 0;
     w->nvoters = 0; w->current = w->turn;
     w->d_maze = w->d_owner = w->d_front = w->d_traps = w->d_over = w->deck_full = 1;
-    w->stale_mines = 1;
     w->hdirty = ~0u; w->d_pawn = 1;
     Py_XDECREF(w->discards);
     w->discards = PyList_New(0);
@@ -1704,18 +1954,10 @@ static int end_round(W *w, PyObject *setup, PyObject *reason, PyObject *rng) {
 static int ids_in(W *w, const char *name, int *out, int most) {
     PyObject *l = get_attr(w->state, name);
     if (l == NULL) return -1;
-    Py_ssize_t k = PyList_GET_SIZE(l);
-    for (Py_ssize_t i = 0; i < k && i < most; i++) {
-        PyObject *id = PyDict_GetItemWithError(w->t->ids, PyList_GET_ITEM(l, i));
-        if (id == NULL) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "lost mines core: a card");
-            Py_DECREF(l);
-            return -1;
-        }
-        out[i] = (int)PyLong_AsLong(id);
-    }
+    int n, rc = load_cards(w, l, out, &n, most);
     Py_DECREF(l);
-    return k > most ? -1 : 0;
+    if (rc > 0) PyErr_Format(PyExc_ValueError, "lost mines core: the state's %s", name);
+    return rc ? -1 : 0;
 }
 
 /* round_points (games/lost_mines/state.py) on the core: selfish dwarves keep their own; each
@@ -1762,6 +2004,20 @@ static PyObject *long_list(const long *a, int n) {
     return l;
 }
 
+/* engine.game.RoundResult(round_no, gold, details), made as its dataclass __init__ makes
+   it (which only sets the three fields, in this order) without a Python frame */
+static PyObject *round_result(PyObject *type, int round_no, PyObject *gold, PyObject *details) {
+    PyTypeObject *tp = (PyTypeObject *)type;
+    PyObject *r = tp->tp_alloc(tp, 0), *no = PyLong_FromLong(round_no);
+    if (r == NULL || no == NULL
+        || PyObject_GenericSetAttr(r, name_of("round"), no) < 0
+        || PyObject_GenericSetAttr(r, name_of("gold"), gold) < 0
+        || PyObject_GenericSetAttr(r, name_of("details"), details) < 0)
+        Py_CLEAR(r);
+    Py_XDECREF(no);
+    return r;
+}
+
 /* the round's RoundResult (LostMinesState._end_round's, with its details in the same order)
    appended to the state's results, its totals added up */
 static int record_round(W *w, int round_no, const int *dwarves, const long *points) {
@@ -1779,7 +2035,7 @@ static int record_round(W *w, int round_no, const int *dwarves, const long *poin
     if (PyErr_Occurred() || !(details = PyDict_New())) goto out;
     if (!(o = get_attr(st, "dwarves"))) goto out;
     Py_SETREF(o, PySequence_List(o));
-    if (o == NULL || PyDict_SetItemString(details, "dwarves", o) < 0) goto out;
+    if (o == NULL || PyDict_SetItem(details, name_of("dwarves"), o) < 0) goto out;
     Py_SETREF(o, PyList_New(n));
     for (int s = 0; o != NULL && s < n; s++) {
         PyObject *pile = PyList_New(w->ncol[s]);
@@ -1791,14 +2047,14 @@ static int record_round(W *w, int round_no, const int *dwarves, const long *poin
         }
         PyList_SET_ITEM(o, s, pile);
     }
-    if (o == NULL || PyDict_SetItemString(details, "treasures", o) < 0) goto out;
+    if (o == NULL || PyDict_SetItem(details, name_of("treasures"), o) < 0) goto out;
     Py_SETREF(o, w->dragon < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(w->dragon));
-    if (o == NULL || PyDict_SetItemString(details, "dragon", o) < 0) goto out;
-    if (!(totals = long_list(sum, n)) || PyDict_SetItemString(details, "totals", totals) < 0)
+    if (o == NULL || PyDict_SetItem(details, name_of("dragon"), o) < 0) goto out;
+    if (!(totals = long_list(sum, n)) || PyDict_SetItem(details, name_of("totals"), totals) < 0)
         goto out;
     Py_SETREF(o, PyList_New(n));
     for (int s = 0; o != NULL && s < n; s++) PyList_SET_ITEM(o, s, Py_NewRef(t->identity[dwarves[s]]));
-    if (o == NULL || PyDict_SetItemString(details, "roles", o) < 0) goto out;
+    if (o == NULL || PyDict_SetItem(details, name_of("roles"), o) < 0) goto out;
     Py_SETREF(o, PyList_New(0));
     for (int s = 0; o != NULL && top > 0 && s < n; s++)
         if (points[s] == top) {
@@ -1806,10 +2062,10 @@ static int record_round(W *w, int round_no, const int *dwarves, const long *poin
             if (v == NULL || PyList_Append(o, v) < 0) Py_CLEAR(o);
             Py_XDECREF(v);
         }
-    if (o == NULL || PyDict_SetItemString(details, "winners", o) < 0) goto out;
+    if (o == NULL || PyDict_SetItem(details, name_of("winners"), o) < 0) goto out;
     Py_SETREF(o, long_list(points, n));
     if (o == NULL) goto out;
-    rr = PyObject_CallFunction(t->round_result, "iOO", round_no, o, details);
+    rr = round_result(t->round_result, round_no, o, details);
     if (rr == NULL || !(results = get_attr(st, "results"))) goto out;
     Py_SETREF(results, PySequence_List(results));
     if (results == NULL || PyList_Append(results, rr) < 0
@@ -1822,30 +2078,50 @@ out:
     return ok ? 0 : -1;
 }
 
-/* last_round's holder of a round whose end is not written back (ended_round, as the state's
-   _round_end makes it): the face-up cards and the face-down mines (an EndedBoard), the pawns,
-   forest tiles, traps, trolls and the cards in front, all from the core's position */
+/* last_round's holder of a round whose end is not written back: views.LaterRoundEnd, made
+   as LaterRoundEnd.by makes one, of core/lost_mines.py's _unpacked_end and the round's
+   number, reason and the core's position packed (int32s: the face-up cards as laid (how
+   many, then grid cell and oriented tile each), the face-down cards by cell (how many,
+   cell, card id), the pawns (how many seats, a cell per seat), the forest tiles and the traps (how many,
+   then the cells, the joints, by grid), the trolls as laid (how many, joint and seat each),
+   the cards in front (per seat: how many, card ids)), made into the state's own
+   ended_round's holder and read only when the round's end is (most never are) */
 static PyObject *ended_round(W *w, int round_no, PyObject *reason) {
     Tables *t = w->t;
-    PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *order = PyList_New(w->norder),
-             *pawns = PyTuple_New(w->n), *board = NULL, *over = NULL, *traps = NULL,
-             *trolls = NULL, *front = NULL, *r = NULL;
-    if (maze_objs(w, cells, hidden, NULL, order) < 0 || pawns == NULL) goto out;
+    int32_t buf[1 + 2 * LNC + 1 + 2 * LHID + 1 + LSEATS + 1 + LNC + 1 + 2 * LNC + 1 + 2 * LTROLLS
+                + LSEATS * (1 + LFRONT)];
+    int k = 0, at;
+    buf[k++] = w->norder;
+    for (int i = 0; i < w->norder; i++) { buf[k++] = w->order[i]; buf[k++] = w->tile[w->order[i]]; }
+    at = k++;
+    buf[at] = 0;
+    for (int g = LG; g < LNC - LG; g++)
+        if (w->hid[g] >= 0) { buf[k++] = g; buf[k++] = w->hid[g]; buf[at]++; }
+    buf[k++] = w->n;
+    for (int s = 0; s < w->n; s++) buf[k++] = w->pawn[s];
+    at = k++;
+    buf[at] = 0;
+    for (int q = 0; q < LNC / 64; q++)
+        for (uint64_t b = w->ovb[q]; b; b &= b - 1) { buf[k++] = q * 64 + __builtin_ctzll(b); buf[at]++; }
+    at = k++;
+    buf[at] = 0;
+    for (int q = 0; q < 2 * LNC / 64; q++)
+        for (uint64_t b = w->trb[q]; b; b &= b - 1) { buf[k++] = q * 64 + __builtin_ctzll(b); buf[at]++; }
+    buf[k++] = w->ntj;
+    for (int i = 0; i < w->ntj; i++) { buf[k++] = w->tj[i]; buf[k++] = w->troll[w->tj[i]]; }
     for (int s = 0; s < w->n; s++) {
-        PyObject *c = cell_obj(w->pawn[s]);
-        if (c == NULL) goto out;
-        PyTuple_SET_ITEM(pawns, s, c);
+        buf[k++] = w->nfront[s];
+        for (int i = 0; i < w->nfront[s]; i++) buf[k++] = w->front[s][i];
     }
-    if (!(board = PyObject_CallFunctionObjArgs(t->ended_board, t->cat, cells, order, hidden, NULL))
-        || !(over = cell_set(w, w->over, 0)) || !(traps = cell_set(w, w->trap, 1))
-        || front_objs(w, &trolls, &front) < 0)
-        goto out;
-    r = PyObject_CallFunction(t->ended_round, "iOOOOOOO", round_no, reason, board, pawns, over,
-                              traps, trolls, front);
-out:
-    Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(order); Py_XDECREF(pawns);
-    Py_XDECREF(board); Py_XDECREF(over); Py_XDECREF(traps); Py_XDECREF(trolls);
-    Py_XDECREF(front);
+    PyTypeObject *tp = (PyTypeObject *)t->later_type;
+    PyObject *packed = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)k * (Py_ssize_t)sizeof(int32_t)),
+             *args = packed == NULL ? NULL : Py_BuildValue("(iOO)", round_no, reason, packed),
+             *r = args == NULL ? NULL : tp->tp_alloc(tp, 0);
+    if (r != NULL && (PyObject_GenericSetAttr(r, name_of("make"), t->unpacked_end) < 0
+                      || PyObject_GenericSetAttr(r, name_of("args"), args) < 0
+                      || PyObject_GenericSetAttr(r, name_of("made"), Py_None) < 0))
+        Py_CLEAR(r);
+    Py_XDECREF(packed); Py_XDECREF(args);
     return r;
 }
 
@@ -1862,10 +2138,10 @@ static int match_rounds(PyObject *st, int *rounds) {
    state's own _round_end, the maze marked shared; else made of the core's position), the
    scores and the round's record, then the match's end or the next round, set up here
    (setup_called) */
-static int end_round_core(W *w, PyObject *reason, int written) {
+static int end_round_core(W *w, PyObject *reason, int written, int rounds) {
     Tables *t = w->t;
     PyObject *st = w->state, *o;
-    int dwarves[LSEATS], layout[LSLOTS], round_no, rounds, all = 1, bad;
+    int dwarves[LSEATS], layout[LSLOTS], round_no, all = 1, bad;
     long points[LSEATS];
     setup_called = 0;
     for (int i = 0; i < w->nslot; i++) if (w->owner[i] < 0) all = 0;
@@ -1885,8 +2161,7 @@ static int end_round_core(W *w, PyObject *reason, int written) {
         return -1;
     round_points(w, dwarves, layout, points);
     if (record_round(w, round_no, dwarves, points) < 0
-        || set_attr(st, "pending", Py_None) < 0 || set_new(st, "voters", PyList_New(0)) < 0
-        || match_rounds(st, &rounds) < 0)
+        || set_attr(st, "pending", Py_None) < 0 || set_new(st, "voters", PyList_New(0)) < 0)
         return -1;
     if (round_no >= rounds) return set_attr(st, "terminal", Py_True);
     w->turn = (w->turn + 1) % w->n;
@@ -1895,10 +2170,17 @@ static int end_round_core(W *w, PyObject *reason, int written) {
     return setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history));
 }
 
+static W rw;                                 /* the rollout API's held state (see below) */
+static PyObject *res_ref, *res_plain;
+static PyObject *resident_state(void);
 static int release_resident(void);  /* the rollout API's state given back (see below) */
+static int take_held(W *w, int shared);  /* the rollout API's state taken by a play-out */
+static void let_go(void);
+static void drop(void);
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
-                      PyObject *setup, int own_end) {
-    W *w = &work;
+                      PyObject *setup, int own_end, int held) {
+    W *w = held ? &rw : &work;  /* (a held state is played where the core holds it) */
+    PyObject *discards = held ? rw.discards : NULL;
     int shared, terminal, round0, round_no, finished = 1, rc, rounds = 0;
     long played = 0;
     {
@@ -1908,15 +2190,16 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
         Py_DECREF(own);
     }
     w->t = t; w->state = state;
-    w->history = w->actors = w->discards = NULL;
+    w->history = w->actors = NULL;
+    w->discards = discards;  /* (a held state's: taken from the core's hold) */
     if (state_flags(state, &terminal, &round0) < 0 || (own_end && match_rounds(state, &rounds) < 0))
-        return NULL;
+        goto error;
     round_no = round0;
-    if (terminal) return Py_BuildValue("(lO)", 0L, Py_True);
+    if (terminal) { Py_CLEAR(w->discards); return Py_BuildValue("(lO)", 0L, Py_True); }
     if (!(w->history = get_attr(state, "history")) || !(w->actors = get_attr(state, "actors"))
         || get_rng(rng, &w->rng) < 0)
         goto error;
-    rc = sync_in(w, shared);
+    rc = held ? take_held(w, shared) : sync_in(w, shared);
     if (rc < 0) goto error;
     if (rc > 0) { finished = 0; goto done; }
     while (!terminal && !(until && round_no != round0)) {
@@ -1941,7 +2224,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
             goto error;
         }
         PyObject *reason = res == VOTED_END ? t->vote_reason : NULL;
-        int bad = (own_end ? load_setup(setup) < 0 || end_round_core(w, reason, write) < 0
+        int bad = (own_end ? load_setup(setup) < 0 || end_round_core(w, reason, write, rounds) < 0
                            : end_round(w, setup, reason, rng) < 0)
                   || PyList_Append(w->history, action) < 0;
         Py_DECREF(action);
@@ -1956,10 +2239,10 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
 done:
     if (put_rng(rng, w->rng) < 0) goto error;
 whole:
-    Py_XDECREF(w->history); Py_XDECREF(w->actors); Py_CLEAR(w->discards);
+    Py_CLEAR(w->history); Py_CLEAR(w->actors); Py_CLEAR(w->discards);
     return Py_BuildValue("(lO)", played, finished ? Py_True : Py_False);
 error:
-    Py_XDECREF(w->history); Py_XDECREF(w->actors); Py_CLEAR(w->discards);
+    Py_CLEAR(w->history); Py_CLEAR(w->actors); Py_CLEAR(w->discards);
     return NULL;
 }
 
@@ -1985,43 +2268,17 @@ static PyObject *lost_mines_play_out(PyObject *self, PyObject *args) {
        (another thread, while this one ends a round) is played in Python instead */
     if (wait_core()) return Py_BuildValue("(lO)", 0L, Py_False);  /* (this thread's own: pure) */
     take_busy();
-    if (release_resident() < 0) { busy = 0; return NULL; }
-    PyObject *result = play(state, rng, until, even, t, setup, own_end);
-    busy = 0;
-    return result;
-}
-
-/* lost_mines_first_round(state, tables, setup) -> bool: a new match's first round set up
- * by the core (LostMinesState._setup_round for a match without a fixed deal: the same
- * numbers drawn from the state's generator, the same cards), the state written; False: the
- * core is busy (the caller sets the round up in Python). */
-static PyObject *lost_mines_first_round(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *state, *caps, *setup, *game = NULL, *srng = NULL, *result = NULL;
-    if (!PyArg_ParseTuple(args, "OOO", &state, &caps, &setup)) return NULL;
-    Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.LostMinesTables");
-    if (t == NULL) return NULL;
-    if (wait_core()) Py_RETURN_FALSE;
-    take_busy();
-    if (release_resident() < 0) { busy = 0; return NULL; }
-    W *w = &work;
-    w->t = t; w->state = state;
-    w->history = w->actors = w->discards = NULL;
-    int round_no;
-    if (!(game = get_attr(state, "game")) || attr_int(game, "players", &w->n) < 0
-        || attr_int(state, "turn", &w->turn) < 0 || attr_int(state, "_round", &round_no) < 0
-        || !(w->history = get_attr(state, "history")))
-        goto out;
-    if (w->n < 2 || w->n > t->seats) { PyErr_SetString(PyExc_ValueError, "lost mines core: players"); goto out; }
-    w->srng = &w->own_rng;
-    if (!(srng = get_attr(state, "rng")) || get_rng(srng, &w->own_rng) < 0 || load_setup(setup) < 0
-        || setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history)) < 0
-        || sync_out(w, 0) < 0)
-        goto out;
-    result = Py_True;
-    Py_INCREF(result);
-out:
-    Py_XDECREF(game); Py_XDECREF(srng); Py_XDECREF(w->history); Py_CLEAR(w->discards);
+    /* the state the rollout API holds (a new match's, most often) is played from where the
+       core holds it: not written back and read in again */
+    int held = res_ref != NULL && resident_state() == state && rw.t == t;
+    if (held) {  /* its own class again, nothing held (the position stays where it is) */
+        if (set_attr(state, "__class__", res_plain) < 0) { drop(); busy = 0; return NULL; }
+        let_go();
+    } else if (release_resident() < 0) {
+        busy = 0;
+        return NULL;
+    }
+    PyObject *result = play(state, rng, until, even, t, setup, own_end, held);
     busy = 0;
     return result;
 }
@@ -2039,10 +2296,8 @@ out:
  * the maze, which is written when the state is given back.  A round's end is the core's as
  * in play() (the next round set up here, the state written whole and kept resident) where
  * the core sets the rounds up; else Python's _end_round, and the state is given back. */
-static W rw;
 /* the resident state (a weak reference: the core keeps no state alive; one that dies
    resident leaves nothing to write back); its own class is res_plain */
-static PyObject *res_ref;
 static Menu rmenu;
 static int rmenu_ok;
 static PyObject *rlist;  /* rmenu's actions, in order (the core's own list, never handed out) */
@@ -2052,7 +2307,6 @@ static int rlast_at;     /* at this index of the menu (apply finds it without a 
 /* every action of the menu, in order: the list legal_actions() gives */
 static PyObject *menu_list(W *w, Menu *m) {
     Tables *t = w->t;
-    Found *f = &m->f;
     int total = 0, at = 0;
     for (int k = 0; k < m->n; k++) total += m->e[k].count;
     PyObject *list = PyList_New(total);
@@ -2062,12 +2316,14 @@ static PyObject *menu_list(W *w, Menu *m) {
         if (e->tag == T_PLACE) {  /* the fitting cells walked once */
             int om = t->open_mask[t->ootile[e->card][e->aux]];
             PyObject *row = t->place_act[e->card][e->aux];
-            for (int j = 0; j < f->npc && at < total; j++) {
-                if (!t->fits[w->cons[f->pc[j]]][om]) continue;
-                PyObject *a = PyTuple_GET_ITEM(row, f->pc[j]);
-                Py_INCREF(a);
-                PyList_SET_ITEM(list, at++, a);
-            }
+            for (int w6 = 0; w6 < LNC / 64; w6++)
+                for (uint64_t b = w->pcb[w6]; b && at < total; b &= b - 1) {
+                    int g = w6 * 64 + __builtin_ctzll(b);
+                    if (!t->fits[w->cons[g]][om]) continue;
+                    PyObject *a = PyTuple_GET_ITEM(row, g);
+                    Py_INCREF(a);
+                    PyList_SET_ITEM(list, at++, a);
+                }
             continue;
         }
         for (int i = 0; i < e->count && at < total; i++) {
@@ -2127,7 +2383,14 @@ static int write_step(W *w) {
         }
         w->hdirty = 0;
     }
-    if (w->ndeck != w->ndeck0) {
+    if (w->deck_full) {  /* a new match's first round: the whole pile */
+        PyObject *l = code_list(w, w->deck, w->ndeck);
+        int bad = l == NULL || !(o = own_item(d, "deck")) || PyList_SetSlice(o, 0, PY_SSIZE_T_MAX, l) < 0;
+        Py_XDECREF(l);
+        if (bad) goto out;
+        w->ndeck0 = w->ndeck;
+        w->deck_full = 0;
+    } else if (w->ndeck != w->ndeck0) {
         if (!(o = own_item(d, "deck")) || PyList_SetSlice(o, w->ndeck, PY_SSIZE_T_MAX, NULL) < 0)
             goto out;
         w->ndeck0 = w->ndeck;
@@ -2149,11 +2412,11 @@ static int write_step(W *w) {
         w->d_front = 0;
     }
     if (w->d_traps) {
-        if (put_own(d, "traps", cell_set(w, w->trap, 1)) < 0) goto out;
+        if (put_own(d, "traps", cell_set(w->trb, 1)) < 0) goto out;
         w->d_traps = 0;
     }
     if (w->d_over) {
-        if (put_own(d, "overcome", cell_set(w, w->over, 0)) < 0) goto out;
+        if (put_own(d, "overcome", cell_set(w->ovb, 0)) < 0) goto out;
         w->d_over = 0;
     }
     if (w->d_owner) {
@@ -2220,7 +2483,6 @@ static PyObject *resident_state(void) {
     return st;
 }
 
-static PyObject *rw_state(void) { return res_ref == NULL ? NULL : resident_state(); }
 
 /* after an error: the resident state its own class again, as it is, and nothing resident
    (the error kept) */
@@ -2289,6 +2551,85 @@ out:
     return rc;
 }
 
+/* nothing held any more, the held position kept where it is for a play-out to go on with
+   (its discards' list with it) */
+static void let_go(void) {
+    rmenu_ok = 0;
+    Py_CLEAR(rlist); Py_CLEAR(rlast); Py_CLEAR(res_ref); Py_CLEAR(res_plain);
+    Py_CLEAR(rw.history); Py_CLEAR(rw.actors);
+}
+
+/* the held state's position taken by a play-out (play on rw: its state, logs and chooser
+   read, let_go done): not written back and read in again; everything not written yet is
+   written when the play-out stops, as the play-out's own changes are */
+static int take_held(W *w, int shared) {
+    if (shared) {
+        w->srng = &w->rng;
+    } else {  /* the state's own generator, read afresh (Python may have drawn from it) */
+        PyObject *r = get_attr(w->state, "rng");
+        int bad = r == NULL || get_rng(r, &w->own_rng) < 0;
+        Py_XDECREF(r);
+        if (bad) return -1;
+        w->srng = &w->own_rng;
+    }
+    return 0;
+}
+
+/* lost_mines_first_round(state, tables, setup, ctx) -> bool: a new match's first round set
+ * up by the core (LostMinesState._setup_round for a match without a fixed deal: the same
+ * numbers drawn from the state's generator, the same cards), and the state held by the
+ * rollout API (ctx: core/lost_mines.py's (tables, held class, _next_setup)): what
+ * _setup_round sets that is not guarded (the round's cards, the looks, the phase, the
+ * seats) written now, the rest (hands, pile, maze, pawns, tokens, treasures' owners, votes)
+ * when Python reads it (release), at the first decision applied (write_step) or at the
+ * end of a play-out, which takes the state from where the core holds it; False: the core
+ * is busy (the caller sets the round up in Python). */
+static PyObject *lost_mines_first_round(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *state, *caps, *setup, *ctx, *game = NULL, *srng = NULL, *result = NULL, *ref = NULL;
+    if (!PyArg_ParseTuple(args, "OOOO!", &state, &caps, &setup, &PyTuple_Type, &ctx)) return NULL;
+    if (PyTuple_GET_SIZE(ctx) != 3) { PyErr_SetString(PyExc_TypeError, "lost mines core: ctx"); return NULL; }
+    Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.LostMinesTables");
+    if (t == NULL) return NULL;
+    if (wait_core()) Py_RETURN_FALSE;
+    take_busy();
+    if (release_resident() < 0) { busy = 0; return NULL; }
+    W *w = &rw;
+    w->t = t; w->state = state;
+    w->history = w->actors = w->discards = NULL;
+    int round_no;
+    if (!(game = get_attr(state, "game")) || attr_int(game, "players", &w->n) < 0
+        || attr_int(state, "turn", &w->turn) < 0 || attr_int(state, "_round", &round_no) < 0
+        || !(w->history = get_attr(state, "history")) || !(w->actors = get_attr(state, "actors")))
+        goto out;
+    if (w->n < 2 || w->n > t->seats) { PyErr_SetString(PyExc_ValueError, "lost mines core: players"); goto out; }
+    w->srng = &w->own_rng;
+    if (!(srng = get_attr(state, "rng")) || get_rng(srng, &w->own_rng) < 0 || load_setup(setup) < 0
+        || setup_round(w, w->srng, round_no + 1, PyList_GET_SIZE(w->history)) < 0
+        || put_rng(srng, w->own_rng) < 0
+        || set_new(state, "phase", PyLong_FromLong(w->phase)) < 0
+        || set_new(state, "current", PyLong_FromLong(w->current)) < 0
+        || set_new(state, "pending_draw", PyLong_FromLong(w->pending_draw)) < 0
+        || set_attr(state, "proposed", w->proposed ? Py_True : Py_False) < 0
+        || set_attr(state, "dragon", Py_None) < 0 || set_attr(state, "pending", Py_None) < 0
+        || set_new(state, "voters", PyList_New(0)) < 0)
+        goto out;
+    said_now(w);
+    w->hdirty = ~0u; w->d_pawn = 1;  /* (Python's hands and pawns are not written yet) */
+    PyObject *plain = (PyObject *)Py_TYPE(state);
+    if (!(ref = PyWeakref_NewRef(state, NULL)) || set_attr(state, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0)
+        goto out;
+    res_ref = ref; ref = NULL;
+    res_plain = Py_NewRef(plain);
+    rmenu_ok = 0;
+    result = Py_NewRef(Py_True);
+out:
+    Py_XDECREF(game); Py_XDECREF(srng); Py_XDECREF(ref);
+    if (result == NULL) { Py_CLEAR(w->history); Py_CLEAR(w->actors); Py_CLEAR(w->discards); }
+    busy = 0;
+    return result;
+}
+
 static Menu *resident_menu(void) {
     if (!rmenu_ok) {
         if (menu_of(&rw, &rmenu) < 0) return NULL;
@@ -2353,7 +2694,7 @@ static int step_round_end(PyObject *state, PyObject *ctx, PyObject *action, int 
     int write = !own_end || round_no >= rounds;
     if (write && sync_out(w, 0) < 0) goto out;
     if (own_end) {
-        if (load_setup(setup) < 0 || end_round_core(w, reason, write) < 0) goto out;
+        if (load_setup(setup) < 0 || end_round_core(w, reason, write, rounds) < 0) goto out;
     } else {  /* the state's own (a fixed deal's rounds are set up in Python) */
         PyObject *r = reason == NULL ? PyObject_CallMethod(st, "_end_round", NULL)
                                      : PyObject_CallMethod(st, "_end_round", "O", reason);
@@ -2520,6 +2861,8 @@ static int release_resident(void) { return release(); }
 PyMethodDef lost_mines_methods[] = {
     {"lost_mines_first_round", lost_mines_first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, setup) -> bool."},
+    {"lost_mines_unpack_maze", lost_mines_unpack_maze, METH_O,
+     "A Lost Mines PackedMaze made the plain Maze it stands for, in place."},
     {"lost_mines_tables", lost_mines_tables, METH_O,
      "Compile The Lost Mines' tables (a spec dict, core/lost_mines.py)."},
     {"lost_mines_play_out", lost_mines_play_out, METH_VARARGS,

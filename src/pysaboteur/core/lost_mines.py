@@ -8,9 +8,11 @@ the action cards (tools, traps, trolls, storms), passes, the pawns' moves with t
 routes, traps sprung, mines entered and turned over, treasures taken, proposals to end the
 round and the votes on them.  It writes the position back into the Python state (hands,
 pile, the maze, pawns, tokens, treasures, phase and seats, the generators); the log, the
-seats that acted and the discards are changed in place as it plays.  An information
-card's look is the state's own ``_look``; at a round's end it calls the state's own
-``_end_round`` (the scoring and the round's record stay in Python).  Rounds of a match
+seats that acted and the discards are changed in place as it plays; an information card's
+look is made as the state's ``_look`` makes it.  The maze is written packed
+(:class:`PackedMaze`, a plain ``Maze`` when first touched).  A round's end is the core's
+where it sets the next round up (``_score_spec``; the round's end held packed until read,
+``_unpacked_end``), else the state's own ``_end_round``.  Rounds of a match
 without a fixed deal are set up by the core as ``_setup_round`` does (the same numbers
 drawn): a new match's first (``setup_for``), and the next ones inside a play-out, where the
 core answers ``_end_round``'s call of ``_setup_round``; a fixed deal's rounds are set up in
@@ -33,10 +35,12 @@ from ..engine.game import RoundResult
 from ..engine.maze import FITS, Maze, Memo, cell, xy
 from ..engine.moves import _PASSES, SINGLES
 from ..engine.rng import Rng
+from ..engine.tiles import E as EAST
 from ..engine.tiles import S as SOUTH
-from ..engine.views import EndedBoard
+from ..engine.views import EndedBoard, LaterRoundEnd, RoundEnd
 from ..games.lost_mines import cards as C
 from ..games.lost_mines import state as S
+from . import _ext
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
@@ -66,17 +70,34 @@ def _by_grid(table: dict[int, Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _put_maze(state: S.LostMinesState, cells: dict[int, int], hidden: dict[int, str],
-              constraint: dict[int, int], order: list[int],
-              version: int) -> tuple[Maze, Memo]:
-    """A new maze for ``state`` from the core's, and its memo (its clones keep theirs:
-    copy-on-write); the core puts both in the state."""
-    maze = Maze.__new__(Maze)
-    maze.cat = S.CAT
-    maze.cells, maze.hidden, maze.constraint, maze.order = cells, hidden, constraint, order
-    maze.sources, maze.blocks, maze.reach, maze.reach_in = [], [], [], []  # no contexts
-    maze.version = version
-    return maze, Memo()
+class PackedMaze(Maze):
+    """A maze the core wrote packed (``lost_mines.c``'s ``pack_maze`` documents the packing),
+    made the plain :class:`Maze` it stands for the first time anything touches it: reading
+    or setting any attribute, calling any method, pickling or copying it unpacks it and gives
+    it its class back, so that no code but the core's ever sees it packed, and a maze nobody
+    reads (a play-out's last, a state dropped after its play-out) is never made into
+    dictionaries; a play-out on the state reads the packing itself.  While packed, its
+    ``blocks`` hold (the core's tables, the packing, the catalogue)."""
+
+    __slots__ = ()
+
+    def __getattribute__(self, name: str) -> Any:
+        _unpack(self)
+        return object.__getattribute__(self, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _unpack(self)
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        _unpack(self)
+        object.__delattr__(self, name)
+
+
+def _unpack(maze: Maze) -> None:
+    if type(maze) is PackedMaze:
+        assert _ext is not None  # (only the core makes packed mazes)
+        _ext.lost_mines_unpack_maze(maze)
 
 
 def _spec() -> dict[str, Any]:
@@ -128,7 +149,7 @@ def _spec() -> dict[str, Any]:
             "Move": Move, "new": tuple.__new__, "orient": (Orient(False), Orient(True)),
             "take": tuple(Take(slot) for slot in range(seats)), "votes": S._VOTES,
             "propose": S._PROPOSE[0], "stay": S._STAY[0], "vote": "vote",
-            "put_maze": _put_maze, "score": _score_spec(codes)}
+            "PackedMaze": PackedMaze, "Maze": Maze, "Memo": Memo, "score": _score_spec(codes)}
 
 
 def _score_spec(codes: list[str]) -> tuple[Any, ...]:
@@ -137,7 +158,7 @@ def _score_spec(codes: list[str]) -> tuple[Any, ...]:
     index in ``CLANS``) whose team a dwarf card plays for (-1: selfish, it keeps its own; a
     saboteur plays for the other clan), a treasure's value, a dwarf card's identity; then the
     clans, the dragon's cost, ``RoundResult``, the reasons a round ends by itself; and what a
-    round not written back at its end makes its ``last_round`` of (``ended_round``,
+    round not written back at its end makes its ``last_round`` of (``LaterRoundEnd``,
     ``EndedBoard``, the catalogue)."""
     cat = S.CAT
     clans = {clan: i for i, clan in enumerate(C.CLANS)}
@@ -152,7 +173,43 @@ def _score_spec(codes: list[str]) -> tuple[Any, ...]:
             C.other_clan(clan) if identity == C.SABOTEUR else clan]
         rows.append((team, 0, identity))
     return (tuple(rows), len(C.CLANS), C.DRAGON_PENALTY, RoundResult, "treasures", "exhausted",
-            S.ended_round, EndedBoard, cat)
+            LaterRoundEnd, _unpacked_end, cat)
+
+
+#: the engine's cell of each of the core's grid cells (``_gi``'s inverse)
+_PY_CELL = tuple(cell(g // _STRIDE - 2, g % _STRIDE - 2) for g in range(_GRID))
+#: the card codes by the core's ids (code order)
+_CODES = tuple(sorted(k.code for k in S.CAT.kinds))
+
+
+def _py_joint(j: int) -> int:
+    """The engine's joint of the core's (grid cell * 2, + 1 for the S side)."""
+    return _PY_CELL[j >> 1] << 4 | (SOUTH if j & 1 else EAST)
+
+
+def _unpacked_end(round_no: int, reason: str, packed: bytes) -> RoundEnd:
+    """The end of a round the core did not write back (``ended_round`` in lost_mines.c
+    documents the packing): the state's own ``ended_round`` of the board, pawns and tokens
+    the round ended with, read."""
+    ints = iter(memoryview(packed).cast("i").tolist())
+
+    def take(k: int) -> list[int]:
+        return [next(ints) for _ in range(k)]
+
+    laid = take(2 * next(ints))
+    order = [_PY_CELL[g] for g in laid[::2]]
+    cells = dict(zip(order, laid[1::2], strict=True))
+    down = take(2 * next(ints))
+    hidden = {_PY_CELL[g]: _CODES[c] for g, c in zip(down[::2], down[1::2], strict=True)}
+    pawns = tuple(_PY_CELL[g] for g in take(next(ints)))
+    overcome = {_PY_CELL[g] for g in take(next(ints))}
+    traps = {_py_joint(j) for j in take(next(ints))}
+    laid_trolls = take(2 * next(ints))
+    trolls = {_py_joint(j): s for j, s in zip(laid_trolls[::2], laid_trolls[1::2], strict=True)}
+    front = [[_CODES[c] for c in take(next(ints))] for _ in pawns]
+    assert next(ints, None) is None, "lost mines core: a round's end's packing"
+    board = EndedBoard(S.CAT, cells, order, hidden)
+    return S.ended_round(round_no, reason, board, pawns, overcome, traps, trolls, front).get()
 
 
 def _joint_row(table: dict[int, Any]) -> list[Any]:
@@ -169,8 +226,6 @@ _TABLES: list[Any] = []
 def _tables() -> Any:
     """The core's tables of The Lost Mines (made once)."""
     if not _TABLES:
-        from . import _ext
-
         assert _ext is not None
         _TABLES.append(_ext.lost_mines_tables(_spec()))
     return _TABLES[0]
@@ -219,28 +274,46 @@ def setup_for(cls: type) -> Any:
 
 def _first_round(state: S.LostMinesState) -> None:
     """``state._setup_round()`` of a new match without a fixed deal, on the core (in Python
-    where the core is busy)."""
-    from . import _ext
-
-    if _ext is None or state.deal is not None or state._round != 0 \
-            or state.game.catalogue is not S.CAT \
-            or not _ext.lost_mines_first_round(state, _tables(),
-                                               _setup_of(state.game.players)):
+    where the core is busy).  The core then holds the state (the rollout API's held state,
+    ``_RESIDENT_FIELDS``): what it has not written yet is written when read, at the first
+    decision applied, or by a play-out, which plays on from where the core holds it."""
+    ctx = None if _ext is None or state.deal is not None or state._round != 0 else _ctx_of(state)
+    if ctx is None or _ext is None \
+            or not _ext.lost_mines_first_round(state, ctx[0], _setup_of(state.game.players), ctx):
         state._setup_round()
+
+
+#: an instance's own dict, past a held state's ``__dict__`` property
+_INSTANCE_DICT = next(k.__dict__["__dict__"] for k in S.LostMinesState.__mro__
+                      if "__dict__" in k.__dict__).__get__
+
+
+def _held_play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool = True,
+                   policy: str = "random") -> int:
+    """``play_out`` of a state the core holds (the rollout API's, or a new match's): on the
+    core from where it holds it, not given back to Python first (written when it stops)."""
+    if _ext is None or type(rng) is not Rng:
+        _ext_release(state)
+        return state.play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
+    return _play_out(state, rng, until_round_end, policy)
+
+
+def _ext_release(state: S.LostMinesState) -> None:
+    if _ext is not None:
+        _ext.lost_mines_release(state)
 
 
 def _play_out(state: S.LostMinesState, rng: Rng, until_round_end: bool, policy: str) -> int:
     """``state.play_out`` on the core (the rest in Python where it stops: a position it
     does not take)."""
-    from . import _ext
-
     if type(rng) is not Rng or _ext is None or state.game.catalogue is not S.CAT:
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     round_no = state._round
     setup = _setup_of(state.game.players) if state.deal is None else None
     # the round's end on the core where the core sets the next round up, unless the state
-    # has a round's end of its own (tests that nest a play-out in it)
-    own_end = setup is not None and "_end_round" not in state.__dict__
+    # has a round's end of its own (tests that nest a play-out in it); its own dict read
+    # past a held state's ``__dict__``, which would give it back to Python first
+    own_end = setup is not None and "_end_round" not in _INSTANCE_DICT(state)
     played, finished = _ext.lost_mines_play_out(state, rng, until_round_end,
                                                 policy == "playout", _tables(), setup, own_end)
     if not finished:
@@ -260,8 +333,6 @@ _CTX: list[tuple[Any, type, Any]] = []
 
 
 def _calls() -> Calls:
-    from . import _ext
-
     assert _ext is not None
     return Calls(_ext.lost_mines_legal, _ext.lost_mines_count, _ext.lost_mines_nth,
                  _ext.lost_mines_random, _ext.lost_mines_apply, _ext.lost_mines_release)
@@ -275,6 +346,7 @@ def _ctx_of(state: S.LostMinesState) -> tuple[Any, type, Any] | None:
         return None
     if not _CTX:
         resident = resident_class(S.LostMinesState, _calls(), _RESIDENT_FIELDS)
+        resident.play_out = _held_play_out  # type: ignore[attr-defined]
         ctx = (_tables(), resident, _next_setup)
         resident._ctx = ctx  # type: ignore[attr-defined]
         _CTX.append(ctx)
@@ -297,7 +369,5 @@ def steps_for(cls: type) -> Steps | None:
 
 def release() -> None:
     """Whichever state the rollout API holds given back to Python."""
-    from . import _ext
-
     if _ext is not None:
         _ext.lost_mines_release(None)
