@@ -2306,20 +2306,6 @@ out:
     return rc;
 }
 
-/* engine.game.RoundResult(round_no, gold, details), made as its dataclass __init__ makes
-   it (which only sets the three fields, in this order) without a Python frame */
-static PyObject *round_result(PyObject *type, int round_no, PyObject *gold, PyObject *details) {
-    PyTypeObject *tp = (PyTypeObject *)type;
-    PyObject *r = tp->tp_alloc(tp, 0), *no = PyLong_FromLong(round_no);
-    if (r == NULL || no == NULL
-        || PyObject_GenericSetAttr(r, name_of("round"), no) < 0
-        || PyObject_GenericSetAttr(r, name_of("gold"), gold) < 0
-        || PyObject_GenericSetAttr(r, name_of("details"), details) < 0)
-        Py_CLEAR(r);
-    Py_XDECREF(no);
-    return r;
-}
-
 /* views.LaterRoundEnd holding the round's end of (round_no, reason, board, extra), made
    as LaterRoundEnd.by makes one (``spec``: classic.py's later_end): ``board`` the state's
    maze, or the core's packed cards (bytes: classic.py's _unpacked_end makes them a board) */
@@ -2395,7 +2381,7 @@ static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
         if (!(o = PyLong_FromLong(earned[s]))) goto out;
         PyList_SET_ITEM(earned_l, s, o);
     }
-    result = round_result(PyTuple_GET_ITEM(pay, 5), round_no, earned_l, details);
+    result = new_round_result(PyTuple_GET_ITEM(pay, 5), round_no, earned_l, details);
     if (result == NULL || !(o = get_attr(st, "results"))) goto out;
     results = PySequence_List(o);  /* a new list: [*results, the round's] */
     Py_DECREF(o);

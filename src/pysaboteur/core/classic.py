@@ -24,7 +24,7 @@ from ..engine.views import EndedBoard, LaterRoundEnd, _round_end_of
 from ..games.classic import cards as CC
 from ..games.classic.menu import K_PATH, MAX_SEATS, REMOVES, FrontsMemo, tables
 from ..games.classic.state import ClassicGame, ClassicState
-from . import _ext
+from . import _ext, packed
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
@@ -62,30 +62,6 @@ def _put_maze(state: ClassicState, cells: dict[int, int], hidden: dict[int, str]
     return maze, Memo()
 
 
-class PackedMaze(Maze):
-    """A maze the core wrote packed (``_ext.classic_unpack_maze`` documents the packing),
-    made a plain :class:`Maze` the first time anything touches it: reading or setting any
-    attribute, calling any method, pickling or copying it unpacks it and gives it its
-    class back, so that no code but the core's ever sees it packed, and a maze nobody
-    reads (a play-out's last, a state dropped after its play-out) is never made into
-    dictionaries.  While packed, its ``blocks`` hold (the core's tables, the packed
-    bytes, the catalogue)."""
-
-    __slots__ = ()
-
-    def __getattribute__(self, name: str) -> Any:
-        _unpack(self)
-        return object.__getattribute__(self, name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        _unpack(self)
-        object.__setattr__(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        _unpack(self)
-        object.__delattr__(self, name)
-
-
 _SLOTS = {name: Maze.__dict__[name] for name in Maze.__slots__}  # Maze's own slot descriptors
 
 
@@ -102,6 +78,15 @@ def _unpack(maze: Maze) -> None:
                         ("version", version)):
         _SLOTS[name].__set__(maze, value)
     object.__setattr__(maze, "__class__", Maze)
+
+
+class PackedMaze(packed.PackedMaze):
+    """Saboteur's and Saboteur 2's packed maze (``_ext.classic_unpack_maze`` documents the
+    packing; ``core.packed`` what it does until unpacked).  While packed, its ``blocks``
+    hold (the core's tables, the packed bytes, the catalogue)."""
+
+    __slots__ = ()
+    unpack = staticmethod(_unpack)
 
 
 def _spec(cat: Any, rules: Rules) -> dict[str, Any]:

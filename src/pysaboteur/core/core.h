@@ -142,6 +142,20 @@ static inline long item_long(PyObject *seq, Py_ssize_t i) {
     return v;
 }
 
+/* engine.game.RoundResult(round_no, gold, details), made as its dataclass __init__ makes
+   it (which only sets the three fields, in this order) without a Python frame */
+static inline PyObject *new_round_result(PyObject *type, int round_no, PyObject *gold, PyObject *details) {
+    PyTypeObject *tp = (PyTypeObject *)type;
+    PyObject *r = tp->tp_alloc(tp, 0), *no = PyLong_FromLong(round_no);
+    if (r == NULL || no == NULL
+        || PyObject_GenericSetAttr(r, name_of("round"), no) < 0
+        || PyObject_GenericSetAttr(r, name_of("gold"), gold) < 0
+        || PyObject_GenericSetAttr(r, name_of("details"), details) < 0)
+        Py_CLEAR(r);
+    Py_XDECREF(no);
+    return r;
+}
+
 static inline int attr_int(PyObject *o, const char *name, int *out) {
     PyObject *v = get_attr(o, name);
     if (v == NULL) return -1;

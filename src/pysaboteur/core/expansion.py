@@ -64,11 +64,13 @@ def pay_spec(game: Any) -> tuple[Any, ...] | None:
                   for f in feats)
     options = game.options
     assert isinstance(options, ExpansionOptions)
-    own = ((team[C.BLUE], team[C.GREEN]), (C.BLUE, C.GREEN), C.BOSS, C.PROFITEER, C.SABOTEUR,
-           C.GEOLOGIST, C.PAYOUT, C.DEDUCTION, options.door_rule == "literal", doors,
+    teams = (team[C.BLUE], team[C.GREEN])
+    numbered = (*teams, C.BOSS, C.PROFITEER, C.SABOTEUR, C.GEOLOGIST)
+    own = (teams, (C.BLUE, C.GREEN), C.BOSS, C.PROFITEER, C.SABOTEUR, C.GEOLOGIST, C.PAYOUT,
+           C.DEDUCTION, options.door_rule == "literal", doors,
            bytes(f.crystals for f in feats), bytes(bool(f.gold) for f in feats),
-           C.THEFT_AMOUNT, tuple(Steal(seat) for seat in range(game.players)))
-    own += ({role: i + 1 for i, role in enumerate((*own[0], *own[2:6]))},)
+           C.THEFT_AMOUNT, tuple(Steal(seat) for seat in range(game.players)),
+           {role: i + 1 for i, role in enumerate(numbered)})
     return (None,) * 5 + (RoundResult, classic.later_end(cat), EndedBoard, cat, own)
 
 

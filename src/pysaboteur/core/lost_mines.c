@@ -2004,20 +2004,6 @@ static PyObject *long_list(const long *a, int n) {
     return l;
 }
 
-/* engine.game.RoundResult(round_no, gold, details), made as its dataclass __init__ makes
-   it (which only sets the three fields, in this order) without a Python frame */
-static PyObject *round_result(PyObject *type, int round_no, PyObject *gold, PyObject *details) {
-    PyTypeObject *tp = (PyTypeObject *)type;
-    PyObject *r = tp->tp_alloc(tp, 0), *no = PyLong_FromLong(round_no);
-    if (r == NULL || no == NULL
-        || PyObject_GenericSetAttr(r, name_of("round"), no) < 0
-        || PyObject_GenericSetAttr(r, name_of("gold"), gold) < 0
-        || PyObject_GenericSetAttr(r, name_of("details"), details) < 0)
-        Py_CLEAR(r);
-    Py_XDECREF(no);
-    return r;
-}
-
 /* the round's RoundResult (LostMinesState._end_round's, with its details in the same order)
    appended to the state's results, its totals added up */
 static int record_round(W *w, int round_no, const int *dwarves, const long *points) {
@@ -2065,7 +2051,7 @@ static int record_round(W *w, int round_no, const int *dwarves, const long *poin
     if (o == NULL || PyDict_SetItem(details, name_of("winners"), o) < 0) goto out;
     Py_SETREF(o, long_list(points, n));
     if (o == NULL) goto out;
-    rr = round_result(t->round_result, round_no, o, details);
+    rr = new_round_result(t->round_result, round_no, o, details);
     if (rr == NULL || !(results = get_attr(st, "results"))) goto out;
     Py_SETREF(results, PySequence_List(results));
     if (results == NULL || PyList_Append(results, rr) < 0

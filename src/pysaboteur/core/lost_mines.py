@@ -40,7 +40,7 @@ from ..engine.tiles import S as SOUTH
 from ..engine.views import EndedBoard, LaterRoundEnd, RoundEnd
 from ..games.lost_mines import cards as C
 from ..games.lost_mines import state as S
-from . import _ext
+from . import _ext, packed
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
@@ -70,34 +70,20 @@ def _by_grid(table: dict[int, Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-class PackedMaze(Maze):
-    """A maze the core wrote packed (``lost_mines.c``'s ``pack_maze`` documents the packing),
-    made the plain :class:`Maze` it stands for the first time anything touches it: reading
-    or setting any attribute, calling any method, pickling or copying it unpacks it and gives
-    it its class back, so that no code but the core's ever sees it packed, and a maze nobody
-    reads (a play-out's last, a state dropped after its play-out) is never made into
-    dictionaries; a play-out on the state reads the packing itself.  While packed, its
-    ``blocks`` hold (the core's tables, the packing, the catalogue)."""
-
-    __slots__ = ()
-
-    def __getattribute__(self, name: str) -> Any:
-        _unpack(self)
-        return object.__getattribute__(self, name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        _unpack(self)
-        object.__setattr__(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        _unpack(self)
-        object.__delattr__(self, name)
-
-
 def _unpack(maze: Maze) -> None:
     if type(maze) is PackedMaze:
         assert _ext is not None  # (only the core makes packed mazes)
         _ext.lost_mines_unpack_maze(maze)
+
+
+class PackedMaze(packed.PackedMaze):
+    """The Lost Mines' packed maze (``lost_mines.c``'s ``pack_maze`` documents the packing;
+    ``core.packed`` what it does until unpacked); a play-out on the state reads the packing
+    itself.  While packed, its ``blocks`` hold (the core's tables, the packing, the
+    catalogue)."""
+
+    __slots__ = ()
+    unpack = staticmethod(_unpack)
 
 
 def _spec() -> dict[str, Any]:
