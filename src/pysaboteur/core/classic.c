@@ -621,16 +621,6 @@ static PyObject *pack_maze(W *w) {
     return b;
 }
 
-/* a new engine.maze.Memo (its __init__: nothing held, not shared), without a Python frame */
-static PyObject *new_memo(Tables *t) {
-    PyTypeObject *tp = (PyTypeObject *)t->memo_type;
-    PyObject *m = tp->tp_alloc(tp, 0);
-    if (m != NULL && (PyObject_GenericSetAttr(m, name_of("value"), Py_None) < 0
-                      || PyObject_GenericSetAttr(m, name_of("shared"), Py_False) < 0))
-        Py_CLEAR(m);
-    return m;
-}
-
 /* core/classic.py's PackedMaze holding ``packed`` (blocks
    hold the tables, the packing and the catalogue; its __setattr__, which would unpack it,
    passed by) */
@@ -953,7 +943,7 @@ static int sync_out(W *w) {
     if (w->maze_dirty) {
         /* the maze packed (made into Python's dictionaries only if read: PackedMaze) */
         PyObject *packed = pack_maze(w), *maze = packed == NULL ? NULL : packed_maze(t, packed),
-                 *memo = maze == NULL ? NULL : new_memo(t);
+                 *memo = maze == NULL ? NULL : new_memo(t->memo_type);
         Py_XDECREF(packed);
         /* (maze, memo) into the state's dict: past a held state's properties (release) */
         PyObject *d = memo == NULL ? NULL : PyObject_GenericGetDict(st, NULL);
@@ -1116,7 +1106,7 @@ static int setup_round(W *w, uint64_t *rs) {
     /* where the round's moves begin in the log: after the action that ended the last round
        (logged already here; in Python it joins the log after this set-up, hence its + 1) */
     if (set_int(st, "round_start", (long)PyList_GET_SIZE(w->history)) < 0) return -1;
-    if (set_obj(st, "_mt", new_memo(t)) < 0) return -1;
+    if (set_obj(st, "_mt", new_memo(t->memo_type)) < 0) return -1;
     w->phase = MAIN; w->pend_n = 0; w->pending_draw = 0;
     w->last = w->turn; w->finder = -1; w->current = w->turn;
     return 0;

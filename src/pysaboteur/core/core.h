@@ -156,6 +156,17 @@ static inline PyObject *new_round_result(PyObject *type, int round_no, PyObject 
     return r;
 }
 
+/* a new engine.maze.Memo of ``type`` (its __init__: nothing held, not shared), without a
+   Python frame */
+static inline PyObject *new_memo(PyObject *type) {
+    PyTypeObject *tp = (PyTypeObject *)type;
+    PyObject *m = tp->tp_alloc(tp, 0);
+    if (m != NULL && (PyObject_GenericSetAttr(m, name_of("value"), Py_None) < 0
+                      || PyObject_GenericSetAttr(m, name_of("shared"), Py_False) < 0))
+        Py_CLEAR(m);
+    return m;
+}
+
 static inline int attr_int(PyObject *o, const char *name, int *out) {
     PyObject *v = get_attr(o, name);
     if (v == NULL) return -1;

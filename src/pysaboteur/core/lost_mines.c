@@ -809,16 +809,6 @@ bad:
     return -1;
 }
 
-/* a new engine.maze.Memo (its __init__: nothing held, not shared), without a Python frame */
-static PyObject *new_memo(Tables *t) {
-    PyTypeObject *tp = (PyTypeObject *)t->memo_type;
-    PyObject *m = tp->tp_alloc(tp, 0);
-    if (m != NULL && (PyObject_GenericSetAttr(m, name_of("value"), Py_None) < 0
-                      || PyObject_GenericSetAttr(m, name_of("shared"), Py_False) < 0))
-        Py_CLEAR(m);
-    return m;
-}
-
 /* the state's new maze (a PackedMaze, made a plain Maze when first touched: most are never
    read) and its memo (its clones keep theirs: copy-on-write); release makes them while the
    state is still held, then writes them with no Python run between, so that another thread
@@ -831,7 +821,7 @@ static PyObject *make_maze(W *w) {
     if (packed != NULL && (blocks = PyTuple_Pack(3, t->capsule, packed, t->cat)) != NULL
         && (maze = tp->tp_alloc(tp, 0)) != NULL
         && PyObject_GenericSetAttr(maze, name_of("blocks"), blocks) == 0
-        && (memo = new_memo(t)) != NULL)
+        && (memo = new_memo(t->memo_type)) != NULL)
         r = PyTuple_Pack(2, maze, memo);
     Py_XDECREF(packed); Py_XDECREF(blocks); Py_XDECREF(maze); Py_XDECREF(memo);
     return r;
