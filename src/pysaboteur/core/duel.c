@@ -55,6 +55,9 @@ typedef struct {
     unsigned char fits[256][16];
     PyObject *place, *orient_obj[2], *end_turn, *bribe_type, *discard_type, *tuple_new,
              *passes, *ids, *maze_type, *catalogue, *memo_type, *unkept, *kept_none[2];
+    /* core/duel.py's PackedMaze, and the capsule holding these tables (borrowed: it lives
+       as long as they do) */
+    PyObject *packed_type, *capsule;
     /* a round's set-up (DuelState._setup_round): goals a round, hand size, keys, cards solo
        sets aside, the round's cards (sorted ids), which cards are the pile's path cards */
     int goals_per_round, hand_size, key_tokens, solo_aside, nround, round_cards[DMAXDECK],
@@ -210,16 +213,19 @@ static PyObject *duel_tables(PyObject *self, PyObject *spec) {
         || !(t->tuple_new = kept(spec, "new")) || !(t->passes = kept(spec, "passes"))
         || !(t->ids = kept(spec, "ids")))
         goto fail;
-    o = PyDict_GetItemString(spec, "new_maze");  /* (Maze, catalogue, Memo, forgotten, ((None,)...)) */
-    CHECK(o && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 5 && PyType_Check(PyTuple_GET_ITEM(o, 0))
-          && PyTuple_GET_SIZE(PyTuple_GET_ITEM(o, 4)) == 2, "new_maze");
+    o = PyDict_GetItemString(spec, "new_maze");  /* (Maze, catalogue, Memo, forgotten, ((None,)...), PackedMaze) */
+    CHECK(o && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 6 && PyType_Check(PyTuple_GET_ITEM(o, 0))
+          && PyTuple_GET_SIZE(PyTuple_GET_ITEM(o, 4)) == 2 && PyType_Check(PyTuple_GET_ITEM(o, 5)),
+          "new_maze");
+    t->packed_type = PyTuple_GET_ITEM(o, 5); Py_INCREF(t->packed_type);
     t->maze_type = PyTuple_GET_ITEM(o, 0); Py_INCREF(t->maze_type);
     t->catalogue = PyTuple_GET_ITEM(o, 1); Py_INCREF(t->catalogue);
     t->memo_type = PyTuple_GET_ITEM(o, 2); Py_INCREF(t->memo_type);
     t->unkept = PyTuple_GET_ITEM(o, 3); Py_INCREF(t->unkept);
     for (int k = 0; k < 2; k++) { t->kept_none[k] = PyTuple_GET_ITEM(PyTuple_GET_ITEM(o, 4), k); Py_INCREF(t->kept_none[k]); }
     if (PyErr_Occurred()) goto fail;
-    return PyCapsule_New(t, "pysaboteur._core.DuelTables", dt_free);
+    t->capsule = PyCapsule_New(t, "pysaboteur._core.DuelTables", dt_free);
+    return t->capsule;
 fail:
     PyMem_RawFree(t);
     return NULL;
@@ -562,10 +568,26 @@ static int read_grid(PyObject *d, uint8_t *grid) {
     return 0;
 }
 
+static int load_packed(W *w, const int32_t *p);
+static int packed_ints(DT *t, PyObject *packed, const int32_t **p);
+
 static int read_maze(W *w) {
     PyObject *maze = get_attr(w->state, "maze");
     if (maze == NULL) return -1;
     int rc = -1;
+    if (Py_TYPE(maze) == (PyTypeObject *)w->t->packed_type) {  /* still packed: read as is */
+        PyObject *bl = PyObject_GenericGetAttr(maze, name_of("blocks"));  /* (tables, packed, cat) */
+        const int32_t *p;
+        if (bl != NULL) {
+            if (!PyTuple_Check(bl) || PyTuple_GET_SIZE(bl) != 3 || PyTuple_GET_ITEM(bl, 0) != w->t->capsule)
+                rc = 1;
+            else if (packed_ints(w->t, PyTuple_GET_ITEM(bl, 1), &p) == 0)
+                rc = load_packed(w, p);
+        }
+        Py_XDECREF(bl);
+        Py_DECREF(maze);
+        return rc;
+    }
     PyObject *cells = NULL, *hidden = NULL, *order = NULL, *reachl = NULL, *rinl = NULL,
              *sources = NULL, *blocks = NULL, *version = NULL, *key, *val;
     Py_ssize_t pos = 0;
@@ -724,6 +746,115 @@ static PyObject *int_list(const int *v, int n) {
     return l;
 }
 
+/* ------------------------------------------------------------------ the packed maze */
+/* A maze the core writes is packed, as classic.c's: int32s, the version (low, high), the
+   contexts, the face-up cards in the order laid (cell, oriented tile), the face-down cards
+   (cell, card id), then each context's sources (cell, segments), reached segments (cell,
+   bits), the reach_in edges of empty cells (cell, bits) and the passage flags of face-up
+   cells (cell, flags), each list after its length; cells are the grid's (gi); a context's
+   last three lists in the order of the cells touched (the order its dictionaries had when
+   the maze was written whole).  core/duel.py's PackedMaze holds it and makes it a plain
+   Maze (duel_unpack_maze) the first time anything reads it; the core reads it back
+   directly (load_packed), so a maze nobody reads (a play-out's last, a state dropped after
+   its play-out, the first round of a match played out at once) is never made into
+   dictionaries. */
+static PyObject *pack_maze(W *w) {
+    int cnt[NCTX][3] = {{0}};
+    for (int i = 0; i < ntouched; i++) {
+        int c = touched[i];
+        for (int k = 0; k < w->nctx; k++) {
+            cnt[k][0] += reach[k][c] != 0;
+            cnt[k][1] += rin[k][c] && tile[c] < 0;
+            cnt[k][2] += blk[k][c] && tile[c] >= 0;
+        }
+    }
+    Py_ssize_t n = 5 + 2 * ((Py_ssize_t)w->norder + w->nh);
+    for (int k = 0; k < w->nctx; k++) n += 4 + 2 * (w->ns[k] + cnt[k][0] + cnt[k][1] + cnt[k][2]);
+    PyObject *b = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int32_t));
+    if (b == NULL) return NULL;
+    int32_t *p = (int32_t *)PyBytes_AS_STRING(b);
+    *p++ = (int32_t)(uint32_t)w->version; *p++ = (int32_t)(w->version >> 32); *p++ = w->nctx;
+    *p++ = w->norder;
+    for (int i = 0; i < w->norder; i++) { *p++ = w->order[i]; *p++ = tile[w->order[i]]; }
+    *p++ = w->nh;
+    for (int i = 0; i < w->nh; i++) { *p++ = w->hcell[i]; *p++ = w->hcard[i]; }
+    for (int k = 0; k < w->nctx; k++) {
+        *p++ = w->ns[k];
+        for (int i = 0; i < w->ns[k]; i++) { *p++ = w->scell[k][i]; *p++ = w->smask[k][i]; }
+        *p++ = cnt[k][0];
+        for (int i = 0; i < ntouched; i++) if (reach[k][touched[i]]) { *p++ = touched[i]; *p++ = reach[k][touched[i]]; }
+        *p++ = cnt[k][1];
+        for (int i = 0; i < ntouched; i++) {
+            int c = touched[i];
+            if (rin[k][c] && tile[c] < 0) { *p++ = c; *p++ = rin[k][c]; }
+        }
+        *p++ = cnt[k][2];
+        for (int i = 0; i < ntouched; i++) {
+            int c = touched[i];
+            if (blk[k][c] && tile[c] >= 0) { *p++ = c; *p++ = blk[k][c]; }
+        }
+    }
+    return b;
+}
+
+/* a packed maze's int32s, checked (the contexts 1 to NCTX, every length within the bytes,
+   every cell on the grid, every tile and card known): 0, or -1 (a ValueError) */
+static int packed_ints(DT *t, PyObject *packed, const int32_t **p) {
+    if (!PyBytes_Check(packed) || PyBytes_GET_SIZE(packed) % (Py_ssize_t)sizeof(int32_t)) goto bad;
+    const int32_t *v = (const int32_t *)PyBytes_AS_STRING(packed);
+    Py_ssize_t n = PyBytes_GET_SIZE(packed) / (Py_ssize_t)sizeof(int32_t), at = 3;
+    if (n < 3 || v[2] < 1 || v[2] > NCTX) goto bad;
+    for (int part = 0; part < 2 + 4 * v[2]; part++) {
+        if (at >= n) goto bad;
+        int32_t k = v[at++];
+        if (k < 0 || at + 2 * (Py_ssize_t)k > n) goto bad;
+        for (int32_t i = 0; i < k; i++) {
+            int32_t c = v[at + 2 * i], x = v[at + 2 * i + 1];
+            if (c < 0 || c >= NCELLS || (part == 0 && (x < 0 || x >= t->notiles))
+                || (part == 1 && (x < 0 || x >= t->ncards)))
+                goto bad;
+        }
+        at += 2 * (Py_ssize_t)k;
+    }
+    if (at != n) goto bad;
+    *p = v;
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "duel core: a packed maze");
+    return -1;
+}
+
+/* the grid of w from a packed maze (after grid_reset), the cells touched in read_maze's
+   order for the same maze unpacked: 0; 1: more than the core takes */
+static int load_packed(W *w, const int32_t *p) {
+    w->version = (long long)(uint32_t)p[0] | ((long long)p[1] << 32);
+    if (p[2] != w->nctx) return 1;
+    p += 3;
+    int k = *p++;
+    if (k >= DMAXORDER - 8) return 1;
+    w->norder = 0;
+    for (int i = 0; i < k; i++, p += 2) { tile[p[0]] = (int16_t)p[1]; touch(p[0]); w->order[w->norder++] = p[0]; }
+    k = *p++;
+    if (k > DMAXHID) return 1;
+    w->nh = 0;
+    for (int i = 0; i < k; i++, p += 2) {
+        hid[p[0]] = (int16_t)p[1]; touch(p[0]);
+        w->hcell[w->nh] = p[0]; w->hcard[w->nh] = p[1]; w->nh++;
+    }
+    for (int x = 0; x < w->nctx; x++) {
+        k = *p++;
+        if (k > DMAXSRC) return 1;
+        w->ns[x] = k;
+        for (int i = 0; i < k; i++, p += 2) { w->scell[x][i] = p[0]; w->smask[x][i] = p[1]; }
+        uint8_t *grids[3] = {reach[x], rin[x], blk[x]};
+        for (int g = 0; g < 3; g++) {
+            k = *p++;
+            for (int i = 0; i < k; i++, p += 2) { grids[g][p[0]] = (uint8_t)p[1]; touch(p[0]); }
+        }
+    }
+    return 0;
+}
+
 /* a cell's Python int (py_of), made once and kept: the maze's dicts are keyed by them */
 static PyObject *cell_objs[NCELLS];
 static inline PyObject *cell_obj(int c) {
@@ -739,58 +870,82 @@ static inline int cell_set_small(PyObject *d, int c, long v) {
     return r;
 }
 
-/* Board's dicts (core.h's board_dicts, the same entries in the same order) keyed by the
-   cell ints made once */
-static int maze_dicts(W *w, PyObject *cells, PyObject *order, PyObject *hidden, PyObject *cons) {
-    DT *t = w->t;
-    next_mark();
-    for (int i = 0; i < w->norder; i++) {
-        int c = w->order[i];
-        PyObject *pc = cell_obj(c);
-        if (pc == NULL) return -1;
-        Py_INCREF(pc);
-        PyList_SET_ITEM(order, i, pc);
-        PyObject *ot = PyLong_FromLong(tile[c]);
-        int r = ot == NULL ? -1 : PyDict_SetItem(cells, pc, ot);
-        Py_XDECREF(ot);
-        if (r < 0) return -1;
-        for (int e = 0; e < 4; e++) {
-            int n = c + DELTA[e];
-            if (tile[n] >= 0 || hid[n] >= 0 || mark[n] == mgen) continue;
-            mark[n] = mgen;
-            if (cell_set_small(cons, n, constraint_at(tile, t->open_mask, n)) < 0) return -1;
+/* duel_unpack_maze(tables, packed) -> (cells, hidden, constraint, order, sources, blocks,
+   reach, reach_in, version): a packed maze's dictionaries (the lists per context), the same
+   entries in the same order as the maze the core wrote whole before it packed them
+   (core/duel.py: PackedMaze) */
+static int16_t utile[NCELLS], uhid[NCELLS];
+static uint32_t umark[NCELLS], umgen;
+static PyObject *duel_unpack_maze(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *caps, *packed;
+    if (!PyArg_ParseTuple(args, "OO", &caps, &packed)) return NULL;
+    DT *t = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelTables");
+    const int32_t *p;
+    if (t == NULL || packed_ints(t, packed, &p) < 0) return NULL;
+    static int ready, order[DMAXORDER], hcell[DMAXHID], hcard[DMAXHID];
+    if (!ready) {
+        for (int i = 0; i < NCELLS; i++) { utile[i] = -1; uhid[i] = -1; }
+        ready = 1;
+    }
+    long long version = (long long)(uint32_t)p[0] | ((long long)p[1] << 32);
+    int nctx = p[2], norder = p[3];
+    const int32_t *laid = p + 4, *hidden_at = laid + 2 * norder + 1, *at;
+    int nh = hidden_at[-1];
+    if (norder > DMAXORDER || nh > DMAXHID) {
+        PyErr_SetString(PyExc_ValueError, "duel core: a packed maze");
+        return NULL;
+    }
+    for (int i = 0; i < norder; i++) { order[i] = laid[2 * i]; utile[order[i]] = (int16_t)laid[2 * i + 1]; }
+    for (int i = 0; i < nh; i++) {
+        hcell[i] = hidden_at[2 * i]; hcard[i] = hidden_at[2 * i + 1]; uhid[hcell[i]] = (int16_t)hcard[i];
+    }
+    PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
+             *orderl = PyList_New(norder), *lists[4] = {PyList_New(nctx), PyList_New(nctx),
+                                                         PyList_New(nctx), PyList_New(nctx)},
+             *out = NULL;
+    int ok = cells && hidden && cons && orderl && lists[0] && lists[1] && lists[2] && lists[3];
+    Board b = {utile, uhid, order, hcell, hcard, norder, nh, t->codes, t->open_mask, umark, &umgen};
+    if (ok && board_dicts(&b, cells, orderl, hidden, cons) < 0) ok = 0;
+    at = hidden_at + 2 * nh;
+    /* each context's sources, reach, reach_in, blocks: packed in that order; returned as
+       (sources, blocks, reach, reach_in) */
+    static const int slot[4] = {0, 2, 3, 1};
+    for (int k = 0; ok && k < nctx; k++)
+        for (int g = 0; ok && g < 4; g++) {
+            int m = *at++;
+            PyObject *d = PyDict_New();
+            if (d == NULL) { ok = 0; break; }
+            PyList_SET_ITEM(lists[slot[g]], k, d);
+            for (int i = 0; ok && i < m; i++, at += 2)
+                if (cell_set_small(d, at[0], at[1]) < 0) ok = 0;
         }
-    }
-    for (int i = 0; i < w->nh; i++) {
-        PyObject *pc = cell_obj(w->hcell[i]);
-        if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) return -1;
-    }
-    return 0;
+    if (ok) out = Py_BuildValue("(OOOOOOOOL)", cells, hidden, cons, orderl, lists[0], lists[1],
+                                lists[2], lists[3], version);
+    Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(orderl);
+    for (int g = 0; g < 4; g++) Py_XDECREF(lists[g]);
+    for (int i = 0; i < norder; i++) utile[order[i]] = -1;
+    for (int i = 0; i < nh; i++) uhid[hcell[i]] = -1;
+    return out;
 }
 
-/* core/duel.py's old _put_maze, here: a new Maze for the state (its clones keep theirs:
-   copy-on-write), a new Memo, and the values kept beside the old maze forgotten as
-   DuelState._forget_kept forgets them (the same shared values) */
-/* the state's new maze and its memo (a new (maze, memo) tuple): the Maze made in C, the
-   Memo by its class (a call into Python: release makes them while the state is still held,
-   then writes them with no Python run between its class going back and the maze written) */
-static PyObject *new_maze(W *w, PyObject *cells, PyObject *hidden, PyObject *cons, PyObject *order,
-                          PyObject *src, PyObject *bl, PyObject *rd, PyObject *rid) {
+/* the state's new maze and its memo (a new (maze, memo) tuple): the maze packed (a
+   PackedMaze, its blocks holding the tables, the packing and the catalogue), the Memo made
+   by its class (a call into Python: release makes them while the state is still held,
+   then writes them with no Python run between its class going back and the maze
+   written) */
+static PyObject *make_maze(W *w) {
     DT *t = w->t;
-    PyObject *empty = PyTuple_New(0), *mz = NULL, *version = NULL, *memo = NULL, *r = NULL;
-    if (empty == NULL) return NULL;
-    mz = ((PyTypeObject *)t->maze_type)->tp_new((PyTypeObject *)t->maze_type, empty, NULL);
-    if (mz == NULL || !(version = PyLong_FromLongLong(w->version))) goto done;
-    if (set_attr(mz, "cat", t->catalogue) < 0 || set_attr(mz, "cells", cells) < 0
-        || set_attr(mz, "hidden", hidden) < 0 || set_attr(mz, "constraint", cons) < 0
-        || set_attr(mz, "order", order) < 0 || set_attr(mz, "sources", src) < 0
-        || set_attr(mz, "blocks", bl) < 0 || set_attr(mz, "reach", rd) < 0
-        || set_attr(mz, "reach_in", rid) < 0 || set_attr(mz, "version", version) < 0)
+    PyTypeObject *tp = (PyTypeObject *)t->packed_type;
+    PyObject *packed = pack_maze(w), *m = NULL, *blocks = NULL, *memo = NULL, *r = NULL;
+    if (packed == NULL || !(m = tp->tp_alloc(tp, 0))
+        || !(blocks = PyTuple_Pack(3, t->capsule, packed, t->catalogue))
+        || PyObject_GenericSetAttr(m, name_of("blocks"), blocks) < 0
+        || !(memo = PyObject_CallNoArgs(t->memo_type)))
         goto done;
-    if (!(memo = PyObject_CallNoArgs(t->memo_type))) goto done;
-    r = PyTuple_Pack(2, mz, memo);
+    r = PyTuple_Pack(2, m, memo);
 done:
-    Py_DECREF(empty); Py_XDECREF(mz); Py_XDECREF(version); Py_XDECREF(memo);
+    Py_XDECREF(packed); Py_XDECREF(m); Py_XDECREF(blocks); Py_XDECREF(memo);
     return r;
 }
 
@@ -810,49 +965,6 @@ static int put_maze(W *w, PyObject *made) {
 }
 
 static PyObject *made_maze;  /* (maze, memo) made ahead by release, or NULL */
-
-/* a dict made with room for n entries: the maze's dicts are built whole, and growing one
-   from empty (resized at 5, 10, 21, 42 entries...) costs about as much as the inserts */
-static inline PyObject *dict_sized(Py_ssize_t n) {
-#if PY_VERSION_HEX < 0x030D0000
-    return _PyDict_NewPresized(n);
-#else
-    (void)n;
-    return PyDict_New();
-#endif
-}
-
-static PyObject *make_maze(W *w) {
-    int nreach[NCTX] = {0, 0};  /* each context's reached cells */
-    for (int i = 0; i < ntouched; i++)
-        for (int k = 0; k < w->nctx; k++) nreach[k] += reach[k][touched[i]] != 0;
-    PyObject *cells = dict_sized(w->norder), *hidden = PyDict_New(),
-             *cons = dict_sized(2 * w->norder + 2),
-             *order = PyList_New(w->norder), *src = PyList_New(w->nctx), *bl = PyList_New(w->nctx),
-             *rd = PyList_New(w->nctx), *rid = PyList_New(w->nctx);
-    int ok = cells && hidden && cons && order && src && bl && rd && rid;
-    for (int k = 0; ok && k < w->nctx; k++) {
-        PyObject *a = PyDict_New(), *b = PyDict_New(), *c = dict_sized(nreach[k]), *d = PyDict_New();
-        if (!a || !b || !c || !d) { Py_XDECREF(a); Py_XDECREF(b); Py_XDECREF(c); Py_XDECREF(d); ok = 0; break; }
-        PyList_SET_ITEM(src, k, a); PyList_SET_ITEM(bl, k, b);
-        PyList_SET_ITEM(rd, k, c); PyList_SET_ITEM(rid, k, d);
-        for (int i = 0; ok && i < w->ns[k]; i++)
-            if (cell_set_small(a, w->scell[k][i], w->smask[k][i]) < 0) ok = 0;
-    }
-    if (ok && maze_dicts(w, cells, order, hidden, cons) < 0) ok = 0;
-    for (int i = 0; ok && i < ntouched; i++) {
-        int c = touched[i];
-        for (int k = 0; ok && k < w->nctx; k++) {
-            if (reach[k][c] && cell_set_small(PyList_GET_ITEM(rd, k), c, reach[k][c]) < 0) ok = 0;
-            if (rin[k][c] && tile[c] < 0 && cell_set_small(PyList_GET_ITEM(rid, k), c, rin[k][c]) < 0) ok = 0;
-            if (blk[k][c] && tile[c] >= 0 && cell_set_small(PyList_GET_ITEM(bl, k), c, blk[k][c]) < 0) ok = 0;
-        }
-    }
-    PyObject *made = ok ? new_maze(w, cells, hidden, cons, order, src, bl, rd, rid) : NULL;
-    Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
-    Py_XDECREF(src); Py_XDECREF(bl); Py_XDECREF(rd); Py_XDECREF(rid);
-    return made;
-}
 
 static int write_maze(W *w) {
     PyObject *made = made_maze != NULL ? made_maze : make_maze(w);
@@ -3361,6 +3473,9 @@ PyMethodDef duel_methods[] = {
     {"duel_first_round", duel_first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, game) -> bool."},
     {"duel_tables", duel_tables, METH_O, "Compile the Duel's tables (a spec dict)."},
+    {"duel_unpack_maze", duel_unpack_maze, METH_VARARGS,
+     "A packed maze's dictionaries: (tables, packed) -> (cells, hidden, constraint, order, "
+     "sources, blocks, reach, reach_in, version)."},
     {"duel_legal", (PyCFunction)(void (*)(void))duel_legal, METH_FASTCALL,
      "legal_actions() on the core: (state, ctx) -> list, or None (not taken)."},
     {"duel_count", (PyCFunction)(void (*)(void))duel_count, METH_FASTCALL,

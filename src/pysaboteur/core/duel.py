@@ -19,6 +19,7 @@ round's end and the next set-up made by the core where the match has no fixed de
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Any
 
 from ..engine.actions import Bribe, Discard, EndTurn, Orient
@@ -30,7 +31,7 @@ from ..engine.views import EndedBoard, LaterRoundEnd, RoundEnd
 from ..games.duel import cards as C
 from ..games.duel import state as S
 from ..games.duel.state import DuelGame, DuelState
-from . import _ext
+from . import _ext, packed
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
@@ -144,9 +145,9 @@ def _spec() -> dict[str, Any]:
             "place": S._PLACES, "orient": (Orient(False), Orient(True)), "end_turn": EndTurn(),
             "Bribe": Bribe, "Discard": Discard, "new": tuple.__new__, "passes": _PASSES,
             # a new maze written back: the Maze, a new Memo and the values DuelState._forget_kept
-            # sets (shared: replaced, never changed in place)
+            # sets (shared: replaced, never changed in place), the packed maze's class
             "new_maze": (Maze, S.CAT, Memo, S._UNKEPT,
-                         tuple(S._Kept((None,) * seats) for seats in (1, 2))),
+                         tuple(S._Kept((None,) * seats) for seats in (1, 2)), PackedMaze),
             "round_end": (C.ROUNDS, tuple(S._value(code) for code in sorted(ids)),
                     _colour(C.BLUE), _plain_record(RoundResult), LaterRoundEnd.by, _ended),
             "setup": (C.GOALS_PER_ROUND, C.HAND_SIZE, C.KEY_TOKENS, C.SOLO_SET_ASIDE,
@@ -154,6 +155,23 @@ def _spec() -> dict[str, Any]:
                       tuple(code in S._DECK_PATH_SET for code in sorted(ids))),
             "rules": (C.PASS_MAX, C.DISCARD_TO_REPAIR, S.MAIN, S.AFTER, S.ORIENT,
                       S._RESUME_MAIN, S._RESUME_AFTER)}
+
+
+#: what ``duel_unpack_maze`` gives, in its order
+_UNPACKED = ("cells", "hidden", "constraint", "order", "sources", "blocks", "reach", "reach_in",
+             "version")
+
+
+class PackedMaze(packed.PackedMaze):
+    """A Duel's maze the core wrote packed (``_ext.duel_unpack_maze`` documents the
+    packing), as Saboteur's: a plain :class:`Maze` once anything touches it."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def fields(core: Any, packing: bytes) -> Iterable[tuple[str, Any]]:
+        assert _ext is not None  # (only the core makes packed mazes)
+        return zip(_UNPACKED, _ext.duel_unpack_maze(core, packing), strict=True)
 
 
 _TABLES: list[Any] = []
