@@ -12,7 +12,7 @@ end it pays the round out itself where it sets the next round up (Saboteur's pay
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..engine.actions import Discard, Orient, Pass
@@ -24,7 +24,7 @@ from ..engine.views import EndedBoard, LaterRoundEnd, _round_end_of
 from ..games.classic import cards as CC
 from ..games.classic.menu import K_PATH, MAX_SEATS, REMOVES, FrontsMemo, tables
 from ..games.classic.state import ClassicGame, ClassicState
-from . import _ext
+from . import _ext, packed
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
@@ -62,46 +62,20 @@ def _put_maze(state: ClassicState, cells: dict[int, int], hidden: dict[int, str]
     return maze, Memo()
 
 
-class PackedMaze(Maze):
+class PackedMaze(packed.PackedMaze):
     """A maze the core wrote packed (``_ext.classic_unpack_maze`` documents the packing),
-    made a plain :class:`Maze` the first time anything touches it: reading or setting any
-    attribute, calling any method, pickling or copying it unpacks it and gives it its
-    class back, so that no code but the core's ever sees it packed, and a maze nobody
-    reads (a play-out's last, a state dropped after its play-out) is never made into
-    dictionaries.  While packed, its ``blocks`` hold (the core's tables, the packed
-    bytes, the catalogue)."""
+    made a plain :class:`Maze` the first time anything touches it (``core/packed.py``)."""
 
     __slots__ = ()
 
-    def __getattribute__(self, name: str) -> Any:
-        _unpack(self)
-        return object.__getattribute__(self, name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        _unpack(self)
-        object.__setattr__(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        _unpack(self)
-        object.__delattr__(self, name)
-
-
-_SLOTS = {name: Maze.__dict__[name] for name in Maze.__slots__}  # Maze's own slot descriptors
-
-
-def _unpack(maze: Maze) -> None:
-    if type(maze) is not PackedMaze:
-        return
-    assert _ext is not None  # (only the core makes packed mazes)
-    core, packed, cat = _SLOTS["blocks"].__get__(maze, Maze)
-    cells, hidden, constraint, order, reach, reach_in, sources, version = \
-        _ext.classic_unpack_maze(core, packed)
-    for name, value in (("cat", cat), ("cells", cells), ("hidden", hidden),
-                        ("constraint", constraint), ("order", order), ("sources", [sources]),
-                        ("blocks", [{}]), ("reach", [reach]), ("reach_in", [reach_in]),
-                        ("version", version)):
-        _SLOTS[name].__set__(maze, value)
-    object.__setattr__(maze, "__class__", Maze)
+    @staticmethod
+    def fields(core: Any, packing: bytes) -> Iterable[tuple[str, Any]]:
+        assert _ext is not None  # (only the core makes packed mazes)
+        cells, hidden, constraint, order, reach, reach_in, sources, version = \
+            _ext.classic_unpack_maze(core, packing)
+        return (("cells", cells), ("hidden", hidden), ("constraint", constraint),
+                ("order", order), ("sources", [sources]), ("blocks", [{}]), ("reach", [reach]),
+                ("reach_in", [reach_in]), ("version", version))
 
 
 def _spec(cat: Any, rules: Rules) -> dict[str, Any]:
