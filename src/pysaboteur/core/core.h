@@ -167,6 +167,26 @@ static inline int dict_set_ll(PyObject *d, long k, long v) {
     return r;
 }
 
+/* room made in a list for n items in all, its length unchanged: the appends up to n need
+   no realloc (list_resize grows a list by an eighth at a time: the reallocs were most of
+   what the appends to a play-out's logs cost).  0, or -1 (an error set) */
+static inline int list_reserve(PyObject *l, Py_ssize_t n) {
+    PyListObject *o = (PyListObject *)l;
+    if (!PyList_Check(l) || o->allocated >= n) return 0;
+    PyObject **items = PyMem_Realloc(o->ob_item, (size_t)n * sizeof(PyObject *));
+    if (items == NULL) { PyErr_NoMemory(); return -1; }
+    o->ob_item = items;
+    o->allocated = n;
+    return 0;
+}
+
+/* a new empty list with room for n items (list_reserve) */
+static inline PyObject *list_with_room(Py_ssize_t n) {
+    PyObject *l = PyList_New(0);
+    if (l != NULL && list_reserve(l, n) < 0) Py_CLEAR(l);
+    return l;
+}
+
 static inline int set_obj(PyObject *o, const char *name, PyObject *v) {  /* steals v */
     if (v == NULL) return -1;
     int r = set_attr(o, name, v);

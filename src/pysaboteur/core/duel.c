@@ -1789,6 +1789,9 @@ static PyObject *empty_rows(int n, PyObject *(*make)(void)) {  /* [make() for ea
     return l;
 }
 static PyObject *new_list(void) { return PyList_New(0); }
+/* a round's log (each seat's passes, the discards): with room for most rounds' */
+#define ROUND_LOG 32
+static PyObject *new_log(void) { return list_with_room(ROUND_LOG); }
 
 static int read_piles(W *w);
 
@@ -1857,8 +1860,8 @@ static int setup_round(W *w, uint64_t *rs) {
     for (int i = 0; i < w->npools; i++) w->pools[i] = w->pools0[i];
     w->phase = MAIN; w->pend_n = 0; w->resume = RESUME_AFTER; w->pending_draw = 0;
     if (set_obj(st, "hands", empty_rows(w->seats, new_list)) < 0
-        || set_obj(st, "discards", PyList_New(0)) < 0
-        || set_obj(st, "passed", empty_rows(w->seats, new_list)) < 0
+        || set_obj(st, "discards", new_log()) < 0
+        || set_obj(st, "passed", empty_rows(w->seats, new_log)) < 0
         || set_obj(st, "in_front", empty_rows(w->seats, new_list)) < 0
         || set_obj(st, "seen", empty_rows(w->seats, PyDict_New)) < 0
         || read_piles(w) < 0)
@@ -2110,6 +2113,8 @@ static int setup_with(W *w, int shared) {
 
 /* ------------------------------------------------------------------ the play-out */
 static int release_resident(void);  /* the rollout API's state given back (it uses the grid) */
+static int hold_first_round(W *w, PyObject *ctx);  /* a new match's first round left there */
+static int is_resident(PyObject *state);  /* is ``state`` the rollout API's? */
 
 static int read_game(W *w, PyObject *game) {
     /* (solo, each seat's colour, each seat's pool, the cells next to a goal, each context's
@@ -2152,89 +2157,110 @@ static int read_piles(W *w) {
     return w->discards && w->passed ? 0 : -1;
 }
 
+static int adopt(PyObject *state);  /* the rollout API's state taken over by a play-out */
+static W rw;                        /* the rollout API's working state (below) */
+
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t, PyObject *game) {
-    static W w;
-    w.t = t; w.state = state; w.deck_full = 0;
-    w.discards = w.passed = w.history = w.actors = NULL;
+    static W pw;
+    /* a state the rollout API holds (a new match's first round is left there) is played on
+       from the core's copy, read from nothing: its class back, its Python fields written
+       when the play-out stops, as any play-out's */
+    int adopted = adopt(state);
+    if (adopted < 0) return NULL;
+    W *w = adopted ? &rw : &pw;
+    if (!adopted) {
+        w->t = t; w->state = state; w->deck_full = 0;
+        w->discards = w->passed = w->history = w->actors = NULL;
+    }
     int shared, fixed;
     {
         PyObject *own = get_attr(state, "rng"), *deal = get_attr(state, "deal");
         shared = own == rng;
         fixed = deal != Py_None;
         Py_XDECREF(own); Py_XDECREF(deal);
-        if (own == NULL || deal == NULL) return NULL;
+        if (own == NULL || deal == NULL) goto error;
     }
     long played = 0;
     int finished = 1, terminal, round0, round_no, rc;
-    if (state_flags(state, &terminal, &round0) < 0) return NULL;
-    if (terminal) return Py_BuildValue("(lO)", 0L, Py_True);
+    if (state_flags(state, &terminal, &round0) < 0) goto error;
     round_no = round0;
-    if ((rc = read_game(&w, game)) != 0) {
-        if (rc < 0) return NULL;
-        return Py_BuildValue("(lO)", 0L, Py_False);
+    if (!adopted) {
+        if (terminal) return Py_BuildValue("(lO)", 0L, Py_True);
+        if ((rc = read_game(w, game)) != 0) {
+            if (rc < 0) return NULL;
+            return Py_BuildValue("(lO)", 0L, Py_False);
+        }
+        if (read_piles(w) < 0 || !(w->history = get_attr(state, "history"))
+            || !(w->actors = get_attr(state, "actors")))
+            goto error;
     }
-    if (read_piles(&w) < 0 || !(w.history = get_attr(state, "history"))
-        || !(w.actors = get_attr(state, "actors")) || get_rng(rng, &w.rng) < 0)
+    if (get_rng(rng, &w->rng) < 0) goto error;
+    /* the logs with room for most play-outs' decisions (a round's, a match's) */
+    Py_ssize_t more = until ? 64 : 160;
+    if (list_reserve(w->history, PyList_GET_SIZE(w->history) + more) < 0
+        || list_reserve(w->actors, PyList_GET_SIZE(w->actors) + more) < 0)
         goto error;
-    rc = sync_in(&w);
-    if (rc < 0) goto error;
-    if (rc > 0) { finished = 0; goto out; }
+    if (!adopted) {
+        rc = sync_in(w);
+        if (rc < 0) goto error;
+        if (rc > 0) { finished = 0; goto out; }
+    }
     for (;;) {
         PyObject *action = NULL;
-        int res = decide(&w, even, &action);
+        int res = decide(w, even, &action);
         if (res < 0) goto error;
         played++;
         if (res == ROUND_END && (!fixed || round_no == t->rounds)) {
             /* the round ended here and, where the match goes on, the next set up (the
                state's maze, hands and the round's fields are written when the core stops) */
-            int bad = end_round(&w) < 0 || PyList_Append(w.history, action) < 0;
+            int bad = end_round(w) < 0 || PyList_Append(w->history, action) < 0;
             Py_DECREF(action);
             if (bad) goto error;
             if (round_no == t->rounds) break;  /* the match is over: written back below */
-            if (setup_with(&w, shared) < 0) goto error;
+            if (setup_with(w, shared) < 0) goto error;
             round_no++;
             if (until) break;  /* written back below */
             continue;
         }
         if (res == ROUND_END) {
             /* the state as Python's has it when _end_round is called; then the action logged */
-            if (sync_out(&w) < 0 || put_rng(rng, w.rng) < 0) { Py_DECREF(action); goto error; }
+            if (sync_out(w) < 0 || put_rng(rng, w->rng) < 0) { Py_DECREF(action); goto error; }
             /* where the match has no fixed deal, the next round is set up here: the
                state's call of _setup_round is answered by the marker */
             setup_called = 0;
             int bad = !fixed && set_attr(state, "_setup_round", marker) < 0;
             PyObject *r = bad ? NULL : PyObject_CallMethod(state, "_end_round", NULL);
             bad = r == NULL || (!fixed && del_attr(state, "_setup_round") < 0)
-                  || PyList_Append(w.history, action) < 0;
+                  || PyList_Append(w->history, action) < 0;
             Py_XDECREF(r);
             Py_DECREF(action);
-            if (bad || get_rng(rng, &w.rng) < 0 || state_flags(state, &terminal, &round_no) < 0)
+            if (bad || get_rng(rng, &w->rng) < 0 || state_flags(state, &terminal, &round_no) < 0)
                 goto error;
             if (setup_called) {  /* (_end_round chose who begins it) */
-                if (attr_int(state, "turn", &w.turn) < 0 || setup_with(&w, shared) < 0) goto error;
+                if (attr_int(state, "turn", &w->turn) < 0 || setup_with(w, shared) < 0) goto error;
                 if (until) { finished = 1; break; }  /* written back below */
                 continue;
             }
             if (terminal || (until && round_no != round0)) goto done;  /* Python's state is whole */
-            if (read_piles(&w) < 0) goto error;
-            rc = sync_in(&w);
+            if (read_piles(w) < 0) goto error;
+            rc = sync_in(w);
             if (rc < 0) goto error;
             if (rc > 0) { finished = 0; goto out; }
             continue;
         }
-        int a = PyList_Append(w.history, action);
+        int a = PyList_Append(w->history, action);
         Py_DECREF(action);
         if (a < 0) goto error;
-        if (w.bail) { finished = 0; break; }
+        if (w->bail) { finished = 0; break; }
     }
-    if (sync_out(&w) < 0) goto error;
+    if (sync_out(w) < 0) goto error;
 out:
-    if (put_rng(rng, w.rng) < 0) goto error;
+    if (put_rng(rng, w->rng) < 0) goto error;
 done:
-    Py_XDECREF(w.discards); Py_XDECREF(w.passed); Py_XDECREF(w.history); Py_XDECREF(w.actors);
+    Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
     return Py_BuildValue("(lO)", played, finished ? Py_True : Py_False);
 error:
-    Py_XDECREF(w.discards); Py_XDECREF(w.passed); Py_XDECREF(w.history); Py_XDECREF(w.actors);
+    Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
     return NULL;
 }
 
@@ -2254,7 +2280,7 @@ static PyObject *duel_play_out(PyObject *self, PyObject *args) {
        Python is played in Python instead */
     if (wait_core()) return Py_BuildValue("(lO)", 0L, Py_False);
     take_busy();
-    if (release_resident() < 0) { busy = 0; return NULL; }
+    if (!is_resident(state) && release_resident() < 0) { busy = 0; return NULL; }
     PyObject *result = play(state, rng, until, even, t, game);
     busy = 0;
     return result;
@@ -2283,32 +2309,43 @@ done:
     return rc;
 }
 
-/* duel_first_round(state, tables, game, shuffle) -> bool: a new match's first round set up
- * by the core (DuelState._setup_round for a match without a fixed deal: the same numbers
- * drawn from the state's generator, the same cards), the state and its maze written; with
- * ``shuffle``, the match's goals shuffled first (DuelState.__init__'s shuffle); False: the
- * core is busy (the caller shuffles and sets the round up in Python). */
+/* duel_first_round(state, tables, game, shuffle, ctx=None) -> bool: a new match's first
+ * round set up by the core (DuelState._setup_round for a match without a fixed deal: the
+ * same numbers drawn from the state's generator, the same cards); with ``shuffle``, the
+ * match's goals shuffled first (DuelState.__init__'s shuffle); with ``ctx`` (core/duel.py's
+ * rollout context), the round left on the core, the state resident (hold_first_round: a
+ * play-out or the rollout API goes on from there without reading it), else the state and
+ * its maze written; False: the core is busy (the caller shuffles and sets the round up in
+ * Python). */
 static PyObject *duel_first_round(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *state, *caps, *game;
+    PyObject *state, *caps, *game, *ctx = Py_None;
     int shuffle = 0;
-    if (!PyArg_ParseTuple(args, "OOO!|p", &state, &caps, &PyTuple_Type, &game, &shuffle)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOO!|pO", &state, &caps, &PyTuple_Type, &game, &shuffle, &ctx)) return NULL;
     DT *t = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelTables");
     if (t == NULL) return NULL;
+    int hold = ctx != Py_None;
+    if (hold && (!PyTuple_Check(ctx) || PyTuple_GET_SIZE(ctx) != 3)) {
+        PyErr_SetString(PyExc_TypeError, "duel core: the rollout API's context");
+        return NULL;
+    }
     if (wait_core()) Py_RETURN_FALSE;
     take_busy();
     if (release_resident() < 0) { busy = 0; return NULL; }
-    static W w;
+    static W fw;
+    W *w = hold ? &rw : &fw;
     PyObject *result = NULL;
-    w.t = t; w.state = state; w.deck_full = 0;
-    w.discards = w.passed = w.history = w.actors = NULL;
-    int rc = read_game(&w, game);
+    w->t = t; w->state = state; w->deck_full = 0;
+    w->discards = w->passed = w->history = w->actors = NULL;
+    int rc = read_game(w, game);
     if (rc > 0) result = Py_False;
-    else if (rc == 0 && (!shuffle || shuffle_goals(state) == 0) && attr_int(state, "turn", &w.turn) == 0
-             && setup_with(&w, 0) == 0 && sync_out(&w) == 0)
+    else if (rc == 0 && (!shuffle || shuffle_goals(state) == 0) && attr_int(state, "turn", &w->turn) == 0
+             && setup_with(w, 0) == 0 && (hold ? hold_first_round(w, ctx) : sync_out(w)) == 0)
         result = Py_True;
     Py_XINCREF(result);
-    Py_XDECREF(w.discards); Py_XDECREF(w.passed);
+    if (!hold || result != Py_True) {
+        Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
+    }
     busy = 0;
     return result;
 }
@@ -2326,8 +2363,9 @@ static PyObject *duel_first_round(PyObject *self, PyObject *args) {
  * sets the next round up here as play() does (the state kept resident) where the match has
  * no fixed deal; a fixed deal's round end, the match's end, a position the core does not
  * take (the grid's edge) and anything else give the state back; Python goes on from there
- * exactly as it would have. */
-static W rw;
+ * exactly as it would have.  A new match's first round set up by the core is left here
+ * too, its state resident from the start (duel_first_round), and a play-out of the
+ * resident state plays on from the core's copy (adopt). */
 /* the resident state (a weak reference: the core does not keep a state alive; one that dies
    resident leaves nothing to write back) and its own class */
 static PyObject *res_ref, *res_plain;
@@ -2486,7 +2524,11 @@ static int write_step(W *w) {
         Py_DECREF(rows);
         w->front_dirty = 0;
     }
-    if (w->ndeck != w->ndeck0) {
+    if (w->deck_full) {  /* a new round's pile (a first round's left on the core) */
+        if (own_put(st, "deck", codes_list(t, w->deck, w->ndeck)) < 0) return -1;
+        w->deck_full = 0;
+        w->ndeck0 = w->ndeck;
+    } else if (w->ndeck != w->ndeck0) {
         PyObject *deck = own_field(st, "deck");
         int r = deck == NULL ? -1 : PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
         Py_XDECREF(deck);
@@ -2559,6 +2601,55 @@ static int release(void) {
 }
 
 static int release_resident(void) { return release(); }
+
+static int is_resident(PyObject *state) { return res_ref != NULL && resident_state() == state; }
+
+/* the resident state taken over by a play-out of it (play(): rw its working state from
+   here, the logs' references its own): its own class again, nothing written (the play-out
+   writes it when it stops, as it writes any state it read); 1: taken; 0: not resident */
+static int adopt(PyObject *state) {
+    if (!is_resident(state)) return 0;
+    if (set_attr(state, "__class__", res_plain) < 0) return -1;
+    rmenu_ok = 0;
+    Py_CLEAR(rlist); Py_CLEAR(rlast); Py_CLEAR(res_ref); Py_CLEAR(res_plain);
+    return 1;
+}
+
+/* a new match's first round, set up in rw, left on the core: ``state`` made the resident
+   one (``ctx``: core/duel.py's (tables, resident class, ...)) with only what the held class
+   does not guard written (the phase and the seats, the values kept beside the maze); its
+   hands, pile, cards in front, markers, pools and maze written when read (release), or by
+   the first decision applied (write_step), or by its play-out (adopt) */
+static int hold_first_round(W *w, PyObject *ctx) {
+    PyObject *st = w->state, *d = NULL;
+    DT *t = w->t;
+    if (!(w->history = get_attr(st, "history")) || !(w->actors = get_attr(st, "actors"))) return -1;
+    if (set_int(st, "phase", w->phase) || set_int(st, "resume", w->resume)
+        || set_int(st, "pending_draw", w->pending_draw) || set_int(st, "current", w->current)
+        || set_int(st, "keys_left", w->keys_left)
+        || write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0)
+        return -1;
+    /* the values DuelState._forget_kept sets, as put_maze writes them */
+    PyObject *none = t->kept_none[w->seats > 1];
+    if (!(d = PyObject_GenericGetDict(st, NULL))) return -1;
+    int bad = PyDict_SetItem(d, name_of("_forbidden"), t->unkept) < 0
+              || PyDict_SetItem(d, name_of("_front"), none) < 0
+              || PyDict_SetItem(d, name_of("_doors"), none) < 0
+              || PyDict_SetItem(d, name_of("_ladders"), t->unkept) < 0;
+    Py_DECREF(d);
+    if (bad) return -1;
+    told(w);
+    for (int s = 0; s < w->seats; s++) said_hn[s] = -1;  /* (the state's hands are empty yet) */
+    PyObject *plain = (PyObject *)Py_TYPE(st), *ref = PyWeakref_NewRef(st, NULL);
+    if (ref == NULL) return -1;
+    Py_INCREF(plain);
+    if (set_attr(st, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) { Py_DECREF(ref); Py_DECREF(plain); return -1; }
+    res_ref = ref; res_plain = plain;
+    rfixed = 0;
+    rmenu_ok = 0;
+    Py_CLEAR(rlist); Py_CLEAR(rlast);
+    return 0;
+}
 
 /* ``state`` made the resident one (``ctx``: core/duel.py's (tables, resident class, the
    state's game as read_game reads it)): 1; 0 where the core does not take it now (the match

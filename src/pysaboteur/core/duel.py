@@ -209,8 +209,9 @@ def _game_of(game: DuelGame) -> tuple[Any, ...]:
 
 
 def play_out_for(cls: type) -> Any:
-    """The compiled play-out for states of exactly ``cls`` (the Duel's, 1 or 2 players)."""
-    return _duel_play_out if cls is DuelState else None
+    """The compiled play-out for states of exactly ``cls`` (the Duel's, 1 or 2 players, or
+    the class of one the core holds: a new match's, see ``_duel_first_round``)."""
+    return _duel_play_out if cls is DuelState or (_CTX and cls is _CTX[0][1]) else None
 
 
 def setup_for(cls: type) -> Any:
@@ -222,16 +223,21 @@ def setup_for(cls: type) -> Any:
 def _duel_first_round(state: DuelState) -> None:
     """A new match without a fixed deal: its goals shuffled (``DuelState.__init__`` leaves
     them in box order for this) and ``state._setup_round()``, on the core (in Python where
-    the core is busy)."""
+    the core is busy).  The round is left on the core, the state held as the rollout API
+    holds one (``resident``: what it has not written is written when read), so that its
+    play-out or its first decisions read nothing back."""
     if (_ext is None or state.deal is not None or state._round != 0
             or state.game.catalogue is not S.CAT
-            or not _ext.duel_first_round(state, core_tables(), _game_of(state.game), True)):
+            or not _ext.duel_first_round(state, core_tables(), _game_of(state.game), True,
+                                         _duel_ctx(state))):
         state.rng.shuffle(state.goals_left)
         state._setup_round()
 
 
 def _duel_play_out(state: DuelState, rng: Rng, until_round_end: bool, policy: str) -> int:
     if type(rng) is not Rng or _ext is None or state.game.catalogue is not S.CAT:
+        if _ext is not None:
+            _ext.duel_release(state)  # (a held state given back first)
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     round_no = state._round
     played, finished = _ext.duel_play_out(state, rng, until_round_end, policy == "playout",
@@ -280,10 +286,19 @@ def _duel_ctx(state: DuelState) -> tuple[Any, type, Any] | None:
         assert _ext is not None
         for name, method in _ext.duel_held_methods(DuelState).items():
             setattr(resident, name, method)
+        # a play-out goes on from the core's copy, not given back first
+        resident.play_out = _held_play_out  # type: ignore[attr-defined]
         ctx = (core_tables(), resident, _game_of_state)
         resident._ctx = ctx  # type: ignore[attr-defined]
         _CTX.append(ctx)
     return _CTX[0]
+
+
+def _held_play_out(state: DuelState, rng: Rng, until_round_end: bool = True,
+                   policy: str = "random") -> int:
+    """``play_out`` of a Duel state the core holds: played on from the core's copy
+    (``adopt`` in duel.c), not given back to Python and read again first."""
+    return _duel_play_out(state, rng, until_round_end, policy)
 
 
 def steps_for(cls: type) -> Steps | None:
