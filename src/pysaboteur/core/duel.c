@@ -64,9 +64,9 @@ typedef struct {
         deck_path[DMAXC];
     /* a round's end (DuelState._end_round): rounds a match, each card's gold, the colour
        that begins a round after a tie, the round's records (RoundResult; last_round's
-       holder views.LaterRoundEnd.by and core/duel.py's _ended, which reads the pieces) */
+       holder views.LaterRoundEnd and core/duel.py's _ended, which reads the pieces) */
     int rounds, value[DMAXC], tie_colour;
-    PyObject *round_result, *later_by, *ended;
+    PyObject *round_result, *later, *ended;
     /* card ids by the code objects themselves (codes[]: what the core writes into hands and
        piles, so what it reads back), open addressing on the pointer; other equal strings go
        to the ids dict */
@@ -202,7 +202,8 @@ static PyObject *duel_tables(PyObject *self, PyObject *spec) {
     for (int i = 0; i < t->ncards; i++) t->value[i] = (int)tuple_long(PyTuple_GET_ITEM(o, 1), i);
     t->tie_colour = (int)tuple_long(o, 2);
     t->round_result = PyTuple_GET_ITEM(o, 3); Py_INCREF(t->round_result);
-    t->later_by = PyTuple_GET_ITEM(o, 4); Py_INCREF(t->later_by);
+    t->later = PyTuple_GET_ITEM(o, 4); Py_INCREF(t->later);
+    CHECK(PyType_Check(t->later), "round_end: LaterRoundEnd");
     t->ended = PyTuple_GET_ITEM(o, 5); Py_INCREF(t->ended);
     o = PyDict_GetItemString(spec, "orient");
     CHECK(o && PyTuple_Check(o), "orient");
@@ -1974,10 +1975,17 @@ static PyObject *round_end_record(W *w, int round_no) {
         v[k++] = w->nfront[s];
         for (int i = 0; i < w->nfront[s]; i++) v[k++] = w->front[s][i];
     }
-    PyObject *round = PyLong_FromLong(round_no), *r = NULL;
-    if (round != NULL) r = PyObject_CallFunctionObjArgs(t->later_by, t->ended, round, blob, NULL);
-    Py_XDECREF(round);
-    Py_DECREF(blob);
+    /* LaterRoundEnd.by(_ended, round_no, blob) without a Python frame: its instance made by
+       its type's tp_new and its three slots set as ``by`` sets them (core/duel.py checks the
+       class is still that) */
+    PyTypeObject *type = (PyTypeObject *)t->later;
+    PyObject *args = Py_BuildValue("(iN)", round_no, blob), *empty = PyTuple_New(0), *r = NULL;
+    if (args != NULL && empty != NULL && (r = type->tp_new(type, empty, NULL)) != NULL
+        && (PyObject_GenericSetAttr(r, name_of("make"), t->ended) < 0
+            || PyObject_GenericSetAttr(r, name_of("args"), args) < 0
+            || PyObject_GenericSetAttr(r, name_of("made"), Py_None) < 0))
+        Py_CLEAR(r);
+    Py_XDECREF(args); Py_XDECREF(empty);
     return r;
 }
 
@@ -2113,7 +2121,7 @@ static int setup_with(W *w, int shared) {
 
 /* ------------------------------------------------------------------ the play-out */
 static int release_resident(void);  /* the rollout API's state given back (it uses the grid) */
-static int hold_first_round(W *w, PyObject *ctx);  /* a new match's first round left there */
+static int hold_state(W *w, PyObject *ctx, int terminal);  /* a state left there (the rollout API's) */
 static int is_resident(PyObject *state);  /* is ``state`` the rollout API's? */
 
 static int read_game(W *w, PyObject *game) {
@@ -2159,15 +2167,19 @@ static int read_piles(W *w) {
 
 static int adopt(PyObject *state);  /* the rollout API's state taken over by a play-out */
 static W rw;                        /* the rollout API's working state (below) */
+static int rfixed;       /* the resident state's match has a fixed deal (Python ends its rounds) */
+static int rterminal;    /* the resident state's match is over (a play-out's last position) */
 
-static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t, PyObject *game) {
-    static W pw;
-    /* a state the rollout API holds (a new match's first round is left there) is played on
-       from the core's copy, read from nothing: its class back, its Python fields written
-       when the play-out stops, as any play-out's */
-    int adopted = adopt(state);
+/* ``ctx``: core/duel.py's rollout context (the state left held when the play-out stops:
+   hold_state), or None (written back) */
+static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t, PyObject *game,
+                      PyObject *ctx) {
+    /* a state the rollout API holds (a new match's first round, a play-out's last position
+       are left there) is played on from the core's copy, read from nothing: its class
+       back; any other is read into rw (nothing is held: duel_play_out gave it back) */
+    int adopted = adopt(state), held = 0, over = 0;
     if (adopted < 0) return NULL;
-    W *w = adopted ? &rw : &pw;
+    W *w = &rw;
     if (!adopted) {
         w->t = t; w->state = state; w->deck_full = 0;
         w->discards = w->passed = w->history = w->actors = NULL;
@@ -2216,7 +2228,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t
             int bad = end_round(w) < 0 || PyList_Append(w->history, action) < 0;
             Py_DECREF(action);
             if (bad) goto error;
-            if (round_no == t->rounds) break;  /* the match is over: written back below */
+            if (round_no == t->rounds) { over = 1; break; }  /* the match is over: written back below */
             if (setup_with(w, shared) < 0) goto error;
             round_no++;
             if (until) break;  /* written back below */
@@ -2253,26 +2265,35 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t
         if (a < 0) goto error;
         if (w->bail) { finished = 0; break; }
     }
-    if (sync_out(w) < 0) goto error;
+    if (!w->bail && ctx != Py_None) {  /* left on the core, written when read (hold_state) */
+        if (hold_state(w, ctx, over) < 0) goto error;
+        rfixed = fixed;
+        held = 1;
+    } else if (sync_out(w) < 0) goto error;
 out:
     if (put_rng(rng, w->rng) < 0) goto error;
 done:
-    Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
+    if (!held) { Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors); }
     return Py_BuildValue("(lO)", played, finished ? Py_True : Py_False);
 error:
     Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
     return NULL;
 }
 
-/* duel_play_out(state, rng, until_round_end, even, tables, game) -> (played, finished)
- * finished False: the core stopped at a position it does not take (written back), and the
- * caller plays the rest in Python. */
+/* duel_play_out(state, rng, until_round_end, even, tables, game, ctx=None) -> (played,
+ * finished); with ``ctx`` (core/duel.py's rollout context) the state is left held where the
+ * play-out stops (hold_state).  finished False: the core stopped at a position it does not
+ * take (written back), and the caller plays the rest in Python. */
 static PyObject *duel_play_out(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *state, *rng, *caps, *game;
+    PyObject *state, *rng, *caps, *game, *ctx = Py_None;
     int until, even;
-    if (!PyArg_ParseTuple(args, "OOppOO!", &state, &rng, &until, &even, &caps, &PyTuple_Type, &game))
+    if (!PyArg_ParseTuple(args, "OOppOO!|O", &state, &rng, &until, &even, &caps, &PyTuple_Type, &game, &ctx))
         return NULL;
+    if (ctx != Py_None && (!PyTuple_Check(ctx) || PyTuple_GET_SIZE(ctx) != 3)) {
+        PyErr_SetString(PyExc_TypeError, "duel core: the rollout API's context");
+        return NULL;
+    }
     DT *t = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelTables");
     if (t == NULL) return NULL;
     /* one working state for the process: a play-out asked for while another thread's work is
@@ -2280,8 +2301,13 @@ static PyObject *duel_play_out(PyObject *self, PyObject *args) {
        Python is played in Python instead */
     if (wait_core()) return Py_BuildValue("(lO)", 0L, Py_False);
     take_busy();
-    if (!is_resident(state) && release_resident() < 0) { busy = 0; return NULL; }
-    PyObject *result = play(state, rng, until, even, t, game);
+    PyObject *result;
+    if (is_resident(state) && rterminal)  /* a held match over: nothing to play */
+        result = Py_BuildValue("(lO)", 0L, Py_True);
+    else if (!is_resident(state) && release_resident() < 0)
+        result = NULL;
+    else
+        result = play(state, rng, until, even, t, game, ctx);
     busy = 0;
     return result;
 }
@@ -2313,7 +2339,7 @@ done:
  * round set up by the core (DuelState._setup_round for a match without a fixed deal: the
  * same numbers drawn from the state's generator, the same cards); with ``shuffle``, the
  * match's goals shuffled first (DuelState.__init__'s shuffle); with ``ctx`` (core/duel.py's
- * rollout context), the round left on the core, the state resident (hold_first_round: a
+ * rollout context), the round left on the core, the state resident (hold_state: a
  * play-out or the rollout API goes on from there without reading it), else the state and
  * its maze written; False: the core is busy (the caller shuffles and sets the round up in
  * Python). */
@@ -2340,7 +2366,11 @@ static PyObject *duel_first_round(PyObject *self, PyObject *args) {
     int rc = read_game(w, game);
     if (rc > 0) result = Py_False;
     else if (rc == 0 && (!shuffle || shuffle_goals(state) == 0) && attr_int(state, "turn", &w->turn) == 0
-             && setup_with(w, 0) == 0 && (hold ? hold_first_round(w, ctx) : sync_out(w)) == 0)
+             && setup_with(w, 0) == 0
+             && (hold ? (w->history = get_attr(state, "history")) != NULL
+                        && (w->actors = get_attr(state, "actors")) != NULL && hold_state(w, ctx, 0) == 0
+                        && (rfixed = 0) == 0
+                      : sync_out(w) == 0))
         result = Py_True;
     Py_XINCREF(result);
     if (!hold || result != Py_True) {
@@ -2371,7 +2401,6 @@ static PyObject *duel_first_round(PyObject *self, PyObject *args) {
 static PyObject *res_ref, *res_plain;
 static Menu rmenu;
 static int rmenu_ok;
-static int rfixed;       /* the resident state's match has a fixed deal (Python ends its rounds) */
 static PyObject *rlist;  /* rmenu's actions, in order (the core's own list, never handed out) */
 static PyObject *rlast;  /* the action legal_action or random_action handed out last, */
 static int rlast_at;     /* at this index of the menu (apply finds it without a list) */
@@ -2615,18 +2644,21 @@ static int adopt(PyObject *state) {
     return 1;
 }
 
-/* a new match's first round, set up in rw, left on the core: ``state`` made the resident
-   one (``ctx``: core/duel.py's (tables, resident class, ...)) with only what the held class
-   does not guard written (the phase and the seats, the values kept beside the maze); its
-   hands, pile, cards in front, markers, pools and maze written when read (release), or by
-   the first decision applied (write_step), or by its play-out (adopt) */
-static int hold_first_round(W *w, PyObject *ctx) {
+/* rw's state left on the core (held, as the rollout API holds a state: ``ctx`` is
+   core/duel.py's (tables, held class, ...)) with only what the held class does not guard
+   written: the phase and the seats, and the values kept beside the maze (forgotten: the
+   maze changed); its hands, pile, cards in front, markers, pools and maze are written when
+   read (release), by the first decision applied (write_step), or by its next play-out
+   (adopt).  A new match's first round (duel_first_round) and a play-out's last position
+   (play) are left so: a state dropped after its play-out is never written, and one played
+   on is never read back.  ``terminal``: the match is over (the rollout API gives such a
+   state back before anything else) */
+static int hold_state(W *w, PyObject *ctx, int terminal) {
     PyObject *st = w->state, *d = NULL;
     DT *t = w->t;
-    if (!(w->history = get_attr(st, "history")) || !(w->actors = get_attr(st, "actors"))) return -1;
     if (set_int(st, "phase", w->phase) || set_int(st, "resume", w->resume)
         || set_int(st, "pending_draw", w->pending_draw) || set_int(st, "current", w->current)
-        || set_int(st, "keys_left", w->keys_left)
+        || set_int(st, "turn", w->turn) || set_int(st, "keys_left", w->keys_left)
         || write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0)
         return -1;
     /* the values DuelState._forget_kept sets, as put_maze writes them */
@@ -2639,13 +2671,13 @@ static int hold_first_round(W *w, PyObject *ctx) {
     Py_DECREF(d);
     if (bad) return -1;
     told(w);
-    for (int s = 0; s < w->seats; s++) said_hn[s] = -1;  /* (the state's hands are empty yet) */
+    for (int s = 0; s < w->seats; s++) said_hn[s] = -1;  /* (the state's hands not written yet) */
     PyObject *plain = (PyObject *)Py_TYPE(st), *ref = PyWeakref_NewRef(st, NULL);
     if (ref == NULL) return -1;
     Py_INCREF(plain);
     if (set_attr(st, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) { Py_DECREF(ref); Py_DECREF(plain); return -1; }
     res_ref = ref; res_plain = plain;
-    rfixed = 0;
+    rterminal = terminal;
     rmenu_ok = 0;
     Py_CLEAR(rlist); Py_CLEAR(rlast);
     return 0;
@@ -2655,7 +2687,7 @@ static int hold_first_round(W *w, PyObject *ctx) {
    state's game as read_game reads it)): 1; 0 where the core does not take it now (the match
    ended, the grid's edge, the core busy with a play-out); -1 on an error */
 static int enter(PyObject *state, PyObject *ctx) {
-    if (res_ref != NULL && resident_state() == state) return 1;
+    if (res_ref != NULL && resident_state() == state && !rterminal) return 1;
     int rc = release();
     if (rc < 0) return -1;
     W *w = &rw;
@@ -2689,6 +2721,7 @@ static int enter(PyObject *state, PyObject *ctx) {
         Py_XDECREF(ref); Py_DECREF(plain); goto out;
     }
     res_ref = ref; res_plain = plain;
+    rterminal = 0;
     rmenu_ok = 0;
     Py_CLEAR(rlist); Py_CLEAR(rlast);
     rc = 1;

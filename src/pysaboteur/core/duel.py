@@ -105,6 +105,14 @@ def _plain_record(cls: type) -> type:
     return cls
 
 
+def _later(cls: type) -> type:
+    """``cls`` (``LaterRoundEnd``), checked to be what duel.c's ``round_end_record`` makes as
+    its ``by`` does, without calling it: the slots (make, args, made), no ``__new__``."""
+    assert vars(cls).get("__slots__") == ("args", "made", "make") and "__new__" not in vars(cls), \
+        "LaterRoundEnd made by duel.c as its by() makes it"
+    return cls
+
+
 def _spec() -> dict[str, Any]:
     """What the core reads of the Duel's catalogue and of ``games/duel/state.py``'s tables."""
     cat = S.CAT
@@ -149,7 +157,7 @@ def _spec() -> dict[str, Any]:
             "new_maze": (Maze, S.CAT, Memo, S._UNKEPT,
                          tuple(S._Kept((None,) * seats) for seats in (1, 2)), PackedMaze),
             "round_end": (C.ROUNDS, tuple(S._value(code) for code in sorted(ids)),
-                    _colour(C.BLUE), _plain_record(RoundResult), LaterRoundEnd.by, _ended),
+                    _colour(C.BLUE), _plain_record(RoundResult), _later(LaterRoundEnd), _ended),
             "setup": (C.GOALS_PER_ROUND, C.HAND_SIZE, C.KEY_TOKENS, C.SOLO_SET_ASIDE,
                       tuple(ids[code] for code in S._ROUND_CARDS),
                       tuple(code in S._DECK_PATH_SET for code in sorted(ids))),
@@ -240,8 +248,9 @@ def _duel_play_out(state: DuelState, rng: Rng, until_round_end: bool, policy: st
             _ext.duel_release(state)  # (a held state given back first)
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     round_no = state._round
+    # (left held where it stops: written when read, never if dropped, as a new match's)
     played, finished = _ext.duel_play_out(state, rng, until_round_end, policy == "playout",
-                                          core_tables(), _game_of(state.game))
+                                          core_tables(), _game_of(state.game), _duel_ctx(state))
     if not finished:  # a position the core does not take: the rest in Python
         if until_round_end and state._round != round_no:
             return int(played)
