@@ -240,6 +240,9 @@ static uint8_t rin[NCTX][NCELLS];       /* reach_in: edges a reached segment poi
 static uint8_t blk[NCTX][NCELLS];       /* passage flags (NO_ENTER, NO_LEAVE) */
 static uint32_t stamp[NCELLS], gen = 1;
 static int touched[NCELLS], ntouched;
+/* the cells touched, sorted (the frontier's order), brought up to date with touched[] when
+   the frontier is next made (a round's touched cells only grow: a few new ones a time) */
+static int tsorted[NCELLS], ntsorted;
 static uint32_t mark[NCELLS], mgen = 1;
 static int grid_ready;
 /* each cell's fit constraint, kept until a neighbour's tile changes (cons_gen[c] == cgen) */
@@ -287,6 +290,7 @@ static void grid_reset(void) {
         for (int k = 0; k < NCTX; k++) { reach[k][c] = 0; rin[k][c] = 0; blk[k][c] = 0; }
     }
     ntouched = 0;
+    ntsorted = 0;
     if (++gen == 0) { memset(stamp, 0, sizeof stamp); gen = 1; }
     if (++cgen == 0) { memset(cons_gen, 0, sizeof cons_gen); cgen = 1; }
 }
@@ -484,18 +488,28 @@ static inline int constraint_of(W *w, int c) {
     return cons_val[c];
 }
 
+/* tsorted brought up to date with touched[] */
+static void sort_touched(void) {
+    for (; ntsorted < ntouched; ntsorted++) {  /* (tsorted holds touched[0..ntsorted)) */
+        int c = touched[ntsorted], lo = 0, hi = ntsorted;
+        while (lo < hi) {
+            int mid = (lo + hi) >> 1;
+            if (tsorted[mid] < c) lo = mid + 1; else hi = mid;
+        }
+        memmove(tsorted + lo + 1, tsorted + lo, sizeof(int) * (size_t)(ntsorted - lo));
+        tsorted[lo] = c;
+    }
+}
+
 /* DuelState._frontier: the empty cells the seat's reach points into, sorted, with their
    fit constraints */
 static void frontier(W *w, int seat) {
     if (w->fr_version[seat] == w->version) return;
     int n = 0, *fr = w->fr[seat];
-    for (int i = 0; i < ntouched; i++) {
-        int c = touched[i];
-        if (rin[seat][c] && tile[c] < 0 && hid[c] < 0) {
-            int j = n++;
-            while (j > 0 && fr[j - 1] > c) { fr[j] = fr[j - 1]; j--; }
-            fr[j] = c;
-        }
+    sort_touched();
+    for (int i = 0; i < ntsorted; i++) {
+        int c = tsorted[i];
+        if (rin[seat][c] && tile[c] < 0 && hid[c] < 0) fr[n++] = c;
     }
     for (int i = 0; i < n; i++) w->frk[seat][i] = constraint_of(w, fr[i]);
     w->nfr[seat] = n;
