@@ -1308,7 +1308,9 @@ typedef struct {
     int buf[DMAXORDER * 8], nbuf;        /* cells (and repairs' tools) of the entries */
     int fitc[DMAXORDER * 4], nfit;       /* the placements' cells, with their tiles */
     uint64_t fitm[DMAXORDER * 4];
+    int fitn[DMAXORDER * 4];             /* (how many tiles each) */
     int hd[DMAXHAND], mult[DMAXHAND], nk;
+    unsigned gen;                        /* which menu this is (build_menu's count) */
 } Menu;
 
 /* the bits set in x (inline: without -mpopcnt, __builtin_popcountll is a libgcc call) */
@@ -1373,7 +1375,11 @@ static int placement_menu(W *w, int seat, Menu *m) {
         int total = 0, first = m->nfit;
         for (int j = 0; j < nfr; j++) {
             uint64_t f = t->fitset[frk[j]] & tiles;
-            if (f) { m->fitc[m->nfit] = fr[j]; m->fitm[m->nfit] = f; m->nfit++; total += bits64(f); }
+            if (f) {
+                int k = bits64(f);
+                m->fitc[m->nfit] = fr[j]; m->fitm[m->nfit] = f; m->fitn[m->nfit] = k; m->nfit++;
+                total += k;
+            }
         }
         if (total) add(m, total, T_FIT, m->nfit - first, first);
     }
@@ -1443,7 +1449,9 @@ static void action_menu(W *w, int seat, int card, Menu *m) {
 static int build_menu(W *w, Menu *m) {
     DT *t = w->t;
     int seat = w->current;
+    static unsigned menus;
     m->n = 0; m->nbuf = 0; m->nfit = 0; m->nk = 0;
+    m->gen = ++menus ? menus : ++menus;  /* (0: none yet) */
     if (w->phase == ORIENT) { add(m, w->pend_n, T_ORIENT, 0, 0); return 0; }
     if (w->trolls.n) {
         int n = bribable(w, seat, m->buf);
@@ -1501,16 +1509,22 @@ static int main_done(W *w, int seat, int settle_now) {
 /* the cell and oriented tile of a placement entry's i-th action (-1: none) */
 static int placement_at(const Menu *m, const Entry *e, int i, int *otile) {
     if (e->tag == T_PLACE) { *otile = e->a; return m->buf[e->off + i]; }
-    for (int j = e->off; j < e->off + e->a; j++) {
-        uint64_t f = m->fitm[j];
-        int k = bits64(f);
-        if (i < k) {
-            for (int d = 0; d < i; d++) f &= f - 1;  /* drop the lowest tiles */
-            *otile = __builtin_ctzll(f);
-            return m->fitc[j];
+    /* (a decision asks twice: for its action, then to apply it) */
+    static unsigned last_gen;
+    static const Entry *last_e;
+    static int last_i = -1, last_c, last_ot;
+    if (m->gen == last_gen && e == last_e && i == last_i) { *otile = last_ot; return last_c; }
+    last_gen = m->gen; last_e = e; last_i = i;
+    for (int j = e->off, at = i; j < e->off + e->a; j++) {
+        if (at < m->fitn[j]) {
+            uint64_t f = m->fitm[j];
+            for (int d = 0; d < at; d++) f &= f - 1;  /* drop the lowest tiles */
+            *otile = last_ot = __builtin_ctzll(f);
+            return last_c = m->fitc[j];
         }
-        i -= k;
+        at -= m->fitn[j];
     }
+    last_i = -1;
     return -1;
 }
 
