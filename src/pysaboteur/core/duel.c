@@ -2098,10 +2098,10 @@ static int end_round(W *w) {
     if (out == NULL || !(goals = get_attr(st, "round_goals"))) goto done;
     for (Py_ssize_t i = 0; !last && i < PyList_GET_SIZE(goals); i++) {
         PyObject *code = PyList_GET_ITEM(goals, i);
-        int claimed = 0;
+        int claimed = 0, id = card_id(w, code);  /* (equal codes: the same id) */
+        if (id < 0) goto done;
         for (int k = 0; k < w->markers.n && !claimed; k++)
-            claimed = t->codes[t->otile_card[tile[w->markers.cell[k]]]] == code
-                      || PyObject_RichCompareBool(t->codes[t->otile_card[tile[w->markers.cell[k]]]], code, Py_EQ) == 1;
+            claimed = t->otile_card[tile[w->markers.cell[k]]] == id;
         if (!claimed && PyList_Append(out, code) < 0) goto done;
     }
     /* the round's record: RoundResult(round, earned, {bribes, paid, totals}) */
@@ -2682,22 +2682,18 @@ static int adopt(PyObject *state) {
    on is never read back.  ``terminal``: the match is over (the rollout API gives such a
    state back before anything else) */
 static int hold_state(W *w, PyObject *ctx, int terminal) {
-    PyObject *st = w->state, *d = NULL;
+    PyObject *st = w->state;
     DT *t = w->t;
     if (set_int(st, "phase", w->phase) || set_int(st, "resume", w->resume)
         || set_int(st, "pending_draw", w->pending_draw) || set_int(st, "current", w->current)
         || set_int(st, "turn", w->turn) || set_int(st, "keys_left", w->keys_left)
         || write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0)
         return -1;
-    /* the values DuelState._forget_kept sets, as put_maze writes them */
+    /* the values DuelState._forget_kept sets, as put_maze writes them (its own class yet) */
     PyObject *none = t->kept_none[w->seats > 1];
-    if (!(d = PyObject_GenericGetDict(st, NULL))) return -1;
-    int bad = PyDict_SetItem(d, name_of("_forbidden"), t->unkept) < 0
-              || PyDict_SetItem(d, name_of("_front"), none) < 0
-              || PyDict_SetItem(d, name_of("_doors"), none) < 0
-              || PyDict_SetItem(d, name_of("_ladders"), t->unkept) < 0;
-    Py_DECREF(d);
-    if (bad) return -1;
+    if (set_attr(st, "_forbidden", t->unkept) < 0 || set_attr(st, "_front", none) < 0
+        || set_attr(st, "_doors", none) < 0 || set_attr(st, "_ladders", t->unkept) < 0)
+        return -1;
     told(w);
     for (int s = 0; s < w->seats; s++) said_hn[s] = -1;  /* (the state's hands not written yet) */
     PyObject *plain = (PyObject *)Py_TYPE(st), *ref = PyWeakref_NewRef(st, NULL);
