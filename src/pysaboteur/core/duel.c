@@ -2149,7 +2149,7 @@ static int setup_with(W *w, int shared) {
 
 /* ------------------------------------------------------------------ the play-out */
 static int release_resident(void);  /* the rollout API's state given back (it uses the grid) */
-static int hold_state(W *w, PyObject *ctx, int terminal);  /* a state left there (the rollout API's) */
+static int hold_state(W *w, PyObject *ctx, int terminal, int said_ok);  /* a state left there */
 static int is_resident(PyObject *state);  /* is ``state`` the rollout API's? */
 
 static int read_game(W *w, PyObject *game) {
@@ -2205,7 +2205,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t
     /* a state the rollout API holds (a new match's first round, a play-out's last position
        are left there) is played on from the core's copy, read from nothing: its class
        back; any other is read into rw (nothing is held: duel_play_out gave it back) */
-    int adopted = adopt(state), held = 0, over = 0;
+    int adopted = adopt(state), held = 0, over = 0, said_ok = adopted;  /* (said[]: hold_state) */
     if (adopted < 0) return NULL;
     W *w = &rw;
     if (!adopted) {
@@ -2264,6 +2264,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t
         }
         if (res == ROUND_END) {
             /* the state as Python's has it when _end_round is called; then the action logged */
+            said_ok = 0;
             if (sync_out(w) < 0 || put_rng(rng, w->rng) < 0) { Py_DECREF(action); goto error; }
             /* where the match has no fixed deal, the next round is set up here: the
                state's call of _setup_round is answered by the marker */
@@ -2294,7 +2295,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t
         if (w->bail) { finished = 0; break; }
     }
     if (!w->bail && ctx != Py_None) {  /* left on the core, written when read (hold_state) */
-        if (hold_state(w, ctx, over) < 0) goto error;
+        if (hold_state(w, ctx, over, said_ok) < 0) goto error;
         rfixed = fixed;
         held = 1;
     } else if (sync_out(w) < 0) goto error;
@@ -2396,7 +2397,7 @@ static PyObject *duel_first_round(PyObject *self, PyObject *args) {
     else if (rc == 0 && (!shuffle || shuffle_goals(state) == 0) && attr_int(state, "turn", &w->turn) == 0
              && setup_with(w, 0) == 0
              && (hold ? (w->history = get_attr(state, "history")) != NULL
-                        && (w->actors = get_attr(state, "actors")) != NULL && hold_state(w, ctx, 0) == 0
+                        && (w->actors = get_attr(state, "actors")) != NULL && hold_state(w, ctx, 0, 0) == 0
                         && (rfixed = 0) == 0
                       : sync_out(w) == 0))
         result = Py_True;
@@ -2680,14 +2681,17 @@ static int adopt(PyObject *state) {
    (adopt).  A new match's first round (duel_first_round) and a play-out's last position
    (play) are left so: a state dropped after its play-out is never written, and one played
    on is never read back.  ``terminal``: the match is over (the rollout API gives such a
-   state back before anything else) */
-static int hold_state(W *w, PyObject *ctx, int terminal) {
+   state back before anything else); ``said_ok``: the state has the phase and seats said[]
+   says (held since: only those that changed are written) */
+static int hold_state(W *w, PyObject *ctx, int terminal, int said_ok) {
     PyObject *st = w->state;
     DT *t = w->t;
-    if (set_int(st, "phase", w->phase) || set_int(st, "resume", w->resume)
-        || set_int(st, "pending_draw", w->pending_draw) || set_int(st, "current", w->current)
-        || set_int(st, "turn", w->turn) || set_int(st, "keys_left", w->keys_left)
-        || write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0)
+    static const char *names[6] = {"phase", "resume", "pending_draw", "current", "turn", "keys_left"};
+    int now[6] = {w->phase, w->resume, w->pending_draw, w->current, w->turn, w->keys_left};
+    for (int k = 0; k < 6; k++)
+        if ((!said_ok || now[k] != said[k]) && set_int(st, names[k], now[k]) < 0) return -1;
+    if ((!said_ok || w->phase == ORIENT || said[0] == ORIENT)
+        && write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0)
         return -1;
     /* the values DuelState._forget_kept sets, as put_maze writes them (its own class yet) */
     PyObject *none = t->kept_none[w->seats > 1];
