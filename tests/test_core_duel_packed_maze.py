@@ -2,12 +2,10 @@
 (``core.duel.PackedMaze``, as Saboteur's ``core.classic.PackedMaze``) and made into a plain
 ``Maze`` the first time anything touches them: whatever reads, sets, copies or pickles one
 gets exactly the maze the pure engine makes, and a maze nobody reads is never unpacked
-(issue 24)."""
+(issue 24); every way of touching one: ``tests/test_core_packed_maze.py``."""
 
 from __future__ import annotations
 
-import copy
-import pickle
 from typing import Any
 
 import pytest
@@ -73,52 +71,6 @@ def test_a_new_match_and_a_play_out_leave_the_maze_packed_until_read(game: str) 
         slow = make_game(game).new_state(3)
         slow.play_out(Rng(3), until_round_end=True)
     assert tables(state.maze) == tables(slow.maze)
-
-
-@pytest.mark.parametrize("touch", ["attribute", "method", "set", "pickle", "deepcopy", "clone",
-                                   "view", "legal", "rollout"])
-def test_every_way_of_touching_a_packed_maze_gives_the_pure_one(touch: str) -> None:
-    fast = played("duel", 8, 5, pure=False)
-    slow = played("duel", 8, 5, pure=True)
-    assert packed(fast)
-    maze = vars(fast)["maze"]
-    if touch == "attribute":
-        assert maze.cells
-    elif touch == "method":
-        maze.clone()
-    elif touch == "set":
-        maze.version = maze.version  # (a set unpacks first: nothing else is lost)
-    elif touch == "pickle":
-        back = pickle.loads(pickle.dumps(fast))
-        assert type(back.maze) is Maze and tables(back.maze) == tables(slow.maze)
-    elif touch == "deepcopy":
-        assert tables(copy.deepcopy(maze)) == tables(slow.maze)
-    elif touch == "clone":  # clones share it (copy-on-write), then one plays on
-        other, pure = fast.clone(), slow.clone()
-        other.play_out(Rng(1), until_round_end=True)
-        with core.use_pure(True):
-            pure.play_out(Rng(1), until_round_end=True)
-        assert tables(other.maze) == tables(pure.maze)
-        assert type(maze) is PackedMaze  # the core read the shared one as it was
-    elif touch == "view":
-        assert fast.view(0) == slow.view(0)
-    elif touch == "legal":
-        with core.use_pure(True):
-            assert fast.legal_actions() == slow.legal_actions()
-    elif touch == "rollout":  # the rollout API takes it packed, and plays on
-        rng, pure_rng = Rng(2), Rng(2)
-        for _ in range(10):
-            if fast.is_terminal:
-                break
-            fast.apply(fast.random_action(rng), check=False)
-            with core.use_pure(True):
-                slow.apply(slow.random_action(pure_rng), check=False)
-        assert type(maze) is PackedMaze
-        assert fast.history == slow.history
-        assert tables(fast.maze) == tables(slow.maze)
-        return
-    assert tables(maze) == tables(slow.maze)
-    assert type(maze) is Maze
 
 
 def test_a_damaged_packing_is_refused() -> None:
