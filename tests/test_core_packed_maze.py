@@ -1,5 +1,6 @@
-"""The mazes the compiled core writes for Saboteur and Saboteur 2 are packed
-(``core.classic.PackedMaze``) and made into a plain ``Maze`` the first time anything
+"""The mazes the compiled core writes for Saboteur and Saboteur 2 (and the Duel: every way
+of touching one below) are packed (``core.classic.PackedMaze``, ``core.duel.PackedMaze``:
+``core.packed``'s) and made into a plain ``Maze`` the first time anything
 touches them: whatever reads, sets, copies or pickles one gets exactly the maze the pure
 engine makes, and a maze nobody reads is never unpacked (issue 24)."""
 
@@ -21,19 +22,19 @@ from pysaboteur.registry import make_game
 pytest.importorskip("pysaboteur._core")
 pytestmark = pytest.mark.skipif(not core.active(), reason="the compiled core is switched off")
 
-from pysaboteur.core.classic import PackedMaze  # noqa: E402
+from pysaboteur.core.packed import PackedMaze  # noqa: E402  (every family's: the Duel's too)
 
 
 def packed(state: Any) -> bool:
     """Is the state's maze still packed?  (Read past every attribute hook.)"""
-    return type(vars(state)["maze"]) is PackedMaze
+    return isinstance(vars(state)["maze"], PackedMaze)
 
 
 def tables(maze: Maze) -> dict[str, Any]:
     return {k: getattr(maze, k) for k in Maze.__slots__ if k != "cat"}
 
 
-def played(game: str, players: int, seed: int, decisions: int, pure: bool) -> Any:
+def played(game: str, players: int | None, seed: int, decisions: int, pure: bool) -> Any:
     """A match played ``decisions`` decisions by the rollout path, then a play-out to the
     round's end (the core's play-out leaves its maze packed)."""
     with core.use_pure(pure):
@@ -75,9 +76,11 @@ def test_a_new_match_and_a_play_out_leave_the_maze_packed_until_read() -> None:
 
 @pytest.mark.parametrize("touch", ["attribute", "method", "set", "pickle", "deepcopy", "clone",
                                    "view", "legal"])
-def test_every_way_of_touching_a_packed_maze_gives_the_pure_one(touch: str) -> None:
-    fast = played("classic", 4, 8, 5, pure=False)
-    slow = played("classic", 4, 8, 5, pure=True)
+@pytest.mark.parametrize(("game", "players"), [("classic", 4), ("duel", None)])
+def test_every_way_of_touching_a_packed_maze_gives_the_pure_one(touch: str, game: str,
+                                                                players: int | None) -> None:
+    slow = played(game, players, 8, 5, pure=True)  # (first: use_pure gives a held state back)
+    fast = played(game, players, 8, 5, pure=False)
     assert packed(fast)
     maze = vars(fast)["maze"]
     if touch == "attribute":
@@ -97,7 +100,7 @@ def test_every_way_of_touching_a_packed_maze_gives_the_pure_one(touch: str) -> N
         with core.use_pure(True):
             pure.play_out(Rng(1), until_round_end=True)
         assert tables(other.maze) == tables(pure.maze)
-        assert type(maze) is PackedMaze  # the core read the shared one as it was
+        assert isinstance(maze, PackedMaze)  # the core read the shared one as it was
     elif touch == "view":
         assert fast.view(0) == slow.view(0)
     elif touch == "legal":

@@ -12,7 +12,7 @@ end it pays the round out itself where it sets the next round up (Saboteur's pay
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..engine.actions import Discard, Orient, Pass
@@ -62,31 +62,20 @@ def _put_maze(state: ClassicState, cells: dict[int, int], hidden: dict[int, str]
     return maze, Memo()
 
 
-_SLOTS = {name: Maze.__dict__[name] for name in Maze.__slots__}  # Maze's own slot descriptors
-
-
-def _unpack(maze: Maze) -> None:
-    if type(maze) is not PackedMaze:
-        return
-    assert _ext is not None  # (only the core makes packed mazes)
-    core, packed, cat = _SLOTS["blocks"].__get__(maze, Maze)
-    cells, hidden, constraint, order, reach, reach_in, sources, version = \
-        _ext.classic_unpack_maze(core, packed)
-    for name, value in (("cat", cat), ("cells", cells), ("hidden", hidden),
-                        ("constraint", constraint), ("order", order), ("sources", [sources]),
-                        ("blocks", [{}]), ("reach", [reach]), ("reach_in", [reach_in]),
-                        ("version", version)):
-        _SLOTS[name].__set__(maze, value)
-    object.__setattr__(maze, "__class__", Maze)
-
-
 class PackedMaze(packed.PackedMaze):
-    """Saboteur's and Saboteur 2's packed maze (``_ext.classic_unpack_maze`` documents the
-    packing; ``core.packed`` what it does until unpacked).  While packed, its ``blocks``
-    hold (the core's tables, the packed bytes, the catalogue)."""
+    """A maze the core wrote packed (``_ext.classic_unpack_maze`` documents the packing),
+    made a plain :class:`Maze` the first time anything touches it (``core/packed.py``)."""
 
     __slots__ = ()
-    unpack = staticmethod(_unpack)
+
+    @staticmethod
+    def fields(core: Any, packing: bytes) -> Iterable[tuple[str, Any]]:
+        assert _ext is not None  # (only the core makes packed mazes)
+        cells, hidden, constraint, order, reach, reach_in, sources, version = \
+            _ext.classic_unpack_maze(core, packing)
+        return (("cells", cells), ("hidden", hidden), ("constraint", constraint),
+                ("order", order), ("sources", [sources]), ("blocks", [{}]), ("reach", [reach]),
+                ("reach_in", [reach_in]), ("version", version))
 
 
 def _spec(cat: Any, rules: Rules) -> dict[str, Any]:

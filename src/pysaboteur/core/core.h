@@ -192,6 +192,26 @@ static inline int dict_set_ll(PyObject *d, long k, long v) {
     return r;
 }
 
+/* room made in a list for n items in all, its length unchanged: the appends up to n need
+   no realloc (list_resize grows a list by an eighth at a time: the reallocs were most of
+   what the appends to a play-out's logs cost).  0, or -1 (an error set) */
+static inline int list_reserve(PyObject *l, Py_ssize_t n) {
+    PyListObject *o = (PyListObject *)l;
+    if (!PyList_Check(l) || o->allocated >= n) return 0;
+    PyObject **items = PyMem_Realloc(o->ob_item, (size_t)n * sizeof(PyObject *));
+    if (items == NULL) { PyErr_NoMemory(); return -1; }
+    o->ob_item = items;
+    o->allocated = n;
+    return 0;
+}
+
+/* a new empty list with room for n items (list_reserve) */
+static inline PyObject *list_with_room(Py_ssize_t n) {
+    PyObject *l = PyList_New(0);
+    if (l != NULL && list_reserve(l, n) < 0) Py_CLEAR(l);
+    return l;
+}
+
 static inline int set_obj(PyObject *o, const char *name, PyObject *v) {  /* steals v */
     if (v == NULL) return -1;
     int r = set_attr(o, name, v);
@@ -445,6 +465,163 @@ static inline int step_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t 
         PyObject *r = name##_held(self, args, nargs);                                     \
         busy = 0;                                                                         \
         return r;                                                                         \
+    }
+
+/* ------------------------------------------------------------------ the held class's methods */
+/* legal_actions, legal_count, legal_action and apply of the class a held state has
+   (core/resident.py's Resident) as C methods: the rollout API without a Python frame a
+   call (a third of a decision listed in full went to the two Python frames of
+   resident.py's legal_actions and apply).  One set for every family, each family's calls
+   (its rollout calls and its release) handed in as a HeldCalls.  Each reads the context off
+   the state's class; a state given back since (its own class again: a method looked up
+   before) is Python's, through its own method. */
+typedef PyObject *(*StepCall)(PyObject *, PyObject *const *, Py_ssize_t);
+typedef struct {
+    StepCall legal, count, nth, apply;          /* (state, ctx[, arg]), as the module's */
+    PyObject *(*release)(PyObject *, PyObject *);  /* (module, state) */
+} HeldCalls;
+
+static inline PyObject *held_ctx(PyObject *self) {  /* borrowed; NULL: not held (no error set) */
+    PyObject *d = Py_TYPE(self)->tp_dict, *k = name_of("_ctx");
+    return d == NULL || k == NULL ? NULL : PyDict_GetItemWithError(d, k);
+}
+
+/* the state given back and Python's own method ``name`` called (arg: NULL, none) */
+static inline PyObject *held_as_python(const HeldCalls *f, PyObject *self, const char *name,
+                                       PyObject *arg) {
+    PyObject *r = f->release(NULL, self);
+    if (r == NULL) return NULL;
+    Py_DECREF(r);
+    PyObject *meth = name_of(name);
+    return arg == NULL ? PyObject_CallMethodNoArgs(self, meth) : PyObject_CallMethodOneArg(self, meth, arg);
+}
+
+static inline PyObject *held_legal(const HeldCalls *f, PyObject *self) {
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : held_as_python(f, self, "legal_actions", NULL);
+    PyObject *a[2] = {self, ctx}, *r = f->legal(NULL, a, 2);
+    if (r != Py_None) return r;
+    Py_DECREF(r);
+    return held_as_python(f, self, "legal_actions", NULL);
+}
+
+static inline PyObject *held_count(const HeldCalls *f, PyObject *self) {
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : held_as_python(f, self, "legal_count", NULL);
+    PyObject *a[2] = {self, ctx}, *r = f->count(NULL, a, 2);
+    if (r == NULL) return NULL;
+    long n = PyLong_AsLong(r);
+    if (n >= 0) return r;
+    Py_DECREF(r);
+    return held_as_python(f, self, "legal_count", NULL);
+}
+
+static inline PyObject *held_nth(const HeldCalls *f, PyObject *self, PyObject *index) {
+    PyObject *ctx = held_ctx(self);
+    if (ctx == NULL) return PyErr_Occurred() ? NULL : held_as_python(f, self, "legal_action", index);
+    PyObject *a[3] = {self, ctx, index}, *r = f->nth(NULL, a, 3);
+    if (r != Py_None) return r;
+    Py_DECREF(r);
+    return held_as_python(f, self, "legal_action", index);
+}
+
+/* apply(action, check=True): State.apply's way on the core (core/resident.py's Resident.apply) */
+static inline PyObject *held_apply(const HeldCalls *f, PyObject *self, PyObject *const *args,
+                                   Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *action = nargs > 0 ? args[0] : NULL, *check_o = nargs > 1 ? args[1] : NULL;
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k), *v = args[nargs + k];
+        if (PyUnicode_CompareWithASCIIString(key, "action") == 0 && action == NULL) action = v;
+        else if (PyUnicode_CompareWithASCIIString(key, "check") == 0 && check_o == NULL) check_o = v;
+        else { PyErr_Format(PyExc_TypeError, "apply() got an unexpected keyword argument %R", key); return NULL; }
+    }
+    if (action == NULL || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "apply() takes an action and, optionally, check");
+        return NULL;
+    }
+    int check = check_o == NULL ? 1 : PyObject_IsTrue(check_o);
+    if (check < 0) return NULL;
+    PyObject *ctx = held_ctx(self), *done = NULL;
+    if (ctx == NULL && PyErr_Occurred()) return NULL;
+    long rc = 2;
+    if (ctx != NULL) {
+        PyObject *a[3] = {self, ctx, action};
+        if ((done = f->apply(NULL, a, 3)) == NULL) return NULL;
+        rc = PyLong_AsLong(done);
+        Py_DECREF(done);
+        if (rc == 0) Py_RETURN_NONE;
+    }
+    PyObject *r = f->release(NULL, self);
+    if (r == NULL) return NULL;
+    Py_DECREF(r);
+    if (rc == 1) {  /* not among the legal actions */
+        if (check) {
+            PyObject *err = PyObject_CallMethodOneArg(self, name_of("explain"), action);
+            if (err != NULL) {
+                PyErr_SetObject((PyObject *)Py_TYPE(err), err);
+                Py_DECREF(err);
+            }
+            return NULL;
+        }
+        /* unchecked: Python's own way (State.apply) */
+        r = PyObject_CallMethodOneArg(self, name_of("_apply"), action);
+        if (r == NULL) return NULL;
+        Py_DECREF(r);
+        PyObject *history = get_attr(self, "history");
+        int bad = history == NULL || PyList_Append(history, action) < 0;
+        Py_XDECREF(history);
+        if (bad) return NULL;
+        Py_RETURN_NONE;
+    }
+    return PyObject_CallMethod(self, "apply", "OO", action, check ? Py_True : Py_False);
+}
+
+/* {name: method} of ``defs``, made for the state's own class ``cls`` (they take a state of
+   either class: its own and the held one) */
+static inline PyObject *held_methods(PyMethodDef *defs, PyObject *cls) {
+    if (!PyType_Check(cls)) { PyErr_SetString(PyExc_TypeError, "core: a class"); return NULL; }
+    PyObject *out = PyDict_New();
+    for (PyMethodDef *d = defs; out != NULL && d->ml_name != NULL; d++) {
+        PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, d);
+        if (descr == NULL || PyDict_SetItemString(out, d->ml_name, descr) < 0) Py_CLEAR(out);
+        Py_XDECREF(descr);
+    }
+    return out;
+}
+
+/* family##_held_methods(cls) -> {name: method}, the module's call: the methods above with
+   the family's calls family##_legal, _count, _nth, _apply and _release, put on its held
+   class by its Python side */
+#define HELD_METHODS(family)                                                                  \
+    static const HeldCalls family##_held_calls = {family##_legal, family##_count, family##_nth, \
+                                                  family##_apply, family##_release};          \
+    static PyObject *family##_m_legal(PyObject *self, PyObject *noargs) {                     \
+        (void)noargs;                                                                         \
+        return held_legal(&family##_held_calls, self);                                        \
+    }                                                                                         \
+    static PyObject *family##_m_count(PyObject *self, PyObject *noargs) {                     \
+        (void)noargs;                                                                         \
+        return held_count(&family##_held_calls, self);                                        \
+    }                                                                                         \
+    static PyObject *family##_m_nth(PyObject *self, PyObject *index) {                        \
+        return held_nth(&family##_held_calls, self, index);                                   \
+    }                                                                                         \
+    static PyObject *family##_m_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs, \
+                                      PyObject *kwnames) {                                    \
+        return held_apply(&family##_held_calls, self, args, nargs, kwnames);                  \
+    }                                                                                         \
+    static PyMethodDef family##_held_defs[] = {                                               \
+        {"legal_actions", family##_m_legal, METH_NOARGS, "The legal actions (on the compiled core)."}, \
+        {"legal_count", family##_m_count, METH_NOARGS, "len(legal_actions()) (on the compiled core)."}, \
+        {"legal_action", family##_m_nth, METH_O, "legal_actions()[index] (on the compiled core)."}, \
+        {"apply", (PyCFunction)(void (*)(void))family##_m_apply, METH_FASTCALL | METH_KEYWORDS, \
+         "Play the action for the current player (on the compiled core)."},                  \
+        {NULL, NULL, 0, NULL},                                                                \
+    };                                                                                        \
+    static PyObject *family##_held_methods(PyObject *self, PyObject *cls) {                   \
+        (void)self;                                                                           \
+        return held_methods(family##_held_defs, cls);                                         \
     }
 
 /* ------------------------------------------------------------------ the game families */

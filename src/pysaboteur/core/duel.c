@@ -55,15 +55,18 @@ typedef struct {
     unsigned char fits[256][16];
     PyObject *place, *orient_obj[2], *end_turn, *bribe_type, *discard_type, *tuple_new,
              *passes, *ids, *maze_type, *catalogue, *memo_type, *unkept, *kept_none[2];
+    /* core/duel.py's PackedMaze, and the capsule holding these tables (borrowed: it lives
+       as long as they do) */
+    PyObject *packed_type, *capsule;
     /* a round's set-up (DuelState._setup_round): goals a round, hand size, keys, cards solo
        sets aside, the round's cards (sorted ids), which cards are the pile's path cards */
     int goals_per_round, hand_size, key_tokens, solo_aside, nround, round_cards[DMAXDECK],
         deck_path[DMAXC];
     /* a round's end (DuelState._end_round): rounds a match, each card's gold, the colour
        that begins a round after a tie, the round's records (RoundResult; last_round's
-       holder views.LaterRoundEnd.by and core/duel.py's _ended, which reads the pieces) */
+       holder views.LaterRoundEnd and core/duel.py's _ended, which reads the pieces) */
     int rounds, value[DMAXC], tie_colour;
-    PyObject *round_result, *later_by, *ended;
+    PyObject *round_result, *later, *ended;
     /* card ids by the code objects themselves (codes[]: what the core writes into hands and
        piles, so what it reads back), open addressing on the pointer; other equal strings go
        to the ids dict */
@@ -199,7 +202,8 @@ static PyObject *duel_tables(PyObject *self, PyObject *spec) {
     for (int i = 0; i < t->ncards; i++) t->value[i] = (int)tuple_long(PyTuple_GET_ITEM(o, 1), i);
     t->tie_colour = (int)tuple_long(o, 2);
     t->round_result = PyTuple_GET_ITEM(o, 3); Py_INCREF(t->round_result);
-    t->later_by = PyTuple_GET_ITEM(o, 4); Py_INCREF(t->later_by);
+    t->later = PyTuple_GET_ITEM(o, 4); Py_INCREF(t->later);
+    CHECK(PyType_Check(t->later), "round_end: LaterRoundEnd");
     t->ended = PyTuple_GET_ITEM(o, 5); Py_INCREF(t->ended);
     o = PyDict_GetItemString(spec, "orient");
     CHECK(o && PyTuple_Check(o), "orient");
@@ -210,16 +214,19 @@ static PyObject *duel_tables(PyObject *self, PyObject *spec) {
         || !(t->tuple_new = kept(spec, "new")) || !(t->passes = kept(spec, "passes"))
         || !(t->ids = kept(spec, "ids")))
         goto fail;
-    o = PyDict_GetItemString(spec, "new_maze");  /* (Maze, catalogue, Memo, forgotten, ((None,)...)) */
-    CHECK(o && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 5 && PyType_Check(PyTuple_GET_ITEM(o, 0))
-          && PyTuple_GET_SIZE(PyTuple_GET_ITEM(o, 4)) == 2, "new_maze");
+    o = PyDict_GetItemString(spec, "new_maze");  /* (Maze, catalogue, Memo, forgotten, ((None,)...), PackedMaze) */
+    CHECK(o && PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 6 && PyType_Check(PyTuple_GET_ITEM(o, 0))
+          && PyTuple_GET_SIZE(PyTuple_GET_ITEM(o, 4)) == 2 && PyType_Check(PyTuple_GET_ITEM(o, 5)),
+          "new_maze");
+    t->packed_type = PyTuple_GET_ITEM(o, 5); Py_INCREF(t->packed_type);
     t->maze_type = PyTuple_GET_ITEM(o, 0); Py_INCREF(t->maze_type);
     t->catalogue = PyTuple_GET_ITEM(o, 1); Py_INCREF(t->catalogue);
     t->memo_type = PyTuple_GET_ITEM(o, 2); Py_INCREF(t->memo_type);
     t->unkept = PyTuple_GET_ITEM(o, 3); Py_INCREF(t->unkept);
     for (int k = 0; k < 2; k++) { t->kept_none[k] = PyTuple_GET_ITEM(PyTuple_GET_ITEM(o, 4), k); Py_INCREF(t->kept_none[k]); }
     if (PyErr_Occurred()) goto fail;
-    return PyCapsule_New(t, "pysaboteur._core.DuelTables", dt_free);
+    t->capsule = PyCapsule_New(t, "pysaboteur._core.DuelTables", dt_free);
+    return t->capsule;
 fail:
     PyMem_RawFree(t);
     return NULL;
@@ -233,6 +240,9 @@ static uint8_t rin[NCTX][NCELLS];       /* reach_in: edges a reached segment poi
 static uint8_t blk[NCTX][NCELLS];       /* passage flags (NO_ENTER, NO_LEAVE) */
 static uint32_t stamp[NCELLS], gen = 1;
 static int touched[NCELLS], ntouched;
+/* the cells touched, sorted (the frontier's order), brought up to date with touched[] when
+   the frontier is next made (a round's touched cells only grow: a few new ones a time) */
+static int tsorted[NCELLS], ntsorted;
 static uint32_t mark[NCELLS], mgen = 1;
 static int grid_ready;
 /* each cell's fit constraint, kept until a neighbour's tile changes (cons_gen[c] == cgen) */
@@ -280,6 +290,7 @@ static void grid_reset(void) {
         for (int k = 0; k < NCTX; k++) { reach[k][c] = 0; rin[k][c] = 0; blk[k][c] = 0; }
     }
     ntouched = 0;
+    ntsorted = 0;
     if (++gen == 0) { memset(stamp, 0, sizeof stamp); gen = 1; }
     if (++cgen == 0) { memset(cons_gen, 0, sizeof cons_gen); cgen = 1; }
 }
@@ -477,18 +488,28 @@ static inline int constraint_of(W *w, int c) {
     return cons_val[c];
 }
 
+/* tsorted brought up to date with touched[] */
+static void sort_touched(void) {
+    for (; ntsorted < ntouched; ntsorted++) {  /* (tsorted holds touched[0..ntsorted)) */
+        int c = touched[ntsorted], lo = 0, hi = ntsorted;
+        while (lo < hi) {
+            int mid = (lo + hi) >> 1;
+            if (tsorted[mid] < c) lo = mid + 1; else hi = mid;
+        }
+        memmove(tsorted + lo + 1, tsorted + lo, sizeof(int) * (size_t)(ntsorted - lo));
+        tsorted[lo] = c;
+    }
+}
+
 /* DuelState._frontier: the empty cells the seat's reach points into, sorted, with their
    fit constraints */
 static void frontier(W *w, int seat) {
     if (w->fr_version[seat] == w->version) return;
     int n = 0, *fr = w->fr[seat];
-    for (int i = 0; i < ntouched; i++) {
-        int c = touched[i];
-        if (rin[seat][c] && tile[c] < 0 && hid[c] < 0) {
-            int j = n++;
-            while (j > 0 && fr[j - 1] > c) { fr[j] = fr[j - 1]; j--; }
-            fr[j] = c;
-        }
+    sort_touched();
+    for (int i = 0; i < ntsorted; i++) {
+        int c = tsorted[i];
+        if (rin[seat][c] && tile[c] < 0 && hid[c] < 0) fr[n++] = c;
     }
     for (int i = 0; i < n; i++) w->frk[seat][i] = constraint_of(w, fr[i]);
     w->nfr[seat] = n;
@@ -562,10 +583,26 @@ static int read_grid(PyObject *d, uint8_t *grid) {
     return 0;
 }
 
+static int load_packed(W *w, const int32_t *p);
+static int packed_ints(DT *t, PyObject *packed, const int32_t **p);
+
 static int read_maze(W *w) {
     PyObject *maze = get_attr(w->state, "maze");
     if (maze == NULL) return -1;
     int rc = -1;
+    if (Py_TYPE(maze) == (PyTypeObject *)w->t->packed_type) {  /* still packed: read as is */
+        PyObject *bl = PyObject_GenericGetAttr(maze, name_of("blocks"));  /* (tables, packed, cat) */
+        const int32_t *p;
+        if (bl != NULL) {
+            if (!PyTuple_Check(bl) || PyTuple_GET_SIZE(bl) != 3 || PyTuple_GET_ITEM(bl, 0) != w->t->capsule)
+                rc = 1;
+            else if (packed_ints(w->t, PyTuple_GET_ITEM(bl, 1), &p) == 0)
+                rc = load_packed(w, p);
+        }
+        Py_XDECREF(bl);
+        Py_DECREF(maze);
+        return rc;
+    }
     PyObject *cells = NULL, *hidden = NULL, *order = NULL, *reachl = NULL, *rinl = NULL,
              *sources = NULL, *blocks = NULL, *version = NULL, *key, *val;
     Py_ssize_t pos = 0;
@@ -724,6 +761,115 @@ static PyObject *int_list(const int *v, int n) {
     return l;
 }
 
+/* ------------------------------------------------------------------ the packed maze */
+/* A maze the core writes is packed, as classic.c's: int32s, the version (low, high), the
+   contexts, the face-up cards in the order laid (cell, oriented tile), the face-down cards
+   (cell, card id), then each context's sources (cell, segments), reached segments (cell,
+   bits), the reach_in edges of empty cells (cell, bits) and the passage flags of face-up
+   cells (cell, flags), each list after its length; cells are the grid's (gi); a context's
+   last three lists in the order of the cells touched (the order its dictionaries had when
+   the maze was written whole).  core/duel.py's PackedMaze holds it and makes it a plain
+   Maze (duel_unpack_maze) the first time anything reads it; the core reads it back
+   directly (load_packed), so a maze nobody reads (a play-out's last, a state dropped after
+   its play-out, the first round of a match played out at once) is never made into
+   dictionaries. */
+static PyObject *pack_maze(W *w) {
+    int cnt[NCTX][3] = {{0}};
+    for (int i = 0; i < ntouched; i++) {
+        int c = touched[i];
+        for (int k = 0; k < w->nctx; k++) {
+            cnt[k][0] += reach[k][c] != 0;
+            cnt[k][1] += rin[k][c] && tile[c] < 0;
+            cnt[k][2] += blk[k][c] && tile[c] >= 0;
+        }
+    }
+    Py_ssize_t n = 5 + 2 * ((Py_ssize_t)w->norder + w->nh);
+    for (int k = 0; k < w->nctx; k++) n += 4 + 2 * (w->ns[k] + cnt[k][0] + cnt[k][1] + cnt[k][2]);
+    PyObject *b = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int32_t));
+    if (b == NULL) return NULL;
+    int32_t *p = (int32_t *)PyBytes_AS_STRING(b);
+    *p++ = (int32_t)(uint32_t)w->version; *p++ = (int32_t)(w->version >> 32); *p++ = w->nctx;
+    *p++ = w->norder;
+    for (int i = 0; i < w->norder; i++) { *p++ = w->order[i]; *p++ = tile[w->order[i]]; }
+    *p++ = w->nh;
+    for (int i = 0; i < w->nh; i++) { *p++ = w->hcell[i]; *p++ = w->hcard[i]; }
+    for (int k = 0; k < w->nctx; k++) {
+        *p++ = w->ns[k];
+        for (int i = 0; i < w->ns[k]; i++) { *p++ = w->scell[k][i]; *p++ = w->smask[k][i]; }
+        *p++ = cnt[k][0];
+        for (int i = 0; i < ntouched; i++) if (reach[k][touched[i]]) { *p++ = touched[i]; *p++ = reach[k][touched[i]]; }
+        *p++ = cnt[k][1];
+        for (int i = 0; i < ntouched; i++) {
+            int c = touched[i];
+            if (rin[k][c] && tile[c] < 0) { *p++ = c; *p++ = rin[k][c]; }
+        }
+        *p++ = cnt[k][2];
+        for (int i = 0; i < ntouched; i++) {
+            int c = touched[i];
+            if (blk[k][c] && tile[c] >= 0) { *p++ = c; *p++ = blk[k][c]; }
+        }
+    }
+    return b;
+}
+
+/* a packed maze's int32s, checked (the contexts 1 to NCTX, every length within the bytes,
+   every cell on the grid, every tile and card known): 0, or -1 (a ValueError) */
+static int packed_ints(DT *t, PyObject *packed, const int32_t **p) {
+    if (!PyBytes_Check(packed) || PyBytes_GET_SIZE(packed) % (Py_ssize_t)sizeof(int32_t)) goto bad;
+    const int32_t *v = (const int32_t *)PyBytes_AS_STRING(packed);
+    Py_ssize_t n = PyBytes_GET_SIZE(packed) / (Py_ssize_t)sizeof(int32_t), at = 3;
+    if (n < 3 || v[2] < 1 || v[2] > NCTX) goto bad;
+    for (int part = 0; part < 2 + 4 * v[2]; part++) {
+        if (at >= n) goto bad;
+        int32_t k = v[at++];
+        if (k < 0 || at + 2 * (Py_ssize_t)k > n) goto bad;
+        for (int32_t i = 0; i < k; i++) {
+            int32_t c = v[at + 2 * i], x = v[at + 2 * i + 1];
+            if (c < 0 || c >= NCELLS || (part == 0 && (x < 0 || x >= t->notiles))
+                || (part == 1 && (x < 0 || x >= t->ncards)))
+                goto bad;
+        }
+        at += 2 * (Py_ssize_t)k;
+    }
+    if (at != n) goto bad;
+    *p = v;
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "duel core: a packed maze");
+    return -1;
+}
+
+/* the grid of w from a packed maze (after grid_reset), the cells touched in read_maze's
+   order for the same maze unpacked: 0; 1: more than the core takes */
+static int load_packed(W *w, const int32_t *p) {
+    w->version = (long long)(uint32_t)p[0] | ((long long)p[1] << 32);
+    if (p[2] != w->nctx) return 1;
+    p += 3;
+    int k = *p++;
+    if (k >= DMAXORDER - 8) return 1;
+    w->norder = 0;
+    for (int i = 0; i < k; i++, p += 2) { tile[p[0]] = (int16_t)p[1]; touch(p[0]); w->order[w->norder++] = p[0]; }
+    k = *p++;
+    if (k > DMAXHID) return 1;
+    w->nh = 0;
+    for (int i = 0; i < k; i++, p += 2) {
+        hid[p[0]] = (int16_t)p[1]; touch(p[0]);
+        w->hcell[w->nh] = p[0]; w->hcard[w->nh] = p[1]; w->nh++;
+    }
+    for (int x = 0; x < w->nctx; x++) {
+        k = *p++;
+        if (k > DMAXSRC) return 1;
+        w->ns[x] = k;
+        for (int i = 0; i < k; i++, p += 2) { w->scell[x][i] = p[0]; w->smask[x][i] = p[1]; }
+        uint8_t *grids[3] = {reach[x], rin[x], blk[x]};
+        for (int g = 0; g < 3; g++) {
+            k = *p++;
+            for (int i = 0; i < k; i++, p += 2) { grids[g][p[0]] = (uint8_t)p[1]; touch(p[0]); }
+        }
+    }
+    return 0;
+}
+
 /* a cell's Python int (py_of), made once and kept: the maze's dicts are keyed by them */
 static PyObject *cell_objs[NCELLS];
 static inline PyObject *cell_obj(int c) {
@@ -739,58 +885,82 @@ static inline int cell_set_small(PyObject *d, int c, long v) {
     return r;
 }
 
-/* Board's dicts (core.h's board_dicts, the same entries in the same order) keyed by the
-   cell ints made once */
-static int maze_dicts(W *w, PyObject *cells, PyObject *order, PyObject *hidden, PyObject *cons) {
-    DT *t = w->t;
-    next_mark();
-    for (int i = 0; i < w->norder; i++) {
-        int c = w->order[i];
-        PyObject *pc = cell_obj(c);
-        if (pc == NULL) return -1;
-        Py_INCREF(pc);
-        PyList_SET_ITEM(order, i, pc);
-        PyObject *ot = PyLong_FromLong(tile[c]);
-        int r = ot == NULL ? -1 : PyDict_SetItem(cells, pc, ot);
-        Py_XDECREF(ot);
-        if (r < 0) return -1;
-        for (int e = 0; e < 4; e++) {
-            int n = c + DELTA[e];
-            if (tile[n] >= 0 || hid[n] >= 0 || mark[n] == mgen) continue;
-            mark[n] = mgen;
-            if (cell_set_small(cons, n, constraint_at(tile, t->open_mask, n)) < 0) return -1;
+/* duel_unpack_maze(tables, packed) -> (cells, hidden, constraint, order, sources, blocks,
+   reach, reach_in, version): a packed maze's dictionaries (the lists per context), the same
+   entries in the same order as the maze the core wrote whole before it packed them
+   (core/duel.py: PackedMaze) */
+static int16_t utile[NCELLS], uhid[NCELLS];
+static uint32_t umark[NCELLS], umgen;
+static PyObject *duel_unpack_maze(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *caps, *packed;
+    if (!PyArg_ParseTuple(args, "OO", &caps, &packed)) return NULL;
+    DT *t = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelTables");
+    const int32_t *p;
+    if (t == NULL || packed_ints(t, packed, &p) < 0) return NULL;
+    static int ready, order[DMAXORDER], hcell[DMAXHID], hcard[DMAXHID];
+    if (!ready) {
+        for (int i = 0; i < NCELLS; i++) { utile[i] = -1; uhid[i] = -1; }
+        ready = 1;
+    }
+    long long version = (long long)(uint32_t)p[0] | ((long long)p[1] << 32);
+    int nctx = p[2], norder = p[3];
+    const int32_t *laid = p + 4, *hidden_at = laid + 2 * norder + 1, *at;
+    int nh = hidden_at[-1];
+    if (norder > DMAXORDER || nh > DMAXHID) {
+        PyErr_SetString(PyExc_ValueError, "duel core: a packed maze");
+        return NULL;
+    }
+    for (int i = 0; i < norder; i++) { order[i] = laid[2 * i]; utile[order[i]] = (int16_t)laid[2 * i + 1]; }
+    for (int i = 0; i < nh; i++) {
+        hcell[i] = hidden_at[2 * i]; hcard[i] = hidden_at[2 * i + 1]; uhid[hcell[i]] = (int16_t)hcard[i];
+    }
+    PyObject *cells = PyDict_New(), *hidden = PyDict_New(), *cons = PyDict_New(),
+             *orderl = PyList_New(norder), *lists[4] = {PyList_New(nctx), PyList_New(nctx),
+                                                         PyList_New(nctx), PyList_New(nctx)},
+             *out = NULL;
+    int ok = cells && hidden && cons && orderl && lists[0] && lists[1] && lists[2] && lists[3];
+    Board b = {utile, uhid, order, hcell, hcard, norder, nh, t->codes, t->open_mask, umark, &umgen};
+    if (ok && board_dicts(&b, cells, orderl, hidden, cons) < 0) ok = 0;
+    at = hidden_at + 2 * nh;
+    /* each context's sources, reach, reach_in, blocks: packed in that order; returned as
+       (sources, blocks, reach, reach_in) */
+    static const int slot[4] = {0, 2, 3, 1};
+    for (int k = 0; ok && k < nctx; k++)
+        for (int g = 0; ok && g < 4; g++) {
+            int m = *at++;
+            PyObject *d = PyDict_New();
+            if (d == NULL) { ok = 0; break; }
+            PyList_SET_ITEM(lists[slot[g]], k, d);
+            for (int i = 0; ok && i < m; i++, at += 2)
+                if (cell_set_small(d, at[0], at[1]) < 0) ok = 0;
         }
-    }
-    for (int i = 0; i < w->nh; i++) {
-        PyObject *pc = cell_obj(w->hcell[i]);
-        if (pc == NULL || PyDict_SetItem(hidden, pc, t->codes[w->hcard[i]]) < 0) return -1;
-    }
-    return 0;
+    if (ok) out = Py_BuildValue("(OOOOOOOOL)", cells, hidden, cons, orderl, lists[0], lists[1],
+                                lists[2], lists[3], version);
+    Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(orderl);
+    for (int g = 0; g < 4; g++) Py_XDECREF(lists[g]);
+    for (int i = 0; i < norder; i++) utile[order[i]] = -1;
+    for (int i = 0; i < nh; i++) uhid[hcell[i]] = -1;
+    return out;
 }
 
-/* core/duel.py's old _put_maze, here: a new Maze for the state (its clones keep theirs:
-   copy-on-write), a new Memo, and the values kept beside the old maze forgotten as
-   DuelState._forget_kept forgets them (the same shared values) */
-/* the state's new maze and its memo (a new (maze, memo) tuple): the Maze made in C, the
-   Memo by its class (a call into Python: release makes them while the state is still held,
-   then writes them with no Python run between its class going back and the maze written) */
-static PyObject *new_maze(W *w, PyObject *cells, PyObject *hidden, PyObject *cons, PyObject *order,
-                          PyObject *src, PyObject *bl, PyObject *rd, PyObject *rid) {
+/* the state's new maze and its memo (a new (maze, memo) tuple): the maze packed (a
+   PackedMaze, its blocks holding the tables, the packing and the catalogue), the Memo made
+   by its class (a call into Python: release makes them while the state is still held,
+   then writes them with no Python run between its class going back and the maze
+   written) */
+static PyObject *make_maze(W *w) {
     DT *t = w->t;
-    PyObject *empty = PyTuple_New(0), *mz = NULL, *version = NULL, *memo = NULL, *r = NULL;
-    if (empty == NULL) return NULL;
-    mz = ((PyTypeObject *)t->maze_type)->tp_new((PyTypeObject *)t->maze_type, empty, NULL);
-    if (mz == NULL || !(version = PyLong_FromLongLong(w->version))) goto done;
-    if (set_attr(mz, "cat", t->catalogue) < 0 || set_attr(mz, "cells", cells) < 0
-        || set_attr(mz, "hidden", hidden) < 0 || set_attr(mz, "constraint", cons) < 0
-        || set_attr(mz, "order", order) < 0 || set_attr(mz, "sources", src) < 0
-        || set_attr(mz, "blocks", bl) < 0 || set_attr(mz, "reach", rd) < 0
-        || set_attr(mz, "reach_in", rid) < 0 || set_attr(mz, "version", version) < 0)
+    PyTypeObject *tp = (PyTypeObject *)t->packed_type;
+    PyObject *packed = pack_maze(w), *m = NULL, *blocks = NULL, *memo = NULL, *r = NULL;
+    if (packed == NULL || !(m = tp->tp_alloc(tp, 0))
+        || !(blocks = PyTuple_Pack(3, t->capsule, packed, t->catalogue))
+        || PyObject_GenericSetAttr(m, name_of("blocks"), blocks) < 0
+        || !(memo = PyObject_CallNoArgs(t->memo_type)))
         goto done;
-    if (!(memo = PyObject_CallNoArgs(t->memo_type))) goto done;
-    r = PyTuple_Pack(2, mz, memo);
+    r = PyTuple_Pack(2, m, memo);
 done:
-    Py_DECREF(empty); Py_XDECREF(mz); Py_XDECREF(version); Py_XDECREF(memo);
+    Py_XDECREF(packed); Py_XDECREF(m); Py_XDECREF(blocks); Py_XDECREF(memo);
     return r;
 }
 
@@ -810,49 +980,6 @@ static int put_maze(W *w, PyObject *made) {
 }
 
 static PyObject *made_maze;  /* (maze, memo) made ahead by release, or NULL */
-
-/* a dict made with room for n entries: the maze's dicts are built whole, and growing one
-   from empty (resized at 5, 10, 21, 42 entries...) costs about as much as the inserts */
-static inline PyObject *dict_sized(Py_ssize_t n) {
-#if PY_VERSION_HEX < 0x030D0000
-    return _PyDict_NewPresized(n);
-#else
-    (void)n;
-    return PyDict_New();
-#endif
-}
-
-static PyObject *make_maze(W *w) {
-    int nreach[NCTX] = {0, 0};  /* each context's reached cells */
-    for (int i = 0; i < ntouched; i++)
-        for (int k = 0; k < w->nctx; k++) nreach[k] += reach[k][touched[i]] != 0;
-    PyObject *cells = dict_sized(w->norder), *hidden = PyDict_New(),
-             *cons = dict_sized(2 * w->norder + 2),
-             *order = PyList_New(w->norder), *src = PyList_New(w->nctx), *bl = PyList_New(w->nctx),
-             *rd = PyList_New(w->nctx), *rid = PyList_New(w->nctx);
-    int ok = cells && hidden && cons && order && src && bl && rd && rid;
-    for (int k = 0; ok && k < w->nctx; k++) {
-        PyObject *a = PyDict_New(), *b = PyDict_New(), *c = dict_sized(nreach[k]), *d = PyDict_New();
-        if (!a || !b || !c || !d) { Py_XDECREF(a); Py_XDECREF(b); Py_XDECREF(c); Py_XDECREF(d); ok = 0; break; }
-        PyList_SET_ITEM(src, k, a); PyList_SET_ITEM(bl, k, b);
-        PyList_SET_ITEM(rd, k, c); PyList_SET_ITEM(rid, k, d);
-        for (int i = 0; ok && i < w->ns[k]; i++)
-            if (cell_set_small(a, w->scell[k][i], w->smask[k][i]) < 0) ok = 0;
-    }
-    if (ok && maze_dicts(w, cells, order, hidden, cons) < 0) ok = 0;
-    for (int i = 0; ok && i < ntouched; i++) {
-        int c = touched[i];
-        for (int k = 0; ok && k < w->nctx; k++) {
-            if (reach[k][c] && cell_set_small(PyList_GET_ITEM(rd, k), c, reach[k][c]) < 0) ok = 0;
-            if (rin[k][c] && tile[c] < 0 && cell_set_small(PyList_GET_ITEM(rid, k), c, rin[k][c]) < 0) ok = 0;
-            if (blk[k][c] && tile[c] >= 0 && cell_set_small(PyList_GET_ITEM(bl, k), c, blk[k][c]) < 0) ok = 0;
-        }
-    }
-    PyObject *made = ok ? new_maze(w, cells, hidden, cons, order, src, bl, rd, rid) : NULL;
-    Py_XDECREF(cells); Py_XDECREF(hidden); Py_XDECREF(cons); Py_XDECREF(order);
-    Py_XDECREF(src); Py_XDECREF(bl); Py_XDECREF(rd); Py_XDECREF(rid);
-    return made;
-}
 
 static int write_maze(W *w) {
     PyObject *made = made_maze != NULL ? made_maze : make_maze(w);
@@ -1181,7 +1308,9 @@ typedef struct {
     int buf[DMAXORDER * 8], nbuf;        /* cells (and repairs' tools) of the entries */
     int fitc[DMAXORDER * 4], nfit;       /* the placements' cells, with their tiles */
     uint64_t fitm[DMAXORDER * 4];
+    int fitn[DMAXORDER * 4];             /* (how many tiles each) */
     int hd[DMAXHAND], mult[DMAXHAND], nk;
+    unsigned gen;                        /* which menu this is (build_menu's count) */
 } Menu;
 
 /* the bits set in x (inline: without -mpopcnt, __builtin_popcountll is a libgcc call) */
@@ -1246,7 +1375,11 @@ static int placement_menu(W *w, int seat, Menu *m) {
         int total = 0, first = m->nfit;
         for (int j = 0; j < nfr; j++) {
             uint64_t f = t->fitset[frk[j]] & tiles;
-            if (f) { m->fitc[m->nfit] = fr[j]; m->fitm[m->nfit] = f; m->nfit++; total += bits64(f); }
+            if (f) {
+                int k = bits64(f);
+                m->fitc[m->nfit] = fr[j]; m->fitm[m->nfit] = f; m->fitn[m->nfit] = k; m->nfit++;
+                total += k;
+            }
         }
         if (total) add(m, total, T_FIT, m->nfit - first, first);
     }
@@ -1316,7 +1449,9 @@ static void action_menu(W *w, int seat, int card, Menu *m) {
 static int build_menu(W *w, Menu *m) {
     DT *t = w->t;
     int seat = w->current;
+    static unsigned menus;
     m->n = 0; m->nbuf = 0; m->nfit = 0; m->nk = 0;
+    m->gen = ++menus ? menus : ++menus;  /* (0: none yet) */
     if (w->phase == ORIENT) { add(m, w->pend_n, T_ORIENT, 0, 0); return 0; }
     if (w->trolls.n) {
         int n = bribable(w, seat, m->buf);
@@ -1374,16 +1509,22 @@ static int main_done(W *w, int seat, int settle_now) {
 /* the cell and oriented tile of a placement entry's i-th action (-1: none) */
 static int placement_at(const Menu *m, const Entry *e, int i, int *otile) {
     if (e->tag == T_PLACE) { *otile = e->a; return m->buf[e->off + i]; }
-    for (int j = e->off; j < e->off + e->a; j++) {
-        uint64_t f = m->fitm[j];
-        int k = bits64(f);
-        if (i < k) {
-            for (int d = 0; d < i; d++) f &= f - 1;  /* drop the lowest tiles */
-            *otile = __builtin_ctzll(f);
-            return m->fitc[j];
+    /* (a decision asks twice: for its action, then to apply it) */
+    static unsigned last_gen;
+    static const Entry *last_e;
+    static int last_i = -1, last_c, last_ot;
+    if (m->gen == last_gen && e == last_e && i == last_i) { *otile = last_ot; return last_c; }
+    last_gen = m->gen; last_e = e; last_i = i;
+    for (int j = e->off, at = i; j < e->off + e->a; j++) {
+        if (at < m->fitn[j]) {
+            uint64_t f = m->fitm[j];
+            for (int d = 0; d < at; d++) f &= f - 1;  /* drop the lowest tiles */
+            *otile = last_ot = __builtin_ctzll(f);
+            return last_c = m->fitc[j];
         }
-        i -= k;
+        at -= m->fitn[j];
     }
+    last_i = -1;
     return -1;
 }
 
@@ -1677,6 +1818,9 @@ static PyObject *empty_rows(int n, PyObject *(*make)(void)) {  /* [make() for ea
     return l;
 }
 static PyObject *new_list(void) { return PyList_New(0); }
+/* a round's log (each seat's passes, the discards): with room for most rounds' */
+#define ROUND_LOG 32
+static PyObject *new_log(void) { return list_with_room(ROUND_LOG); }
 
 static int read_piles(W *w);
 
@@ -1745,8 +1889,8 @@ static int setup_round(W *w, uint64_t *rs) {
     for (int i = 0; i < w->npools; i++) w->pools[i] = w->pools0[i];
     w->phase = MAIN; w->pend_n = 0; w->resume = RESUME_AFTER; w->pending_draw = 0;
     if (set_obj(st, "hands", empty_rows(w->seats, new_list)) < 0
-        || set_obj(st, "discards", PyList_New(0)) < 0
-        || set_obj(st, "passed", empty_rows(w->seats, new_list)) < 0
+        || set_obj(st, "discards", new_log()) < 0
+        || set_obj(st, "passed", empty_rows(w->seats, new_log)) < 0
         || set_obj(st, "in_front", empty_rows(w->seats, new_list)) < 0
         || set_obj(st, "seen", empty_rows(w->seats, PyDict_New)) < 0
         || read_piles(w) < 0)
@@ -1859,10 +2003,17 @@ static PyObject *round_end_record(W *w, int round_no) {
         v[k++] = w->nfront[s];
         for (int i = 0; i < w->nfront[s]; i++) v[k++] = w->front[s][i];
     }
-    PyObject *round = PyLong_FromLong(round_no), *r = NULL;
-    if (round != NULL) r = PyObject_CallFunctionObjArgs(t->later_by, t->ended, round, blob, NULL);
-    Py_XDECREF(round);
-    Py_DECREF(blob);
+    /* LaterRoundEnd.by(_ended, round_no, blob) without a Python frame: its instance made by
+       its type's tp_new and its three slots set as ``by`` sets them (core/duel.py checks the
+       class is still that) */
+    PyTypeObject *type = (PyTypeObject *)t->later;
+    PyObject *args = Py_BuildValue("(iN)", round_no, blob), *empty = PyTuple_New(0), *r = NULL;
+    if (args != NULL && empty != NULL && (r = type->tp_new(type, empty, NULL)) != NULL
+        && (PyObject_GenericSetAttr(r, name_of("make"), t->ended) < 0
+            || PyObject_GenericSetAttr(r, name_of("args"), args) < 0
+            || PyObject_GenericSetAttr(r, name_of("made"), Py_None) < 0))
+        Py_CLEAR(r);
+    Py_XDECREF(args); Py_XDECREF(empty);
     return r;
 }
 
@@ -1947,10 +2098,10 @@ static int end_round(W *w) {
     if (out == NULL || !(goals = get_attr(st, "round_goals"))) goto done;
     for (Py_ssize_t i = 0; !last && i < PyList_GET_SIZE(goals); i++) {
         PyObject *code = PyList_GET_ITEM(goals, i);
-        int claimed = 0;
+        int claimed = 0, id = card_id(w, code);  /* (equal codes: the same id) */
+        if (id < 0) goto done;
         for (int k = 0; k < w->markers.n && !claimed; k++)
-            claimed = t->codes[t->otile_card[tile[w->markers.cell[k]]]] == code
-                      || PyObject_RichCompareBool(t->codes[t->otile_card[tile[w->markers.cell[k]]]], code, Py_EQ) == 1;
+            claimed = t->otile_card[tile[w->markers.cell[k]]] == id;
         if (!claimed && PyList_Append(out, code) < 0) goto done;
     }
     /* the round's record: RoundResult(round, earned, {bribes, paid, totals}) */
@@ -1998,6 +2149,8 @@ static int setup_with(W *w, int shared) {
 
 /* ------------------------------------------------------------------ the play-out */
 static int release_resident(void);  /* the rollout API's state given back (it uses the grid) */
+static int hold_state(W *w, PyObject *ctx, int terminal, int said_ok);  /* a state left there */
+static int is_resident(PyObject *state);  /* is ``state`` the rollout API's? */
 
 static int read_game(W *w, PyObject *game) {
     /* (solo, each seat's colour, each seat's pool, the cells next to a goal, each context's
@@ -2040,101 +2193,136 @@ static int read_piles(W *w) {
     return w->discards && w->passed ? 0 : -1;
 }
 
-static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t, PyObject *game) {
-    static W w;
-    w.t = t; w.state = state; w.deck_full = 0;
-    w.discards = w.passed = w.history = w.actors = NULL;
+static int adopt(PyObject *state);  /* the rollout API's state taken over by a play-out */
+static W rw;                        /* the rollout API's working state (below) */
+static int rfixed;       /* the resident state's match has a fixed deal (Python ends its rounds) */
+static int rterminal;    /* the resident state's match is over (a play-out's last position) */
+
+/* ``ctx``: core/duel.py's rollout context (the state left held when the play-out stops:
+   hold_state), or None (written back) */
+static PyObject *play(PyObject *state, PyObject *rng, int until, int even, DT *t, PyObject *game,
+                      PyObject *ctx) {
+    /* a state the rollout API holds (a new match's first round, a play-out's last position
+       are left there) is played on from the core's copy, read from nothing: its class
+       back; any other is read into rw (nothing is held: duel_play_out gave it back) */
+    int adopted = adopt(state), held = 0, over = 0, said_ok = adopted;  /* (said[]: hold_state) */
+    if (adopted < 0) return NULL;
+    W *w = &rw;
+    if (!adopted) {
+        w->t = t; w->state = state; w->deck_full = 0;
+        w->discards = w->passed = w->history = w->actors = NULL;
+    }
     int shared, fixed;
     {
         PyObject *own = get_attr(state, "rng"), *deal = get_attr(state, "deal");
         shared = own == rng;
         fixed = deal != Py_None;
         Py_XDECREF(own); Py_XDECREF(deal);
-        if (own == NULL || deal == NULL) return NULL;
+        if (own == NULL || deal == NULL) goto error;
     }
     long played = 0;
     int finished = 1, terminal, round0, round_no, rc;
-    if (state_flags(state, &terminal, &round0) < 0) return NULL;
-    if (terminal) return Py_BuildValue("(lO)", 0L, Py_True);
+    if (state_flags(state, &terminal, &round0) < 0) goto error;
     round_no = round0;
-    if ((rc = read_game(&w, game)) != 0) {
-        if (rc < 0) return NULL;
-        return Py_BuildValue("(lO)", 0L, Py_False);
+    if (!adopted) {
+        if (terminal) return Py_BuildValue("(lO)", 0L, Py_True);
+        if ((rc = read_game(w, game)) != 0) {
+            if (rc < 0) return NULL;
+            return Py_BuildValue("(lO)", 0L, Py_False);
+        }
+        if (read_piles(w) < 0 || !(w->history = get_attr(state, "history"))
+            || !(w->actors = get_attr(state, "actors")))
+            goto error;
     }
-    if (read_piles(&w) < 0 || !(w.history = get_attr(state, "history"))
-        || !(w.actors = get_attr(state, "actors")) || get_rng(rng, &w.rng) < 0)
+    if (get_rng(rng, &w->rng) < 0) goto error;
+    /* the logs with room for most play-outs' decisions (a round's, a match's) */
+    Py_ssize_t more = until ? 64 : 160;
+    if (list_reserve(w->history, PyList_GET_SIZE(w->history) + more) < 0
+        || list_reserve(w->actors, PyList_GET_SIZE(w->actors) + more) < 0)
         goto error;
-    rc = sync_in(&w);
-    if (rc < 0) goto error;
-    if (rc > 0) { finished = 0; goto out; }
+    if (!adopted) {
+        rc = sync_in(w);
+        if (rc < 0) goto error;
+        if (rc > 0) { finished = 0; goto out; }
+    }
     for (;;) {
         PyObject *action = NULL;
-        int res = decide(&w, even, &action);
+        int res = decide(w, even, &action);
         if (res < 0) goto error;
         played++;
         if (res == ROUND_END && (!fixed || round_no == t->rounds)) {
             /* the round ended here and, where the match goes on, the next set up (the
                state's maze, hands and the round's fields are written when the core stops) */
-            int bad = end_round(&w) < 0 || PyList_Append(w.history, action) < 0;
+            int bad = end_round(w) < 0 || PyList_Append(w->history, action) < 0;
             Py_DECREF(action);
             if (bad) goto error;
-            if (round_no == t->rounds) break;  /* the match is over: written back below */
-            if (setup_with(&w, shared) < 0) goto error;
+            if (round_no == t->rounds) { over = 1; break; }  /* the match is over: written back below */
+            if (setup_with(w, shared) < 0) goto error;
             round_no++;
             if (until) break;  /* written back below */
             continue;
         }
         if (res == ROUND_END) {
             /* the state as Python's has it when _end_round is called; then the action logged */
-            if (sync_out(&w) < 0 || put_rng(rng, w.rng) < 0) { Py_DECREF(action); goto error; }
+            said_ok = 0;
+            if (sync_out(w) < 0 || put_rng(rng, w->rng) < 0) { Py_DECREF(action); goto error; }
             /* where the match has no fixed deal, the next round is set up here: the
                state's call of _setup_round is answered by the marker */
             setup_called = 0;
             int bad = !fixed && set_attr(state, "_setup_round", marker) < 0;
             PyObject *r = bad ? NULL : PyObject_CallMethod(state, "_end_round", NULL);
             bad = r == NULL || (!fixed && del_attr(state, "_setup_round") < 0)
-                  || PyList_Append(w.history, action) < 0;
+                  || PyList_Append(w->history, action) < 0;
             Py_XDECREF(r);
             Py_DECREF(action);
-            if (bad || get_rng(rng, &w.rng) < 0 || state_flags(state, &terminal, &round_no) < 0)
+            if (bad || get_rng(rng, &w->rng) < 0 || state_flags(state, &terminal, &round_no) < 0)
                 goto error;
             if (setup_called) {  /* (_end_round chose who begins it) */
-                if (attr_int(state, "turn", &w.turn) < 0 || setup_with(&w, shared) < 0) goto error;
+                if (attr_int(state, "turn", &w->turn) < 0 || setup_with(w, shared) < 0) goto error;
                 if (until) { finished = 1; break; }  /* written back below */
                 continue;
             }
             if (terminal || (until && round_no != round0)) goto done;  /* Python's state is whole */
-            if (read_piles(&w) < 0) goto error;
-            rc = sync_in(&w);
+            if (read_piles(w) < 0) goto error;
+            rc = sync_in(w);
             if (rc < 0) goto error;
             if (rc > 0) { finished = 0; goto out; }
             continue;
         }
-        int a = PyList_Append(w.history, action);
+        int a = PyList_Append(w->history, action);
         Py_DECREF(action);
         if (a < 0) goto error;
-        if (w.bail) { finished = 0; break; }
+        if (w->bail) { finished = 0; break; }
     }
-    if (sync_out(&w) < 0) goto error;
+    if (!w->bail && ctx != Py_None) {  /* left on the core, written when read (hold_state) */
+        if (hold_state(w, ctx, over, said_ok) < 0) goto error;
+        rfixed = fixed;
+        held = 1;
+    } else if (sync_out(w) < 0) goto error;
 out:
-    if (put_rng(rng, w.rng) < 0) goto error;
+    if (put_rng(rng, w->rng) < 0) goto error;
 done:
-    Py_XDECREF(w.discards); Py_XDECREF(w.passed); Py_XDECREF(w.history); Py_XDECREF(w.actors);
+    if (!held) { Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors); }
     return Py_BuildValue("(lO)", played, finished ? Py_True : Py_False);
 error:
-    Py_XDECREF(w.discards); Py_XDECREF(w.passed); Py_XDECREF(w.history); Py_XDECREF(w.actors);
+    Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
     return NULL;
 }
 
-/* duel_play_out(state, rng, until_round_end, even, tables, game) -> (played, finished)
- * finished False: the core stopped at a position it does not take (written back), and the
- * caller plays the rest in Python. */
+/* duel_play_out(state, rng, until_round_end, even, tables, game, ctx=None) -> (played,
+ * finished); with ``ctx`` (core/duel.py's rollout context) the state is left held where the
+ * play-out stops (hold_state).  finished False: the core stopped at a position it does not
+ * take (written back), and the caller plays the rest in Python. */
 static PyObject *duel_play_out(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *state, *rng, *caps, *game;
+    PyObject *state, *rng, *caps, *game, *ctx = Py_None;
     int until, even;
-    if (!PyArg_ParseTuple(args, "OOppOO!", &state, &rng, &until, &even, &caps, &PyTuple_Type, &game))
+    if (!PyArg_ParseTuple(args, "OOppOO!|O", &state, &rng, &until, &even, &caps, &PyTuple_Type, &game, &ctx))
         return NULL;
+    if (ctx != Py_None && (!PyTuple_Check(ctx) || PyTuple_GET_SIZE(ctx) != 3)) {
+        PyErr_SetString(PyExc_TypeError, "duel core: the rollout API's context");
+        return NULL;
+    }
     DT *t = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelTables");
     if (t == NULL) return NULL;
     /* one working state for the process: a play-out asked for while another thread's work is
@@ -2142,8 +2330,13 @@ static PyObject *duel_play_out(PyObject *self, PyObject *args) {
        Python is played in Python instead */
     if (wait_core()) return Py_BuildValue("(lO)", 0L, Py_False);
     take_busy();
-    if (release_resident() < 0) { busy = 0; return NULL; }
-    PyObject *result = play(state, rng, until, even, t, game);
+    PyObject *result;
+    if (is_resident(state) && rterminal)  /* a held match over: nothing to play */
+        result = Py_BuildValue("(lO)", 0L, Py_True);
+    else if (!is_resident(state) && release_resident() < 0)
+        result = NULL;
+    else
+        result = play(state, rng, until, even, t, game, ctx);
     busy = 0;
     return result;
 }
@@ -2171,32 +2364,47 @@ done:
     return rc;
 }
 
-/* duel_first_round(state, tables, game, shuffle) -> bool: a new match's first round set up
- * by the core (DuelState._setup_round for a match without a fixed deal: the same numbers
- * drawn from the state's generator, the same cards), the state and its maze written; with
- * ``shuffle``, the match's goals shuffled first (DuelState.__init__'s shuffle); False: the
- * core is busy (the caller shuffles and sets the round up in Python). */
+/* duel_first_round(state, tables, game, shuffle, ctx=None) -> bool: a new match's first
+ * round set up by the core (DuelState._setup_round for a match without a fixed deal: the
+ * same numbers drawn from the state's generator, the same cards); with ``shuffle``, the
+ * match's goals shuffled first (DuelState.__init__'s shuffle); with ``ctx`` (core/duel.py's
+ * rollout context), the round left on the core, the state resident (hold_state: a
+ * play-out or the rollout API goes on from there without reading it), else the state and
+ * its maze written; False: the core is busy (the caller shuffles and sets the round up in
+ * Python). */
 static PyObject *duel_first_round(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *state, *caps, *game;
+    PyObject *state, *caps, *game, *ctx = Py_None;
     int shuffle = 0;
-    if (!PyArg_ParseTuple(args, "OOO!|p", &state, &caps, &PyTuple_Type, &game, &shuffle)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOO!|pO", &state, &caps, &PyTuple_Type, &game, &shuffle, &ctx)) return NULL;
     DT *t = PyCapsule_GetPointer(caps, "pysaboteur._core.DuelTables");
     if (t == NULL) return NULL;
+    int hold = ctx != Py_None;
+    if (hold && (!PyTuple_Check(ctx) || PyTuple_GET_SIZE(ctx) != 3)) {
+        PyErr_SetString(PyExc_TypeError, "duel core: the rollout API's context");
+        return NULL;
+    }
     if (wait_core()) Py_RETURN_FALSE;
     take_busy();
     if (release_resident() < 0) { busy = 0; return NULL; }
-    static W w;
+    static W fw;
+    W *w = hold ? &rw : &fw;
     PyObject *result = NULL;
-    w.t = t; w.state = state; w.deck_full = 0;
-    w.discards = w.passed = w.history = w.actors = NULL;
-    int rc = read_game(&w, game);
+    w->t = t; w->state = state; w->deck_full = 0;
+    w->discards = w->passed = w->history = w->actors = NULL;
+    int rc = read_game(w, game);
     if (rc > 0) result = Py_False;
-    else if (rc == 0 && (!shuffle || shuffle_goals(state) == 0) && attr_int(state, "turn", &w.turn) == 0
-             && setup_with(&w, 0) == 0 && sync_out(&w) == 0)
+    else if (rc == 0 && (!shuffle || shuffle_goals(state) == 0) && attr_int(state, "turn", &w->turn) == 0
+             && setup_with(w, 0) == 0
+             && (hold ? (w->history = get_attr(state, "history")) != NULL
+                        && (w->actors = get_attr(state, "actors")) != NULL && hold_state(w, ctx, 0, 0) == 0
+                        && (rfixed = 0) == 0
+                      : sync_out(w) == 0))
         result = Py_True;
     Py_XINCREF(result);
-    Py_XDECREF(w.discards); Py_XDECREF(w.passed);
+    if (!hold || result != Py_True) {
+        Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
+    }
     busy = 0;
     return result;
 }
@@ -2214,14 +2422,14 @@ static PyObject *duel_first_round(PyObject *self, PyObject *args) {
  * sets the next round up here as play() does (the state kept resident) where the match has
  * no fixed deal; a fixed deal's round end, the match's end, a position the core does not
  * take (the grid's edge) and anything else give the state back; Python goes on from there
- * exactly as it would have. */
-static W rw;
+ * exactly as it would have.  A new match's first round set up by the core is left here
+ * too, its state resident from the start (duel_first_round), and a play-out of the
+ * resident state plays on from the core's copy (adopt). */
 /* the resident state (a weak reference: the core does not keep a state alive; one that dies
    resident leaves nothing to write back) and its own class */
 static PyObject *res_ref, *res_plain;
 static Menu rmenu;
 static int rmenu_ok;
-static int rfixed;       /* the resident state's match has a fixed deal (Python ends its rounds) */
 static PyObject *rlist;  /* rmenu's actions, in order (the core's own list, never handed out) */
 static PyObject *rlast;  /* the action legal_action or random_action handed out last, */
 static int rlast_at;     /* at this index of the menu (apply finds it without a list) */
@@ -2374,7 +2582,11 @@ static int write_step(W *w) {
         Py_DECREF(rows);
         w->front_dirty = 0;
     }
-    if (w->ndeck != w->ndeck0) {
+    if (w->deck_full) {  /* a new round's pile (a first round's left on the core) */
+        if (own_put(st, "deck", codes_list(t, w->deck, w->ndeck)) < 0) return -1;
+        w->deck_full = 0;
+        w->ndeck0 = w->ndeck;
+    } else if (w->ndeck != w->ndeck0) {
         PyObject *deck = own_field(st, "deck");
         int r = deck == NULL ? -1 : PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
         Py_XDECREF(deck);
@@ -2448,11 +2660,62 @@ static int release(void) {
 
 static int release_resident(void) { return release(); }
 
+static int is_resident(PyObject *state) { return res_ref != NULL && resident_state() == state; }
+
+/* the resident state taken over by a play-out of it (play(): rw its working state from
+   here, the logs' references its own): its own class again, nothing written (the play-out
+   writes it when it stops, as it writes any state it read); 1: taken; 0: not resident */
+static int adopt(PyObject *state) {
+    if (!is_resident(state)) return 0;
+    if (set_attr(state, "__class__", res_plain) < 0) return -1;
+    rmenu_ok = 0;
+    Py_CLEAR(rlist); Py_CLEAR(rlast); Py_CLEAR(res_ref); Py_CLEAR(res_plain);
+    return 1;
+}
+
+/* rw's state left on the core (held, as the rollout API holds a state: ``ctx`` is
+   core/duel.py's (tables, held class, ...)) with only what the held class does not guard
+   written: the phase and the seats, and the values kept beside the maze (forgotten: the
+   maze changed); its hands, pile, cards in front, markers, pools and maze are written when
+   read (release), by the first decision applied (write_step), or by its next play-out
+   (adopt).  A new match's first round (duel_first_round) and a play-out's last position
+   (play) are left so: a state dropped after its play-out is never written, and one played
+   on is never read back.  ``terminal``: the match is over (the rollout API gives such a
+   state back before anything else); ``said_ok``: the state has the phase and seats said[]
+   says (held since: only those that changed are written) */
+static int hold_state(W *w, PyObject *ctx, int terminal, int said_ok) {
+    PyObject *st = w->state;
+    DT *t = w->t;
+    static const char *names[6] = {"phase", "resume", "pending_draw", "current", "turn", "keys_left"};
+    int now[6] = {w->phase, w->resume, w->pending_draw, w->current, w->turn, w->keys_left};
+    for (int k = 0; k < 6; k++)
+        if ((!said_ok || now[k] != said[k]) && set_int(st, names[k], now[k]) < 0) return -1;
+    if ((!said_ok || w->phase == ORIENT || said[0] == ORIENT)
+        && write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0)
+        return -1;
+    /* the values DuelState._forget_kept sets, as put_maze writes them (its own class yet) */
+    PyObject *none = t->kept_none[w->seats > 1];
+    if (set_attr(st, "_forbidden", t->unkept) < 0 || set_attr(st, "_front", none) < 0
+        || set_attr(st, "_doors", none) < 0 || set_attr(st, "_ladders", t->unkept) < 0)
+        return -1;
+    told(w);
+    for (int s = 0; s < w->seats; s++) said_hn[s] = -1;  /* (the state's hands not written yet) */
+    PyObject *plain = (PyObject *)Py_TYPE(st), *ref = PyWeakref_NewRef(st, NULL);
+    if (ref == NULL) return -1;
+    Py_INCREF(plain);
+    if (set_attr(st, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) { Py_DECREF(ref); Py_DECREF(plain); return -1; }
+    res_ref = ref; res_plain = plain;
+    rterminal = terminal;
+    rmenu_ok = 0;
+    Py_CLEAR(rlist); Py_CLEAR(rlast);
+    return 0;
+}
+
 /* ``state`` made the resident one (``ctx``: core/duel.py's (tables, resident class, the
    state's game as read_game reads it)): 1; 0 where the core does not take it now (the match
    ended, the grid's edge, the core busy with a play-out); -1 on an error */
 static int enter(PyObject *state, PyObject *ctx) {
-    if (res_ref != NULL && resident_state() == state) return 1;
+    if (res_ref != NULL && resident_state() == state && !rterminal) return 1;
     int rc = release();
     if (rc < 0) return -1;
     W *w = &rw;
@@ -2486,6 +2749,7 @@ static int enter(PyObject *state, PyObject *ctx) {
         Py_XDECREF(ref); Py_DECREF(plain); goto out;
     }
     res_ref = ref; res_plain = plain;
+    rterminal = 0;
     rmenu_ok = 0;
     Py_CLEAR(rlist); Py_CLEAR(rlast);
     rc = 1;
@@ -2700,129 +2964,8 @@ static PyObject *duel_release(PyObject *self, PyObject *state) {
 }
 
 /* ------------------------------------------------------------------ the held class's methods */
-/* legal_actions, legal_count, legal_action and apply of the class a held Duel state has
-   (core/resident.py's Resident) as C methods, as classic.c's held_defs: the rollout API
-   without a Python frame a call (a third of a decision listed in full went to the two
-   Python frames of resident.py's legal_actions and apply).  Each reads the context off the
-   state's class; a state given back since (its own class again: a method looked up before)
-   is Python's, through its own method. */
-static PyObject *held_ctx(PyObject *self) {  /* borrowed; NULL: not held (no error set) */
-    PyObject *d = Py_TYPE(self)->tp_dict, *k = name_of("_ctx");
-    return d == NULL || k == NULL ? NULL : PyDict_GetItemWithError(d, k);
-}
-
-static PyObject *as_python(PyObject *self, const char *name, PyObject *arg) {
-    PyObject *r = duel_release(NULL, self);
-    if (r == NULL) return NULL;
-    Py_DECREF(r);
-    PyObject *meth = name_of(name);
-    return arg == NULL ? PyObject_CallMethodNoArgs(self, meth) : PyObject_CallMethodOneArg(self, meth, arg);
-}
-
-static PyObject *m_legal(PyObject *self, PyObject *noargs) {
-    (void)noargs;
-    PyObject *ctx = held_ctx(self);
-    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_actions", NULL);
-    PyObject *a[2] = {self, ctx}, *r = duel_legal(NULL, a, 2);
-    if (r != Py_None) return r;
-    Py_DECREF(r);
-    return as_python(self, "legal_actions", NULL);
-}
-
-static PyObject *m_count(PyObject *self, PyObject *noargs) {
-    (void)noargs;
-    PyObject *ctx = held_ctx(self);
-    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_count", NULL);
-    PyObject *a[2] = {self, ctx}, *r = duel_count(NULL, a, 2);
-    if (r == NULL) return NULL;
-    long n = PyLong_AsLong(r);
-    if (n >= 0) return r;
-    Py_DECREF(r);
-    return as_python(self, "legal_count", NULL);
-}
-
-static PyObject *m_nth(PyObject *self, PyObject *index) {
-    PyObject *ctx = held_ctx(self);
-    if (ctx == NULL) return PyErr_Occurred() ? NULL : as_python(self, "legal_action", index);
-    PyObject *a[3] = {self, ctx, index}, *r = duel_nth(NULL, a, 3);
-    if (r != Py_None) return r;
-    Py_DECREF(r);
-    return as_python(self, "legal_action", index);
-}
-
-/* apply(action, check=True): State.apply's way on the core (core/resident.py's Resident.apply) */
-static PyObject *m_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PyObject *action = nargs > 0 ? args[0] : NULL, *check_o = nargs > 1 ? args[1] : NULL;
-    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
-    for (Py_ssize_t k = 0; k < nkw; k++) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, k), *v = args[nargs + k];
-        if (PyUnicode_CompareWithASCIIString(key, "action") == 0 && action == NULL) action = v;
-        else if (PyUnicode_CompareWithASCIIString(key, "check") == 0 && check_o == NULL) check_o = v;
-        else { PyErr_Format(PyExc_TypeError, "apply() got an unexpected keyword argument %R", key); return NULL; }
-    }
-    if (action == NULL || nargs > 2) {
-        PyErr_SetString(PyExc_TypeError, "apply() takes an action and, optionally, check");
-        return NULL;
-    }
-    int check = check_o == NULL ? 1 : PyObject_IsTrue(check_o);
-    if (check < 0) return NULL;
-    PyObject *ctx = held_ctx(self), *done = NULL;
-    if (ctx == NULL && PyErr_Occurred()) return NULL;
-    long rc = 2;
-    if (ctx != NULL) {
-        PyObject *a[3] = {self, ctx, action};
-        if ((done = duel_apply(NULL, a, 3)) == NULL) return NULL;
-        rc = PyLong_AsLong(done);
-        Py_DECREF(done);
-        if (rc == 0) Py_RETURN_NONE;
-    }
-    PyObject *r = duel_release(NULL, self);
-    if (r == NULL) return NULL;
-    Py_DECREF(r);
-    if (rc == 1) {  /* not among the legal actions */
-        if (check) {
-            PyObject *err = PyObject_CallMethodOneArg(self, name_of("explain"), action);
-            if (err != NULL) {
-                PyErr_SetObject((PyObject *)Py_TYPE(err), err);
-                Py_DECREF(err);
-            }
-            return NULL;
-        }
-        /* unchecked: Python's own way (State.apply) */
-        r = PyObject_CallMethodOneArg(self, name_of("_apply"), action);
-        if (r == NULL) return NULL;
-        Py_DECREF(r);
-        PyObject *history = get_attr(self, "history");
-        int bad = history == NULL || PyList_Append(history, action) < 0;
-        Py_XDECREF(history);
-        if (bad) return NULL;
-        Py_RETURN_NONE;
-    }
-    return PyObject_CallMethod(self, "apply", "OO", action, check ? Py_True : Py_False);
-}
-
-static PyMethodDef held_defs[] = {
-    {"legal_actions", m_legal, METH_NOARGS, "The legal actions (on the compiled core)."},
-    {"legal_count", m_count, METH_NOARGS, "len(legal_actions()) (on the compiled core)."},
-    {"legal_action", m_nth, METH_O, "legal_actions()[index] (on the compiled core)."},
-    {"apply", (PyCFunction)(void (*)(void))m_apply, METH_FASTCALL | METH_KEYWORDS,
-     "Play the action for the current player (on the compiled core)."},
-    {NULL, NULL, 0, NULL},
-};
-
-/* duel_held_methods(cls) -> {name: method}: the C methods above, put on the held class,
-   made for the state's own class ``cls`` (they take a state of either class) */
-static PyObject *duel_held_methods(PyObject *self, PyObject *cls) {
-    (void)self;
-    if (!PyType_Check(cls)) { PyErr_SetString(PyExc_TypeError, "duel core: a class"); return NULL; }
-    PyObject *out = PyDict_New();
-    for (PyMethodDef *d = held_defs; out != NULL && d->ml_name != NULL; d++) {
-        PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, d);
-        if (descr == NULL || PyDict_SetItemString(out, d->ml_name, descr) < 0) Py_CLEAR(out);
-        Py_XDECREF(descr);
-    }
-    return out;
-}
+/* legal_actions, legal_count, legal_action and apply of the held class (core.h's) */
+HELD_METHODS(duel)
 
 /* ------------------------------------------------------------------ determinization */
 /* The numbers of engine.rng.Draws([RAW, len(cards), len(goals)]).take(rng) and the two
@@ -3482,6 +3625,9 @@ PyMethodDef duel_methods[] = {
     {"duel_first_round", duel_first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, game) -> bool."},
     {"duel_tables", duel_tables, METH_O, "Compile the Duel's tables (a spec dict)."},
+    {"duel_unpack_maze", duel_unpack_maze, METH_VARARGS,
+     "A packed maze's dictionaries: (tables, packed) -> (cells, hidden, constraint, order, "
+     "sources, blocks, reach, reach_in, version)."},
     {"duel_legal", (PyCFunction)(void (*)(void))duel_legal, METH_FASTCALL,
      "legal_actions() on the core: (state, ctx) -> list, or None (not taken)."},
     {"duel_count", (PyCFunction)(void (*)(void))duel_count, METH_FASTCALL,

@@ -19,6 +19,7 @@ round's end and the next set-up made by the core where the match has no fixed de
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Any
 
 from ..engine.actions import Bribe, Discard, EndTurn, Orient
@@ -30,7 +31,7 @@ from ..engine.views import EndedBoard, LaterRoundEnd, RoundEnd
 from ..games.duel import cards as C
 from ..games.duel import state as S
 from ..games.duel.state import DuelGame, DuelState
-from . import _ext
+from . import _ext, packed
 from .resident import Calls, Steps, resident_class
 
 #: what this family puts on the core, as ``core.describe()`` says it
@@ -104,6 +105,14 @@ def _plain_record(cls: type) -> type:
     return cls
 
 
+def _later(cls: type) -> type:
+    """``cls`` (``LaterRoundEnd``), checked to be what duel.c's ``round_end_record`` makes as
+    its ``by`` does, without calling it: the slots (make, args, made), no ``__new__``."""
+    assert vars(cls).get("__slots__") == ("args", "made", "make") and "__new__" not in vars(cls), \
+        "LaterRoundEnd made by duel.c as its by() makes it"
+    return cls
+
+
 def _spec() -> dict[str, Any]:
     """What the core reads of the Duel's catalogue and of ``games/duel/state.py``'s tables."""
     cat = S.CAT
@@ -144,16 +153,33 @@ def _spec() -> dict[str, Any]:
             "place": S._PLACES, "orient": (Orient(False), Orient(True)), "end_turn": EndTurn(),
             "Bribe": Bribe, "Discard": Discard, "new": tuple.__new__, "passes": _PASSES,
             # a new maze written back: the Maze, a new Memo and the values DuelState._forget_kept
-            # sets (shared: replaced, never changed in place)
+            # sets (shared: replaced, never changed in place), the packed maze's class
             "new_maze": (Maze, S.CAT, Memo, S._UNKEPT,
-                         tuple(S._Kept((None,) * seats) for seats in (1, 2))),
+                         tuple(S._Kept((None,) * seats) for seats in (1, 2)), PackedMaze),
             "round_end": (C.ROUNDS, tuple(S._value(code) for code in sorted(ids)),
-                    _colour(C.BLUE), _plain_record(RoundResult), LaterRoundEnd.by, _ended),
+                    _colour(C.BLUE), _plain_record(RoundResult), _later(LaterRoundEnd), _ended),
             "setup": (C.GOALS_PER_ROUND, C.HAND_SIZE, C.KEY_TOKENS, C.SOLO_SET_ASIDE,
                       tuple(ids[code] for code in S._ROUND_CARDS),
                       tuple(code in S._DECK_PATH_SET for code in sorted(ids))),
             "rules": (C.PASS_MAX, C.DISCARD_TO_REPAIR, S.MAIN, S.AFTER, S.ORIENT,
                       S._RESUME_MAIN, S._RESUME_AFTER)}
+
+
+#: what ``duel_unpack_maze`` gives, in its order
+_UNPACKED = ("cells", "hidden", "constraint", "order", "sources", "blocks", "reach", "reach_in",
+             "version")
+
+
+class PackedMaze(packed.PackedMaze):
+    """A Duel's maze the core wrote packed (``_ext.duel_unpack_maze`` documents the
+    packing), as Saboteur's: a plain :class:`Maze` once anything touches it."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def fields(core: Any, packing: bytes) -> Iterable[tuple[str, Any]]:
+        assert _ext is not None  # (only the core makes packed mazes)
+        return zip(_UNPACKED, _ext.duel_unpack_maze(core, packing), strict=True)
 
 
 _TABLES: list[Any] = []
@@ -191,8 +217,9 @@ def _game_of(game: DuelGame) -> tuple[Any, ...]:
 
 
 def play_out_for(cls: type) -> Any:
-    """The compiled play-out for states of exactly ``cls`` (the Duel's, 1 or 2 players)."""
-    return _duel_play_out if cls is DuelState else None
+    """The compiled play-out for states of exactly ``cls`` (the Duel's, 1 or 2 players, or
+    the class of one the core holds: a new match's, see ``_duel_first_round``)."""
+    return _duel_play_out if cls is DuelState or (_CTX and cls is _CTX[0][1]) else None
 
 
 def setup_for(cls: type) -> Any:
@@ -204,20 +231,26 @@ def setup_for(cls: type) -> Any:
 def _duel_first_round(state: DuelState) -> None:
     """A new match without a fixed deal: its goals shuffled (``DuelState.__init__`` leaves
     them in box order for this) and ``state._setup_round()``, on the core (in Python where
-    the core is busy)."""
+    the core is busy).  The round is left on the core, the state held as the rollout API
+    holds one (``resident``: what it has not written is written when read), so that its
+    play-out or its first decisions read nothing back."""
     if (_ext is None or state.deal is not None or state._round != 0
             or state.game.catalogue is not S.CAT
-            or not _ext.duel_first_round(state, core_tables(), _game_of(state.game), True)):
+            or not _ext.duel_first_round(state, core_tables(), _game_of(state.game), True,
+                                         _duel_ctx(state))):
         state.rng.shuffle(state.goals_left)
         state._setup_round()
 
 
 def _duel_play_out(state: DuelState, rng: Rng, until_round_end: bool, policy: str) -> int:
     if type(rng) is not Rng or _ext is None or state.game.catalogue is not S.CAT:
+        if _ext is not None:
+            _ext.duel_release(state)  # (a held state given back first)
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     round_no = state._round
+    # (left held where it stops: written when read, never if dropped, as a new match's)
     played, finished = _ext.duel_play_out(state, rng, until_round_end, policy == "playout",
-                                          core_tables(), _game_of(state.game))
+                                          core_tables(), _game_of(state.game), _duel_ctx(state))
     if not finished:  # a position the core does not take: the rest in Python
         if until_round_end and state._round != round_no:
             return int(played)
@@ -262,10 +295,19 @@ def _duel_ctx(state: DuelState) -> tuple[Any, type, Any] | None:
         assert _ext is not None
         for name, method in _ext.duel_held_methods(DuelState).items():
             setattr(resident, name, method)
+        # a play-out goes on from the core's copy, not given back first
+        resident.play_out = _held_play_out  # type: ignore[attr-defined]
         ctx = (core_tables(), resident, _game_of_state)
         resident._ctx = ctx  # type: ignore[attr-defined]
         _CTX.append(ctx)
     return _CTX[0]
+
+
+def _held_play_out(state: DuelState, rng: Rng, until_round_end: bool = True,
+                   policy: str = "random") -> int:
+    """``play_out`` of a Duel state the core holds: played on from the core's copy
+    (``adopt`` in duel.c), not given back to Python and read again first."""
+    return _duel_play_out(state, rng, until_round_end, policy)
 
 
 def steps_for(cls: type) -> Steps | None:

@@ -70,12 +70,6 @@ def _by_grid(table: dict[int, Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _unpack(maze: Maze) -> None:
-    if type(maze) is PackedMaze:
-        assert _ext is not None  # (only the core makes packed mazes)
-        _ext.lost_mines_unpack_maze(maze)
-
-
 class PackedMaze(packed.PackedMaze):
     """The Lost Mines' packed maze (``lost_mines.c``'s ``pack_maze`` documents the packing;
     ``core.packed`` what it does until unpacked); a play-out on the state reads the packing
@@ -83,7 +77,11 @@ class PackedMaze(packed.PackedMaze):
     catalogue)."""
 
     __slots__ = ()
-    unpack = staticmethod(_unpack)
+
+    @classmethod
+    def unpack(cls, maze: Maze) -> None:
+        assert _ext is not None  # (only the core makes packed mazes)
+        _ext.lost_mines_unpack_maze(maze)
 
 
 def _spec() -> dict[str, Any]:
