@@ -21,6 +21,7 @@ pytest.importorskip("pysaboteur._core")
 pytestmark = pytest.mark.skipif(not core.active(), reason="the compiled core is switched off")
 
 from pysaboteur.core.duel import PackedMaze  # noqa: E402
+from test_core_packed_maze import played  # noqa: E402  (the same play, of the Duel)
 
 
 def packed(state: Any) -> bool:
@@ -32,28 +33,13 @@ def tables(maze: Maze) -> dict[str, Any]:
     return {k: getattr(maze, k) for k in Maze.__slots__ if k != "cat"}
 
 
-def played(game: str, seed: int, decisions: int, pure: bool, whole: bool = False) -> Any:
-    """A match played ``decisions`` decisions by the rollout path, then a play-out to the
-    round's end (or the match's: ``whole``; the core's play-out leaves its maze packed)."""
-    with core.use_pure(pure):
-        state = make_game(game).new_state(seed)
-        rng = Rng(seed)
-        for _ in range(decisions):
-            if state.is_terminal:
-                break
-            state.apply(state.random_action(rng), check=False)
-        if not state.is_terminal:
-            state.play_out(rng, until_round_end=not whole)
-        return state
-
-
 @settings(max_examples=30, deadline=None)
 @given(st.sampled_from(["duel", "solo"]), st.integers(0, 10_000), st.integers(0, 80),
        st.booleans())
 def test_a_packed_maze_is_the_pure_maze_when_read(game: str, seed: int, decisions: int,
                                                   whole: bool) -> None:
-    fast = played(game, seed, decisions, pure=False, whole=whole)
-    slow = played(game, seed, decisions, pure=True, whole=whole)
+    fast = played(game, None, seed, decisions, pure=False, whole=whole)
+    slow = played(game, None, seed, decisions, pure=True, whole=whole)
     assert tables(fast.maze) == tables(slow.maze)
     assert type(vars(fast)["maze"]) is Maze  # unpacked for good by the reading
     assert fast.legal_actions() == slow.legal_actions()

@@ -34,9 +34,10 @@ def tables(maze: Maze) -> dict[str, Any]:
     return {k: getattr(maze, k) for k in Maze.__slots__ if k != "cat"}
 
 
-def played(game: str, players: int | None, seed: int, decisions: int, pure: bool) -> Any:
+def played(game: str, players: int | None, seed: int, decisions: int, pure: bool,
+           whole: bool = False) -> Any:
     """A match played ``decisions`` decisions by the rollout path, then a play-out to the
-    round's end (the core's play-out leaves its maze packed)."""
+    round's end (or the match's: ``whole``; the core's play-out leaves its maze packed)."""
     with core.use_pure(pure):
         state = make_game(game, players).new_state(seed)
         rng = Rng(seed)
@@ -45,7 +46,7 @@ def played(game: str, players: int | None, seed: int, decisions: int, pure: bool
                 break
             state.apply(state.random_action(rng), check=False)
         if not state.is_terminal:
-            state.play_out(rng, until_round_end=True)
+            state.play_out(rng, until_round_end=not whole)
         return state
 
 
