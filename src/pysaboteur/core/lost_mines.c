@@ -2834,6 +2834,9 @@ static PyObject *lost_mines_release(PyObject *self, PyObject *state) {
 
 static int release_resident(void) { return release(); }
 
+/* legal_actions, legal_count, legal_action and apply of the held class (core.h's) */
+HELD_METHODS(lost_mines)
+
 PyMethodDef lost_mines_methods[] = {
     {"lost_mines_first_round", lost_mines_first_round, METH_VARARGS,
      "A new match's first round set up by the core: (state, tables, setup) -> bool."},
@@ -2856,6 +2859,8 @@ PyMethodDef lost_mines_methods[] = {
      "The rollout API: apply(action) of (state, ctx, action): 0 applied, 1 not legal, 2 not taken."},
     {"lost_mines_release", lost_mines_release, METH_O,
      "The rollout API's resident state given back to Python (the state, or None: whichever)."},
+    {"lost_mines_held_methods", lost_mines_held_methods, METH_O,
+     "The rollout API's C methods for the class of a held state: (cls) -> {name: method}."},
     {NULL, NULL, 0, NULL},
 };
 
