@@ -2316,6 +2316,31 @@ static PyObject *later_round_end(PyObject *spec, int round_no, PyObject *reason,
     return r;
 }
 
+/* Saboteur 2's thieves after a round (ExpansionState._start_thefts) into w->thieves: every
+   untrapped holder of a Theft (theft_order), the last to play one first, then clockwise */
+static int find_thieves(W *w) {
+    int n = w->seats, holder[MAXSEATS] = {0}, first = -1;
+    w->nthieves = 0;
+    PyObject *o = get_attr(w->state, "theft_order");
+    if (o == NULL) return -1;
+    Py_ssize_t k = PyList_Check(o) ? PyList_GET_SIZE(o) : -1;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long s = PyLong_AsLong(PyList_GET_ITEM(o, i));
+        if (s < 0 || s >= n) { k = -1; break; }
+        holder[s] = 1; first = (int)s;
+    }
+    Py_DECREF(o);
+    if (k < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "core: theft_order");
+        return -1;
+    }
+    for (int i = 0; k && i < n; i++) {
+        int s = (first + i) % n;
+        if (holder[s] && !w->trap[s]) w->thieves[w->nthieves++] = s;
+    }
+    return 0;
+}
+
 /* ClassicState._end_round on the core, Saboteur's (``pay`` of 9 items) or Saboteur 2's
    (``pay``'s item 9: expansion.py's pay_spec): the pay-out, the details in _end_round's
    order, the round's RoundResult, last_round's holder, the fields it sets, then Saboteur
@@ -2393,35 +2418,22 @@ static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
     if (set_int(st, "phase", MAIN) < 0 || set_attr(st, "pending", Py_None) < 0
         || set_int(st, "next_turn", (w->last + 1) % n) < 0)
         goto out;
-    if (xp) {  /* Saboteur 2's thefts (_start_thefts): every untrapped holder of a Theft, the
-                  last to play one first, then clockwise; steals() plays them */
+    if (xp && !own_thefts) {  /* the rollout API's thefts: Python's, one at a time */
         if (!(o = get_attr(st, "theft_order"))) goto out;
-        int holder[MAXSEATS] = {0}, first = -1;
-        Py_ssize_t k = PyList_Check(o) ? PyList_GET_SIZE(o) : -1;
-        for (Py_ssize_t i = 0; i < k; i++) {
-            long s = PyLong_AsLong(PyList_GET_ITEM(o, i));
-            if (s < 0 || s >= n) { k = -1; break; }
-            holder[s] = 1; first = (int)s;
-        }
+        Py_ssize_t k = PyObject_Length(o);
         Py_DECREF(o);
-        if (k < 0) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "core: theft_order");
-            goto out;
-        }
-        w->nthieves = 0;
-        for (int i = 0; k && i < n; i++) {
-            int s = (first + i) % n;
-            if (holder[s] && !w->trap[s]) w->thieves[w->nthieves++] = s;
-        }
-        if (w->nthieves && !own_thefts) {  /* the rollout API's: Python's, one at a time */
-            w->nthieves = 0;
+        if (k < 0) goto out;
+        if (k) {
             o = PyObject_CallMethod(st, "_start_thefts", NULL);
             if (o == NULL) goto out;
             int pending = PyObject_IsTrue(o);
             Py_DECREF(o);
             if (pending < 0) goto out;
             if (pending) { next_round_called = 0; rc = 0; goto out; }
-        } else if (w->nthieves) {
+        }
+    } else if (xp) {  /* the play-out's: found here, played by steals() */
+        if (find_thieves(w) < 0) goto out;
+        if (w->nthieves) {
             Py_XSETREF(w->thefts, PyDict_GetItemWithError(details, s_thefts));
             if (w->thefts == NULL || !PyList_Check(w->thefts)) {
                 if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "core: thefts");
@@ -2455,9 +2467,12 @@ static int core_steals(W *w, PyObject *rng, int even, long *played) {
     int n = w->seats, k = w->nthieves, who = -1, rc = -1;
     uint64_t s;
     w->nthieves = 0; w->thefts = NULL;
-    if (!(old = get_attr(st, "purse")) || !PyList_Check(old) || PyList_GET_SIZE(old) != n
-        || PyTuple_GET_SIZE(steal) != n || get_rng(rng, &s) < 0)
+    if (!(old = get_attr(st, "purse"))) goto out;
+    if (!PyList_Check(old) || PyList_GET_SIZE(old) != n || PyTuple_GET_SIZE(steal) != n) {
+        PyErr_SetString(PyExc_ValueError, "core: the purses or the thefts' table");
         goto out;
+    }
+    if (get_rng(rng, &s) < 0) goto out;
     for (int v = 0; v < n; v++) purse[v] = PyLong_AsLong(PyList_GET_ITEM(old, v));
     for (int i = 0; i < k; i++) {
         int thief = w->thieves[i], victims[MAXSEATS], nv = 0;
