@@ -28,6 +28,7 @@
 #define MAXNEAR 32
 #define KWORDS ((MAXCARDS + 63) / 64)
 #define MAXNUGGETS 256   /* nugget cards a pay-out takes */
+#define LCLATE 8         /* cards laid the ladder cells are updated for, at most */
 #define LOGN 256         /* decisions a play-out logs before it writes them to the state */
 
 enum { K_PATH = 0, K_LADDER, K_TOOL, K_CELL, K_SEAT };
@@ -99,6 +100,7 @@ typedef struct {
        discard_n cards discarded to remove one lying in front (0: no such option); the cards
        in front that still let a seat build (their bits); the cells no ladder may take */
     int pass_max, discard_n, build_ok, nnear, near[MAXNEAR];
+    uint64_t near_bits[NCELLS / 64];  /* the near cells as a bit set (lc_update) */
     PyObject *pass_type, *discard_type, *tuple_new, *passes;
     /* the interned actions looked up so far (placements, map and rockfall targets), by key:
        open addressing, kept for the process's life as the Python tables keep them */
@@ -239,6 +241,7 @@ static PyObject *make_tables(PyObject *self, PyObject *spec) {
             long pc = item_long(near, i);
             CHECK(gi_ok(pc), "near cells");
             t->near[i] = gi_of(pc);
+            t->near_bits[t->near[i] >> 6] |= 1ULL << (t->near[i] & 63);
         }
     }
     if (!(t->pass_type = get(spec, "Pass")) || !(t->discard_type = get(spec, "Discard"))
@@ -284,6 +287,7 @@ typedef struct {
     int phase, pend_g, pend_n, pend_opt[2];
     int pending_draw, last, finder, turn, current;
     int maze_dirty, tools_seen, bail, deck_full;
+    int unwritten;  /* the hands not written into the state yet (a held state: hold_state) */
     unsigned front_dirty;  /* seats whose cards in front Python has not been told (set_front) */
     unsigned hdirty;       /* seats whose hands changed (the rollout API writes only those) */
     int said[6];           /* phase, pending_draw, last, finder, turn, current as last written */
@@ -292,6 +296,7 @@ typedef struct {
     int rounds;
     int fr[4 * MAXORDER], frk[4 * MAXORDER], nfr, fr_valid;
     int lc[4 * MAXORDER], lck[4 * MAXORDER], nlc, lc_valid;  /* ladder cells, as fr */
+    int lc_late[LCLATE], nlc_late;  /* cells laid on since they were found (lc_update) */
     uint64_t rng;
     PyObject *state, *discards, *passed, *history, *actors;
     /* a play-out's log (play(): ``logging``): the actors and actions of the decisions since
@@ -406,12 +411,12 @@ static int stackbuf[2 * 16 * MAXORDER];
 static inline int constraint_of(W *w, int c);
 static int fr_find(W *w, int c);
 static void fr_update(W *w, int c);
+static void lc_update(W *w, int c);
 
 static void place(W *w, int c, int otile) {
     Tables *t = w->t;
     w->version++;
     w->maze_dirty = 1;
-    w->lc_valid = 0;
     if (hid[c] >= 0) {
         hid[c] = -1;
         int k = 0;
@@ -442,6 +447,10 @@ static void place(W *w, int c, int otile) {
     if (top) spread(w, stackbuf, top);
     fresh_on = 0;
     if (w->fr_valid) fr_update(w, c);
+    if (w->lc_valid) {  /* updated when next asked for (a ladder card in the hand) */
+        if (w->nlc_late < LCLATE) w->lc_late[w->nlc_late++] = c;
+        else w->lc_valid = 0;
+    }
 }
 
 static void recompute(W *w) {
@@ -896,10 +905,11 @@ done:
 static int flush_fronts(W *w);
 
 static PyObject *own_field(PyObject *st, const char *name);
-static int sync_out(W *w) {
+/* every hand and the pile written into the state whole (the pile: a round the core dealt),
+   or the cards drawn from it taken off */
+static int write_piles(W *w) {
     Tables *t = w->t;
     PyObject *st = w->state;
-    if (flush_fronts(w) < 0) return -1;
     PyObject *hands = own_field(st, "hands");
     if (hands == NULL) return -1;
     for (int s = 0; s < w->seats; s++) {
@@ -935,6 +945,14 @@ static int sync_out(W *w) {
         if (r < 0) return -1;
         w->ndeck0 = w->ndeck;
     }
+    w->unwritten = 0; w->hdirty = 0;
+    return 0;
+}
+
+static int sync_out(W *w) {
+    Tables *t = w->t;
+    PyObject *st = w->state;
+    if (flush_fronts(w) < 0 || write_piles(w) < 0) return -1;
     if (set_int(st, "phase", w->phase) || set_int(st, "pending_draw", w->pending_draw)
         || set_int(st, "last", w->last) || set_int(st, "finder", w->finder)
         || set_int(st, "turn", w->turn) || set_int(st, "current", w->current))
@@ -1353,7 +1371,11 @@ static inline int can_build(W *w, int seat) {
 static int ladder_cells(W *w) {
     Tables *t = w->t;
     int n = 0, *cells = w->lc, *ks = w->lck;
-    if (w->lc_valid) return w->nlc;
+    if (w->lc_valid) {
+        for (int i = 0; i < w->nlc_late; i++) lc_update(w, w->lc_late[i]);
+        w->nlc_late = 0;
+        return w->nlc;
+    }
     if (++mgen == 0) { memset(mark, 0, sizeof mark); mgen = 1; }
     for (int i = 0; i < t->nnear; i++) mark[t->near[i]] = mgen;
     for (int i = 0; i < w->norder; i++)
@@ -1367,7 +1389,43 @@ static int ladder_cells(W *w) {
     for (int i = 0; i < n; i++) ks[i] = constraint_of(w, cells[i]);
     w->nlc = n;
     w->lc_valid = 1;
+    w->nlc_late = 0;
     return n;
+}
+
+/* where c is among the ladder cells (sorted), or where it would go: -1 - that index */
+static int lc_find(W *w, int c) {
+    int lo = 0, hi = w->nlc;
+    while (lo < hi) {
+        int mid = (lo + hi) >> 1;
+        if (w->lc[mid] < c) lo = mid + 1; else hi = mid;
+    }
+    return lo < w->nlc && w->lc[lo] == c ? lo : -1 - lo;
+}
+
+/* the ladder cells after a card laid face up on c (a path card, a ladder or a goal turned
+   over): c leaves them, its empty neighbours away from the goals join them, and those
+   neighbours' constraints change (a constraint is made of the four neighbours' tiles
+   only); the same cells as ladder_cells() would find anew */
+static void lc_update(W *w, int c) {
+    Tables *t = w->t;
+    int *lc = w->lc, *lck = w->lck, at = lc_find(w, c);
+    if (at >= 0) {  /* (a few dozen cells: shifted by hand, not memmove) */
+        w->nlc--;
+        for (int k = at; k < w->nlc; k++) { lc[k] = lc[k + 1]; lck[k] = lck[k + 1]; }
+    }
+    for (int e = 0; e < 4; e++) {
+        int n = c + DELTA[e];
+        if (tile[n] >= 0 || hid[n] >= 0 || (t->near_bits[n >> 6] >> (n & 63) & 1)) continue;
+        int j = lc_find(w, n);
+        if (j < 0) {
+            j = -1 - j;
+            for (int k = w->nlc; k > j; k--) { lc[k] = lc[k - 1]; lck[k] = lck[k - 1]; }
+            lc[j] = n;
+            w->nlc++;
+        }
+        lck[j] = constraint_of(w, n);
+    }
 }
 
 /* a path card's placements on cells (constraints ks): by orientation, then cell; their
@@ -1933,8 +1991,10 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
 
 
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
-                      PyObject *setup);
+                      PyObject *setup, int adopted);
 static int release_resident(void);  /* the rollout API's state given back (it uses the grid) */
+static int adopt(PyObject *state, Tables *t);  /* the rollout API's state taken by a play-out */
+static W rw;  /* the rollout API's working state, and the play-outs' (below) */
 
 /* classic_play_out(state, rng, until_round_end, even, tables) -> (played, finished)
  * finished False: the core stopped at a position it does not take (written back), and the
@@ -1951,8 +2011,9 @@ static PyObject *classic_play_out(PyObject *self, PyObject *args) {
        Python (a round's end of its own) is played in Python instead */
     if (wait_core()) return Py_BuildValue("(lOO)", 0L, Py_False, Py_False);
     take_busy();
-    if (release_resident() < 0) { busy = 0; return NULL; }
-    PyObject *result = play(state, rng, until, even, t, setup);
+    int adopted = adopt(state, t);
+    if (adopted < 0 || (!adopted && release_resident() < 0)) { busy = 0; return NULL; }
+    PyObject *result = play(state, rng, until, even, t, setup, adopted);
     busy = 0;
     return result;
 }
@@ -2542,9 +2603,12 @@ static int steals(W *w, PyObject *rng, int even, long *played) {
     return 0;
 }
 
+/* a play-out in rw (the rollout API's working state: nothing is held while it plays, see
+   classic_play_out); ``adopted``: rw holds this state already (a new match's first round,
+   hold_state), played on from there with nothing read */
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
-                      PyObject *setup) {
-    static W w;
+                      PyObject *setup, int adopted) {
+    W *w = &rw;
     int shared;
     {
         PyObject *own = get_attr(state, "rng");
@@ -2552,77 +2616,93 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
         shared = own == rng;
         Py_DECREF(own);
     }
-    w.setup = setup;
-    w.rounds = setup == Py_None ? 0 : (int)PyLong_AsLong(PyTuple_GET_ITEM(setup, 9));
-    w.pay = setup == Py_None ? Py_None : PyTuple_GET_ITEM(setup, 11);
-    w.deck_full = 0;
-    w.t = t;
-    w.seats = 0; w.tools_seen = 0; w.bail = 0; w.front_dirty = 0;
-    w.nthieves = 0; Py_CLEAR(w.thefts);
-    w.discards = w.passed = w.history = w.actors = NULL;
-    w.state = state;
-    w.logging = 1; w.nactors = w.nhist = 0;
+    w->setup = setup;
+    w->rounds = setup == Py_None ? 0 : (int)PyLong_AsLong(PyTuple_GET_ITEM(setup, 9));
+    w->pay = setup == Py_None ? Py_None : PyTuple_GET_ITEM(setup, 11);
+    if (w->pay != Py_None) {  /* a round's end of the state's own (tests): it is called */
+        PyObject *d = PyObject_GenericGetDict(state, NULL);
+        int own = d == NULL ? -1 : PyDict_Contains(d, name_of("_end_round"));
+        Py_XDECREF(d);
+        if (own < 0) return NULL;
+        if (own) w->pay = Py_None;
+    }
+    w->t = t;
+    w->bail = 0;
+    w->nthieves = 0; Py_CLEAR(w->thefts);
+    w->state = state;
+    w->logging = 1; w->nactors = w->nhist = 0;
+    if (!adopted) {
+        w->deck_full = 0; w->unwritten = 0;
+        w->seats = 0; w->tools_seen = 0; w->front_dirty = 0;
+        w->discards = w->passed = w->history = w->actors = NULL;
+    }
     long played = 0;
     int finished = 1, terminal, round0, round_no, rc, phase;
-    if (state_flags(state, &terminal, &round0) < 0) return NULL;
+    if (state_flags(state, &terminal, &round0) < 0) goto error;
     round_no = round0;
+    if (adopted) {  /* (a held state is in its main phase, or orienting a card: sync_in's) */
+        if (terminal) { PyErr_SetString(PyExc_AssertionError, "core: a held match over"); goto error; }
+        if (get_rng(rng, &w->rng) < 0) goto error;
+        goto play;
+    }
     if (terminal) return Py_BuildValue("(lOO)", 0L, Py_True, Py_False);
-    if (!(w.discards = get_attr(state, "discards"))) return NULL;
-    if (!(w.passed = get_attr(state, "passed"))) goto error;
-    if (!(w.history = get_attr(state, "history"))) goto error;
-    if (!(w.actors = get_attr(state, "actors"))) goto error;
+    if (!(w->discards = get_attr(state, "discards"))) return NULL;
+    if (!(w->passed = get_attr(state, "passed"))) goto error;
+    if (!(w->history = get_attr(state, "history"))) goto error;
+    if (!(w->actors = get_attr(state, "actors"))) goto error;
     if (attr_int(state, "phase", &phase) < 0) goto error;
     if (phase == STEAL) {  /* a round over, its thefts pending: they are Python's */
         PyObject *hands = get_attr(state, "hands");
         if (hands == NULL) goto error;
-        w.seats = (int)PyList_Size(hands);
+        w->seats = (int)PyList_Size(hands);
         Py_DECREF(hands);
         next_round_called = 0;
-        if (steals(&w, rng, even, &played) < 0) goto error;
+        if (steals(w, rng, even, &played) < 0) goto error;
         goto round_over;
     }
-    if (get_rng(rng, &w.rng) < 0) goto error;
-    rc = sync_in(&w);
+    if (get_rng(rng, &w->rng) < 0) goto error;
+    rc = sync_in(w);
     if (rc < 0) goto error;
     if (rc > 0) { finished = 0; goto out; }
+play:
     for (;;) {
         if (terminal || (until && round_no != round0)) break;
         PyObject *action = NULL;
-        int res = decide(&w, even, &action);
+        int res = decide(w, even, &action);
         if (res < 0) goto error;
         played++;
         if (res == ROUND_END) {
             /* the state as Python's has it when _end_round is called; then the action logged.
                Where the core pays and sets the next round up, the state is written when the
                play-out stops (after that set-up), the last round's end excepted */
-            if (flush_logs(&w) < 0) { Py_DECREF(action); goto error; }
-            int write = w.pay == Py_None || round_no >= w.rounds;
-            if ((write && sync_out(&w) < 0) || put_rng(rng, w.rng) < 0) {
+            if (flush_logs(w) < 0) { Py_DECREF(action); goto error; }
+            int write = w->pay == Py_None || round_no >= w->rounds;
+            if ((write && sync_out(w) < 0) || put_rng(rng, w->rng) < 0) {
                 Py_DECREF(action); goto error;
             }
-            int bad = (w.pay != Py_None ? end_round_classic(&w, w.pay, write, 1)
-                                        : call_round(&w, "_end_round", NULL)) < 0
-                      || PyList_Append(w.history, action) < 0;
+            int bad = (w->pay != Py_None ? end_round_classic(w, w->pay, write, 1)
+                                        : call_round(w, "_end_round", NULL)) < 0
+                      || PyList_Append(w->history, action) < 0;
             Py_DECREF(action);
-            if (bad || steals(&w, rng, even, &played) < 0) goto error;
+            if (bad || steals(w, rng, even, &played) < 0) goto error;
         round_over:
-            if (get_rng(rng, &w.rng) < 0 || state_flags(state, &terminal, &round_no) < 0)
+            if (get_rng(rng, &w->rng) < 0 || state_flags(state, &terminal, &round_no) < 0)
                 goto error;
-            if (w.setup != Py_None && next_round_called) {  /* ClassicState._next_round */
-                w.phase = MAIN;
+            if (w->setup != Py_None && next_round_called) {  /* ClassicState._next_round */
+                w->phase = MAIN;
                 if (set_int(state, "phase", MAIN) < 0) goto error;
-                if (round_no == w.rounds) {
+                if (round_no == w->rounds) {
                     if (set_attr(state, "terminal", Py_True) < 0) goto error;
                     goto done;  /* Python's state is whole */
                 }
-                if (attr_int(state, "next_turn", &w.turn) < 0) goto error;
+                if (attr_int(state, "next_turn", &w->turn) < 0) goto error;
                 if (shared) {
-                    if (setup_round(&w, &w.rng) < 0) goto error;
+                    if (setup_round(w, &w->rng) < 0) goto error;
                 } else {
                     uint64_t s;
                     PyObject *srng = get_attr(state, "rng");
                     if (srng == NULL) goto error;
-                    int fail = get_rng(srng, &s) < 0 || setup_round(&w, &s) < 0 || put_rng(srng, s) < 0;
+                    int fail = get_rng(srng, &s) < 0 || setup_round(w, &s) < 0 || put_rng(srng, s) < 0;
                     Py_DECREF(srng);
                     if (fail) goto error;
                 }
@@ -2630,35 +2710,37 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
                 continue;  /* (a play-out to the round's end stops here, written back below) */
             }
             if (terminal || (until && round_no != round0)) goto done;  /* Python's state is whole */
-            Py_DECREF(w.discards); Py_DECREF(w.passed);
-            w.discards = w.passed = NULL;
-            if (!(w.discards = get_attr(state, "discards"))) goto error;
-            if (!(w.passed = get_attr(state, "passed"))) goto error;
-            rc = sync_in(&w);
+            Py_DECREF(w->discards); Py_DECREF(w->passed);
+            w->discards = w->passed = NULL;
+            if (!(w->discards = get_attr(state, "discards"))) goto error;
+            if (!(w->passed = get_attr(state, "passed"))) goto error;
+            rc = sync_in(w);
             if (rc < 0) goto error;
             if (rc > 0) { finished = 0; goto out; }
             continue;
         }
-        if (log_action(&w, action) < 0) goto error;
-        if (w.bail) { finished = 0; break; }
+        if (log_action(w, action) < 0) goto error;
+        if (w->bail) { finished = 0; break; }
     }
-    if (flush_logs(&w) < 0 || sync_out(&w) < 0) goto error;
+    if (flush_logs(w) < 0 || sync_out(w) < 0) goto error;
 out:
-    if (flush_logs(&w) < 0 || put_rng(rng, w.rng) < 0) goto error;
+    if (flush_logs(w) < 0 || put_rng(rng, w->rng) < 0) goto error;
 done:
-    w.logging = 0;
-    Py_XDECREF(w.discards); Py_XDECREF(w.passed); Py_XDECREF(w.history); Py_XDECREF(w.actors);
-    return Py_BuildValue("(lOO)", played, finished ? Py_True : Py_False, w.tools_seen ? Py_True : Py_False);
+    w->logging = 0;
+    w->setup = w->pay = Py_None; w->rounds = 0;
+    Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
+    return Py_BuildValue("(lOO)", played, finished ? Py_True : Py_False, w->tools_seen ? Py_True : Py_False);
 error:
-    if (w.history != NULL && w.actors != NULL) {  /* (the references it holds let go) */
+    if (w->history != NULL && w->actors != NULL) {  /* (the references it holds let go) */
         PyObject *et, *ev, *tb;
         PyErr_Fetch(&et, &ev, &tb);
-        (void)flush_logs(&w);
+        (void)flush_logs(w);
         PyErr_Restore(et, ev, tb);
     }
-    for (int i = 0; i < w.nhist; i++) Py_DECREF(w.log_action[i]);
-    w.logging = 0; w.nactors = w.nhist = 0;
-    Py_XDECREF(w.discards); Py_XDECREF(w.passed); Py_XDECREF(w.history); Py_XDECREF(w.actors);
+    for (int i = 0; i < w->nhist; i++) Py_DECREF(w->log_action[i]);
+    w->logging = 0; w->nactors = w->nhist = 0;
+    w->setup = w->pay = Py_None; w->rounds = 0;
+    Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
     return NULL;
 }
 
@@ -2673,7 +2755,6 @@ error:
  * the state back to Python first: release) or another state comes to the core.  A round's
  * end, a position the core does not take (the grid's edge) and anything else give the state
  * back too; Python goes on from there exactly as it would have. */
-static W rw;
 /* the resident state (a weak reference: the core does not keep a state alive; one that dies
    resident leaves nothing to write back) and its own class */
 static PyObject *res_ref;
@@ -2850,7 +2931,9 @@ static int write_step(W *w) {
     Tables *t = w->t;
     PyObject *st = w->state;
     if (flush_fronts(w) < 0) return -1;
-    if (w->hdirty) {
+    if (w->unwritten || w->deck_full) {  /* a held state's hands and pile: written whole */
+        if (write_piles(w) < 0) return -1;
+    } else if (w->hdirty) {
         PyObject *hands = own_field(st, "hands");
         if (hands == NULL) return -1;
         for (int s = 0; s < w->seats; s++) {  /* changed in place, no list made */
@@ -2939,6 +3022,48 @@ static int release(void) {
     return r;
 }
 
+/* rw's state left on the core, held as the rollout API holds a state (``ctx``: classic.py's
+   (tables, held class, ...)), with only what the held class does not guard written: the
+   cards in front, the logs, the phase and the seats; its hands, its pile (a round the core
+   dealt) and its maze are written when read (release), by the first decision the rollout
+   API applies (write_step) or never, where its play-out (adopt) deals the next round or the
+   state is dropped.  A new match's first round is left so (first_round). */
+static int hold_state(W *w, PyObject *ctx) {
+    PyObject *st = w->state;
+    if (flush_fronts(w) < 0 || flush_logs(w) < 0) return -1;
+    static const char *names[6] = {"phase", "pending_draw", "last", "finder", "turn", "current"};
+    int now[6] = {w->phase, w->pending_draw, w->last, w->finder, w->turn, w->current};
+    for (int k = 0; k < 6; k++) {
+        if (set_int(st, names[k], now[k]) < 0) return -1;
+        w->said[k] = now[k];
+    }
+    if (write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0) return -1;
+    PyObject *plain = (PyObject *)Py_TYPE(st), *ref = PyWeakref_NewRef(st, NULL);
+    if (ref == NULL) return -1;
+    Py_INCREF(plain);
+    if (set_attr(st, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) {
+        Py_DECREF(ref); Py_DECREF(plain); return -1;
+    }
+    res_ref = ref; res_plain = plain;
+    w->unwritten = 1; w->hdirty = 0;
+    w->setup = w->pay = Py_None; w->rounds = 0; w->logging = 0;
+    rmenu_ok = 0;
+    rlisted = 0; rarr_clear(); Py_CLEAR(rlast);
+    return 0;
+}
+
+/* the resident state taken over by a play-out of it (play(): rw its working state from
+   here, the logs' references its own): its own class again, nothing written (the play-out
+   writes it when it stops, as it writes any state it read); 1: taken; 0: not resident (or
+   resident with other tables: given back first by the caller) */
+static int adopt(PyObject *state, Tables *t) {
+    if (res_ref == NULL || resident_state() != state || rw.t != t) return 0;
+    if (set_attr(state, "__class__", res_plain) < 0) return -1;
+    rmenu_ok = 0;
+    rlisted = 0; rarr_clear(); Py_CLEAR(rlast); Py_CLEAR(res_ref); Py_CLEAR(res_plain);
+    return 1;
+}
+
 /* ``state`` made the resident one (``ctx``: core/classic.py's (tables, resident class,
    set-up)): 1; 0 where the core does not take it now (the game ended, another phase, the
    grid's edge); -1 on an error.  The caller holds the core (take_busy) */
@@ -2953,7 +3078,7 @@ static int enter(PyObject *state, PyObject *ctx) {
     Tables *t = PyCapsule_GetPointer(PyTuple_GET_ITEM(ctx, 0), "pysaboteur._core.Tables");
     if (t == NULL) return -1;
     w->t = t; w->setup = Py_None; w->pay = Py_None; w->rounds = 0; w->deck_full = 0;
-    w->seats = 0; w->tools_seen = 0; w->bail = 0; w->front_dirty = 0;
+    w->seats = 0; w->tools_seen = 0; w->bail = 0; w->front_dirty = 0; w->unwritten = 0;
     w->state = state;
     int terminal, round_no;
     rc = -1;
@@ -3223,41 +3348,55 @@ static int release_resident(void) { return release(); }
 /* legal_actions, legal_count, legal_action and apply of the held class (core.h's) */
 HELD_METHODS(classic)
 
-/* first_round(state, tables, setup) -> bool: a new match's first round set up by the core
- * (ClassicState._setup_round for a match without a fixed deal: the same numbers drawn from
- * the state's generator, the same cards), the state and its maze written; False: the core
- * is busy (the caller sets the round up in Python). */
+/* first_round(state, tables, setup, ctx=None) -> bool: a new match's first round set up by
+ * the core (ClassicState._setup_round for a match without a fixed deal: the same numbers
+ * drawn from the state's generator, the same cards); with ``ctx`` (classic.py's rollout
+ * context) the round left on the core, the state held (hold_state: a play-out or the
+ * rollout API goes on from there without reading it), else the state and its maze
+ * written; False: the core is busy (the caller sets the round up in Python). */
 static PyObject *first_round(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *state, *caps, *setup;
-    if (!PyArg_ParseTuple(args, "OOO", &state, &caps, &setup)) return NULL;
+    PyObject *state, *caps, *setup, *ctx = Py_None;
+    if (!PyArg_ParseTuple(args, "OOO|O", &state, &caps, &setup, &ctx)) return NULL;
     Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.Tables");
     if (t == NULL) return NULL;
+    int hold = ctx != Py_None;
+    if (hold && (!PyTuple_Check(ctx) || PyTuple_GET_SIZE(ctx) != 3
+                 || PyTuple_GET_ITEM(ctx, 0) != t->capsule)) {
+        PyErr_SetString(PyExc_TypeError, "core: the rollout API's context");
+        return NULL;
+    }
     if (wait_core()) Py_RETURN_FALSE;
     take_busy();
     if (release_resident() < 0) { busy = 0; return NULL; }
-    static W w;
+    static W fw;
+    W *w = hold ? &rw : &fw;
     PyObject *srng = NULL, *result = NULL;
-    w.t = t; w.state = state; w.setup = setup;
-    w.tools_seen = 0; w.bail = 0; w.deck_full = 0; w.front_dirty = 0;
-    w.discards = w.passed = w.actors = NULL;
-    w.history = get_attr(state, "history");
+    w->t = t; w->state = state; w->setup = setup; w->pay = Py_None; w->rounds = 0;
+    w->tools_seen = 0; w->bail = 0; w->deck_full = 0; w->front_dirty = 0; w->unwritten = 0;
+    w->nthieves = 0; w->logging = 0; w->nactors = w->nhist = 0;
+    w->discards = w->passed = w->actors = NULL;
+    w->history = get_attr(state, "history");
     PyObject *game = get_attr(state, "game");
     int players = 0;
-    if (w.history == NULL || game == NULL || attr_int(game, "players", &players) < 0
-        || attr_int(state, "turn", &w.turn) < 0)
+    if (w->history == NULL || game == NULL || attr_int(game, "players", &players) < 0
+        || attr_int(state, "turn", &w->turn) < 0 || (hold && !(w->actors = get_attr(state, "actors"))))
         goto out;
     if (players <= 0 || players > MAXSEATS) { PyErr_SetString(PyExc_ValueError, "core: players"); goto out; }
-    w.seats = players;
+    w->seats = players;
     uint64_t s;
     if (!(srng = get_attr(state, "rng")) || get_rng(srng, &s) < 0
-        || setup_round(&w, &s) < 0 || put_rng(srng, s) < 0 || sync_out(&w) < 0)
+        || setup_round(w, &s) < 0 || put_rng(srng, s) < 0
+        || (hold ? hold_state(w, ctx) : sync_out(w)) < 0)
         goto out;
     result = Py_True;
     Py_INCREF(result);
 out:
-    Py_XDECREF(srng); Py_XDECREF(game); Py_XDECREF(w.history);
-    Py_XDECREF(w.discards); Py_XDECREF(w.passed);
+    Py_XDECREF(srng); Py_XDECREF(game);
+    w->setup = Py_None;
+    if (!hold || result == NULL) {
+        Py_CLEAR(w->history); Py_CLEAR(w->actors); Py_CLEAR(w->discards); Py_CLEAR(w->passed);
+    }
     busy = 0;
     return result;
 }

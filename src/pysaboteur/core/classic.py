@@ -247,10 +247,22 @@ def _ctx_of(cls: type, cat: Any, rules: Callable[[], Rules]) -> tuple[Any, type,
     # Python's own once the state is given back)
     for name, method in _ext.classic_held_methods(cls).items():
         setattr(resident, name, method)
+    # a play-out goes on from the core's copy (``adopt`` in classic.c), not given back first
+    resident.play_out = _held_play_out(play_out_for(cls))  # type: ignore[attr-defined]
     ctx = (core_tables(cls, cat, rules), resident, _next_setup)
     resident._ctx = ctx  # type: ignore[attr-defined]
     _CTXS[cls] = (cat, ctx)
     return ctx
+
+
+def _held_play_out(fast: Callable[..., int]) -> Callable[..., int]:
+    """``play_out`` of a state the core holds (``fast``: its class's compiled play-out):
+    played on from the core's copy, not given back to Python and read again first."""
+    def play_out(state: ClassicState, rng: Rng, until_round_end: bool = True,
+                 policy: str = "random") -> int:
+        return fast(state, rng, until_round_end, policy)
+
+    return play_out
 
 
 def _next_setup(state: ClassicState) -> tuple[Any, ...] | None:
@@ -340,14 +352,19 @@ def plan_of(cls: type, game: ClassicGame, takes: Callable[[Any], bool],
 
 
 def _classic_first_round(state: ClassicState) -> None:
-    first_round(state, plan_of(ClassicState, state.game, _classic_takes, _classic_rules, None))
+    first_round(state, plan_of(ClassicState, state.game, _classic_takes, _classic_rules, None),
+                _classic_ctx(state))
 
 
-def first_round(state: ClassicState, plan: tuple[Any, tuple[Any, ...]] | None) -> None:
+def first_round(state: ClassicState, plan: tuple[Any, tuple[Any, ...]] | None,
+                ctx: tuple[Any, type, Any] | None) -> None:
     """``state._setup_round()`` of a new match without a fixed deal, on the core with the
-    game's ``plan`` (in Python where the core is busy or does not take the game)."""
+    game's ``plan`` (in Python where the core is busy or does not take the game).  The
+    round is left on the core, the state held as the rollout API holds one (``ctx``: its
+    context; what the core has not written is written when read), so that its play-out or
+    its first decisions read nothing back."""
     if plan is None or state.deal is not None or state._round != 0 \
-            or not _ext.first_round(state, *plan):  # type: ignore[union-attr]
+            or not _ext.first_round(state, *plan, ctx):  # type: ignore[union-attr]
         state._setup_round()
 
 
@@ -364,11 +381,9 @@ def play_out(state: ClassicState, rng: Rng, until_round_end: bool, policy: str,
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
     core, game_setup = plan
     round_no = state._round
-    setup: tuple[Any, ...] | None = game_setup
-    if state.deal is not None:
-        setup = None
-    elif "_end_round" in state.__dict__:  # a round's end of its own (tests that nest a
-        setup = (*game_setup[:-1], None)  # play-out in it): it is called
+    # (a round's end of the state's own, tests that nest a play-out in it, is called: the
+    # core looks for it in the state's dict, not read through a held state's __dict__)
+    setup = None if state.deal is not None else game_setup
     played, finished, tools_seen = _ext.classic_play_out(  # type: ignore[union-attr]
         state, rng, until_round_end, policy == "playout", core, setup)
     if tools_seen and "_fronts_memo" not in state.__dict__:

@@ -41,6 +41,7 @@ def _rules() -> classic.Rules:
 #: the fields ``ExpansionState._setup_round`` sets before the base game's set-up: empty
 #: lists, and an empty dict per seat (``classic.FreshRound``)
 FRESH_ROUND: classic.FreshRound = (("theft_order", "hats_aside", "thieves"), ("inspected",))
+classic._FRESH[ExpansionState] = FRESH_ROUND  # (the rollout API's rounds, as play_out's)
 
 
 def pay_spec(game: Any) -> tuple[Any, ...] | None:
@@ -92,7 +93,7 @@ def _takes(game: ExpansionGame) -> bool:
 
 def _expansion_first_round(state: ExpansionState) -> None:
     classic.first_round(state, classic.plan_of(ExpansionState, state.game, _takes, _rules,
-                                               FRESH_ROUND))
+                                               FRESH_ROUND), _expansion_ctx(state))
 
 
 def _expansion_play_out(state: ExpansionState, rng: Rng, until_round_end: bool,
@@ -113,5 +114,4 @@ def steps_for(cls: type) -> Steps | None:
     Saboteur's (the same C), a round's thefts left to Python."""
     if cls is not ExpansionState:
         return None
-    classic._FRESH[ExpansionState] = FRESH_ROUND
     return Steps(classic._calls(), _expansion_ctx)
