@@ -949,15 +949,26 @@ static int write_piles(W *w) {
     return 0;
 }
 
-static int sync_out(W *w) {
-    Tables *t = w->t;
+/* the phase, the seats and a card being oriented written into the state */
+static int write_scalars(W *w) {
     PyObject *st = w->state;
-    if (flush_fronts(w) < 0 || write_piles(w) < 0) return -1;
     if (set_int(st, "phase", w->phase) || set_int(st, "pending_draw", w->pending_draw)
         || set_int(st, "last", w->last) || set_int(st, "finder", w->finder)
         || set_int(st, "turn", w->turn) || set_int(st, "current", w->current))
         return -1;
-    if (write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0) return -1;
+    return write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt);
+}
+
+static int write_maze(W *w);
+static int sync_out(W *w) {
+    if (flush_fronts(w) < 0 || write_piles(w) < 0 || write_scalars(w) < 0) return -1;
+    return write_maze(w);
+}
+
+/* the maze written into the state if it changed */
+static int write_maze(W *w) {
+    Tables *t = w->t;
+    PyObject *st = w->state;
     if (w->maze_dirty) {
         /* the maze packed (made into Python's dictionaries only if read: PackedMaze) */
         PyObject *packed = pack_maze(w), *maze = packed == NULL ? NULL : packed_maze(t, packed),
@@ -1991,9 +2002,11 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
 
 
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
-                      PyObject *setup, int adopted);
+                      PyObject *setup, int adopted, PyObject *ctx);
 static int release_resident(void);  /* the rollout API's state given back (it uses the grid) */
 static int adopt(PyObject *state, Tables *t);  /* the rollout API's state taken by a play-out */
+static int hold_state(W *w, PyObject *ctx, int terminal);  /* a state left there (written when read) */
+static int rterminal;  /* the held state's match is over (a play-out's last position) */
 static W rw;  /* the rollout API's working state, and the play-outs' (below) */
 
 /* classic_play_out(state, rng, until_round_end, even, tables) -> (played, finished)
@@ -2001,11 +2014,17 @@ static W rw;  /* the rollout API's working state, and the play-outs' (below) */
  * caller plays the rest in Python. */
 static PyObject *classic_play_out(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *state, *rng, *caps, *setup;
+    PyObject *state, *rng, *caps, *setup, *ctx = Py_None;
     int until, even;
-    if (!PyArg_ParseTuple(args, "OOppOO", &state, &rng, &until, &even, &caps, &setup)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOppOO|O", &state, &rng, &until, &even, &caps, &setup, &ctx))
+        return NULL;
     Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.Tables");
     if (t == NULL) return NULL;
+    if (ctx != Py_None && (!PyTuple_Check(ctx) || PyTuple_GET_SIZE(ctx) != 3)) {
+        PyErr_SetString(PyExc_TypeError, "core: the rollout API's context");
+        return NULL;
+    }
+    if (ctx != Py_None && PyTuple_GET_ITEM(ctx, 0) != caps) ctx = Py_None;  /* (other tables) */
     /* one working state for the process: a play-out asked for while another thread's work is
        in a call into Python waits for it; one asked for from this thread's own call into
        Python (a round's end of its own) is played in Python instead */
@@ -2013,7 +2032,7 @@ static PyObject *classic_play_out(PyObject *self, PyObject *args) {
     take_busy();
     int adopted = adopt(state, t);
     if (adopted < 0 || (!adopted && release_resident() < 0)) { busy = 0; return NULL; }
-    PyObject *result = play(state, rng, until, even, t, setup, adopted);
+    PyObject *result = play(state, rng, until, even, t, setup, adopted, ctx);
     busy = 0;
     return result;
 }
@@ -2605,9 +2624,11 @@ static int steals(W *w, PyObject *rng, int even, long *played) {
 
 /* a play-out in rw (the rollout API's working state: nothing is held while it plays, see
    classic_play_out); ``adopted``: rw holds this state already (a new match's first round,
-   hold_state), played on from there with nothing read */
+   hold_state), played on from there with nothing read.  ``ctx``: classic.py's rollout
+   context, the state left held where the play-out stops (its hands, pile and maze written
+   when read: a state dropped after its play-out is never written), or None (written) */
 static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Tables *t,
-                      PyObject *setup, int adopted) {
+                      PyObject *setup, int adopted, PyObject *ctx) {
     W *w = &rw;
     int shared;
     {
@@ -2637,7 +2658,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
         w->discards = w->passed = w->history = w->actors = NULL;
     }
     long played = 0;
-    int finished = 1, terminal, round0, round_no, rc, phase;
+    int finished = 1, terminal, round0, round_no, rc, phase, held = 0;
     if (state_flags(state, &terminal, &round0) < 0) goto error;
     round_no = round0;
     if (adopted) {  /* (a held state is in its main phase, or orienting a card: sync_in's) */
@@ -2676,8 +2697,10 @@ play:
                Where the core pays and sets the next round up, the state is written when the
                play-out stops (after that set-up), the last round's end excepted */
             if (flush_logs(w) < 0) { Py_DECREF(action); goto error; }
-            int write = w->pay == Py_None || round_no >= w->rounds;
-            if ((write && sync_out(w) < 0) || put_rng(rng, w->rng) < 0) {
+            int last = round_no >= w->rounds, write = w->pay == Py_None || (last && ctx == Py_None);
+            /* (the match's last round held when it is over: its phase and seats written now,
+               as Python's state has them when _end_round is called) */
+            if ((write ? sync_out(w) < 0 : last && write_scalars(w) < 0) || put_rng(rng, w->rng) < 0) {
                 Py_DECREF(action); goto error;
             }
             int bad = (w->pay != Py_None ? end_round_classic(w, w->pay, write, 1)
@@ -2693,7 +2716,11 @@ play:
                 if (set_int(state, "phase", MAIN) < 0) goto error;
                 if (round_no == w->rounds) {
                     if (set_attr(state, "terminal", Py_True) < 0) goto error;
-                    goto done;  /* Python's state is whole */
+                    if (ctx == Py_None || w->pay == Py_None) goto done;  /* Python's state is whole */
+                    /* the match over, the last round not written: held (read: written) */
+                    if (hold_state(w, ctx, 1) < 0) goto error;
+                    held = 1;
+                    goto done;
                 }
                 if (attr_int(state, "next_turn", &w->turn) < 0) goto error;
                 if (shared) {
@@ -2722,12 +2749,18 @@ play:
         if (log_action(w, action) < 0) goto error;
         if (w->bail) { finished = 0; break; }
     }
-    if (flush_logs(w) < 0 || sync_out(w) < 0) goto error;
+    if (flush_logs(w) < 0) goto error;
+    if (!w->bail && ctx != Py_None) {  /* left on the core, written when read (hold_state) */
+        if (hold_state(w, ctx, 0) < 0) goto error;
+        held = 1;
+    } else if (sync_out(w) < 0) goto error;
 out:
     if (flush_logs(w) < 0 || put_rng(rng, w->rng) < 0) goto error;
 done:
     w->logging = 0;
     w->setup = w->pay = Py_None; w->rounds = 0;
+    if (held)  /* (the memo of the cards in front left when it is given back: release) */
+        return Py_BuildValue("(lOO)", played, Py_True, Py_False);
     Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
     return Py_BuildValue("(lOO)", played, finished ? Py_True : Py_False, w->tools_seen ? Py_True : Py_False);
 error:
@@ -2988,7 +3021,7 @@ static int leave_memo(PyObject *st) {
 
 /* nothing resident any more */
 static void forget(void) {
-    rmenu_ok = 0;
+    rmenu_ok = 0; rterminal = 0;
     rlisted = 0; rarr_clear(); Py_CLEAR(rlast); Py_CLEAR(res_ref); Py_CLEAR(res_plain);
     Py_CLEAR(rw.discards); Py_CLEAR(rw.passed); Py_CLEAR(rw.history); Py_CLEAR(rw.actors);
 }
@@ -3014,7 +3047,9 @@ static int release(void) {
     /* everything written before the class goes back (nothing here runs Python code: another
        thread sees the state held, or whole) */
     rw.state = st;
-    int r = sync_out(&rw);
+    /* (a match over: its phase and seats written as the round ended, changed since) */
+    int r = rterminal ? flush_fronts(&rw) < 0 || write_piles(&rw) < 0 || write_maze(&rw) < 0 ? -1 : 0
+                      : sync_out(&rw);
     if (r == 0) r = set_attr(st, "__class__", plain);
     if (r == 0) r = leave_memo(st);
     forget();
@@ -3028,23 +3063,18 @@ static int release(void) {
    dealt) and its maze are written when read (release), by the first decision the rollout
    API applies (write_step) or never, where its play-out (adopt) deals the next round or the
    state is dropped.  A new match's first round is left so (first_round). */
-static int hold_state(W *w, PyObject *ctx) {
+static int hold_state(W *w, PyObject *ctx, int terminal) {
     PyObject *st = w->state;
-    if (flush_fronts(w) < 0 || flush_logs(w) < 0) return -1;
-    static const char *names[6] = {"phase", "pending_draw", "last", "finder", "turn", "current"};
-    int now[6] = {w->phase, w->pending_draw, w->last, w->finder, w->turn, w->current};
-    for (int k = 0; k < 6; k++) {
-        if (set_int(st, names[k], now[k]) < 0) return -1;
-        w->said[k] = now[k];
-    }
-    if (write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt) < 0) return -1;
+    if (flush_fronts(w) < 0 || flush_logs(w) < 0 || (!terminal && write_scalars(w) < 0)) return -1;
+    w->said[0] = w->phase; w->said[1] = w->pending_draw; w->said[2] = w->last;
+    w->said[3] = w->finder; w->said[4] = w->turn; w->said[5] = w->current;
     PyObject *plain = (PyObject *)Py_TYPE(st), *ref = PyWeakref_NewRef(st, NULL);
     if (ref == NULL) return -1;
     Py_INCREF(plain);
     if (set_attr(st, "__class__", PyTuple_GET_ITEM(ctx, 1)) < 0) {
         Py_DECREF(ref); Py_DECREF(plain); return -1;
     }
-    res_ref = ref; res_plain = plain;
+    res_ref = ref; res_plain = plain; rterminal = terminal;
     w->unwritten = 1; w->hdirty = 0;
     w->setup = w->pay = Py_None; w->rounds = 0; w->logging = 0;
     rmenu_ok = 0;
@@ -3057,7 +3087,7 @@ static int hold_state(W *w, PyObject *ctx) {
    writes it when it stops, as it writes any state it read); 1: taken; 0: not resident (or
    resident with other tables: given back first by the caller) */
 static int adopt(PyObject *state, Tables *t) {
-    if (res_ref == NULL || resident_state() != state || rw.t != t) return 0;
+    if (res_ref == NULL || resident_state() != state || rw.t != t || rterminal) return 0;
     if (set_attr(state, "__class__", res_plain) < 0) return -1;
     rmenu_ok = 0;
     rlisted = 0; rarr_clear(); Py_CLEAR(rlast); Py_CLEAR(res_ref); Py_CLEAR(res_plain);
@@ -3071,8 +3101,8 @@ static int enter(PyObject *state, PyObject *ctx) {
     /* another thread's work on the core waits for nothing but its calls into Python: this
        one waits for it to end (the position held may be changing under it); this thread's
        own (a call into Python from the core's work, asking for another state) plays pure */
-    if (res_ref != NULL && resident_state() == state) return 1;
-    int rc = release();
+    if (res_ref != NULL && resident_state() == state && !rterminal) return 1;
+    int rc = release();  /* (a match over, held: given back, not taken) */
     if (rc < 0) return -1;
     W *w = &rw;
     Tables *t = PyCapsule_GetPointer(PyTuple_GET_ITEM(ctx, 0), "pysaboteur._core.Tables");
@@ -3360,12 +3390,11 @@ static PyObject *first_round(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOO|O", &state, &caps, &setup, &ctx)) return NULL;
     Tables *t = PyCapsule_GetPointer(caps, "pysaboteur._core.Tables");
     if (t == NULL) return NULL;
-    int hold = ctx != Py_None;
-    if (hold && (!PyTuple_Check(ctx) || PyTuple_GET_SIZE(ctx) != 3
-                 || PyTuple_GET_ITEM(ctx, 0) != t->capsule)) {
+    if (ctx != Py_None && (!PyTuple_Check(ctx) || PyTuple_GET_SIZE(ctx) != 3)) {
         PyErr_SetString(PyExc_TypeError, "core: the rollout API's context");
         return NULL;
     }
+    int hold = ctx != Py_None && PyTuple_GET_ITEM(ctx, 0) == caps;  /* (else other tables) */
     if (wait_core()) Py_RETURN_FALSE;
     take_busy();
     if (release_resident() < 0) { busy = 0; return NULL; }
@@ -3387,7 +3416,7 @@ static PyObject *first_round(PyObject *self, PyObject *args) {
     uint64_t s;
     if (!(srng = get_attr(state, "rng")) || get_rng(srng, &s) < 0
         || setup_round(w, &s) < 0 || put_rng(srng, s) < 0
-        || (hold ? hold_state(w, ctx) : sync_out(w)) < 0)
+        || (hold ? hold_state(w, ctx, 0) : sync_out(w)) < 0)
         goto out;
     result = Py_True;
     Py_INCREF(result);

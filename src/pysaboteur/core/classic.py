@@ -328,43 +328,45 @@ def _classic_takes(game: ClassicGame) -> bool:
     return game.contexts == 1 and game.data.PASS_MAX == 1 and ClassicState.DISTINCT_HAND
 
 
-#: per state class and game (by id, with the game: a game lives as long as its states),
-#: what the core plays its matches with: (its tables, its rounds' set-up), or None where the
-#: core does not take the game; forgotten, all at once, past _MOST_SETUPS games
-_PLANS: dict[tuple[type, int], tuple[ClassicGame, tuple[Any, tuple[Any, ...]] | None]] = {}
+#: what the core plays a game's matches with: its tables, its rounds' set-up and the
+#: rollout API's context (the class a state has while the core holds it, ``_ctx_of``)
+Plan = tuple[Any, tuple[Any, ...], tuple[Any, type, Any]]
+
+#: per state class and game (by id, with the game: a game lives as long as its states), its
+#: ``Plan``, or None where the core does not take the game; forgotten, all at once, past
+#: _MOST_SETUPS games
+_PLANS: dict[tuple[type, int], tuple[ClassicGame, Plan | None]] = {}
 
 
 def plan_of(cls: type, game: ClassicGame, takes: Callable[[Any], bool],
-            rules: Callable[[], Rules], fresh: FreshRound | None
-            ) -> tuple[Any, tuple[Any, ...]] | None:
-    """The core's tables and rounds' set-up for the matches of ``game`` (states of ``cls``:
-    its ``rules``, its own fields of a new round ``fresh``), or None where the core does not
-    take the game (``takes``); made once a game: a play-out or a new match looks it up."""
+            rules: Callable[[], Rules], fresh: FreshRound | None) -> Plan | None:
+    """The core's ``Plan`` for the matches of ``game`` (states of ``cls``: its ``rules``, its
+    own fields of a new round ``fresh``), or None where the core does not take the game
+    (``takes``); made once a game: a play-out or a new match looks it up."""
     known = _PLANS.get((cls, id(game)))
     if known is not None and known[0] is game:
         return known[1]
     if len(_PLANS) >= _MOST_SETUPS:
         _PLANS.clear()
-    plan = ((core_tables(cls, game.catalogue, rules), _setup_of(game, fresh))
+    plan = ((core_tables(cls, game.catalogue, rules), _setup_of(game, fresh),
+             _ctx_of(cls, game.catalogue, rules))
             if _ext is not None and takes(game) else None)
     _PLANS[cls, id(game)] = (game, plan)
     return plan
 
 
 def _classic_first_round(state: ClassicState) -> None:
-    first_round(state, plan_of(ClassicState, state.game, _classic_takes, _classic_rules, None),
-                _classic_ctx(state))
+    first_round(state, plan_of(ClassicState, state.game, _classic_takes, _classic_rules, None))
 
 
-def first_round(state: ClassicState, plan: tuple[Any, tuple[Any, ...]] | None,
-                ctx: tuple[Any, type, Any] | None) -> None:
+def first_round(state: ClassicState, plan: Plan | None) -> None:
     """``state._setup_round()`` of a new match without a fixed deal, on the core with the
     game's ``plan`` (in Python where the core is busy or does not take the game).  The
-    round is left on the core, the state held as the rollout API holds one (``ctx``: its
-    context; what the core has not written is written when read), so that its play-out or
-    its first decisions read nothing back."""
+    round is left on the core, the state held as the rollout API holds one (what the core
+    has not written is written when read), so that its play-out or its first decisions
+    read nothing back."""
     if plan is None or state.deal is not None or state._round != 0 \
-            or not _ext.first_round(state, *plan, ctx):  # type: ignore[union-attr]
+            or not _ext.first_round(state, *plan):  # type: ignore[union-attr]
         state._setup_round()
 
 
@@ -374,18 +376,19 @@ def _classic_play_out(state: ClassicState, rng: Rng, until_round_end: bool, poli
 
 
 def play_out(state: ClassicState, rng: Rng, until_round_end: bool, policy: str,
-             plan: tuple[Any, tuple[Any, ...]] | None) -> int:
+             plan: Plan | None) -> int:
     """``state.play_out`` on the core with the game's ``plan`` (``plan_of``), in Python
-    where the core does not take the game."""
-    if plan is None or type(rng) is not Rng:
+    where the core does not take the game.  The state is left held where the play-out
+    stops (written when read: never, for a state dropped after its play-out)."""
+    if plan is None or type(rng) is not Rng:  # (a held state: given back as it is read)
         return state._pure_play_out(rng, until_round_end, policy)  # type: ignore[arg-type]
-    core, game_setup = plan
+    core, game_setup, ctx = plan
     round_no = state._round
     # (a round's end of the state's own, tests that nest a play-out in it, is called: the
     # core looks for it in the state's dict, not read through a held state's __dict__)
     setup = None if state.deal is not None else game_setup
     played, finished, tools_seen = _ext.classic_play_out(  # type: ignore[union-attr]
-        state, rng, until_round_end, policy == "playout", core, setup)
+        state, rng, until_round_end, policy == "playout", core, setup, ctx)
     if tools_seen and "_fronts_memo" not in state.__dict__:
         # where the pure menus leave a memo behind, one that holds nothing yet (not part of
         # the position: memos compare equal whatever they hold, and the menus work out again

@@ -93,7 +93,7 @@ def _takes(game: ExpansionGame) -> bool:
 
 def _expansion_first_round(state: ExpansionState) -> None:
     classic.first_round(state, classic.plan_of(ExpansionState, state.game, _takes, _rules,
-                                               FRESH_ROUND), _expansion_ctx(state))
+                                               FRESH_ROUND))
 
 
 def _expansion_play_out(state: ExpansionState, rng: Rng, until_round_end: bool,
