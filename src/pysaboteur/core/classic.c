@@ -29,6 +29,7 @@
 #define KWORDS ((MAXCARDS + 63) / 64)
 #define MAXNUGGETS 256   /* nugget cards a pay-out takes */
 #define LCLATE 8         /* cards laid the ladder cells are updated for, at most */
+#define LOGDISC 64       /* cards discarded a play-out logs before it writes them */
 #define LOGN 256         /* decisions a play-out logs before it writes them to the state */
 
 enum { K_PATH = 0, K_LADDER, K_TOOL, K_CELL, K_SEAT };
@@ -303,9 +304,12 @@ typedef struct {
        the last flush_logs, appended to the state's lists in one go before anything reads
        them (a call into Python, a round's end, the play-out's end); the rollout API appends
        as it goes */
-    int logging, nactors, nhist;
+    int logging, nactors, nhist, npassed, ndisc;
     int log_actor[LOGN];
     PyObject *log_action[LOGN];  /* new references */
+    /* and the cards passed and discarded since (new references), for the state's passed
+       and discards as they are (a round's set-up flushes them before it makes new ones) */
+    PyObject *log_passed[3 * LOGN], *log_disc[LOGDISC];
     /* Saboteur 2's thefts after a round's end (end_round_classic finds the thieves, steals()
        plays them): the thieves in turn, who is trapped, the round's details["thefts"] */
     int nthieves, thieves[MAXSEATS], trap[MAXSEATS];
@@ -322,28 +326,39 @@ static inline void touch(int c) {
     if (stamp[c] != gen) { stamp[c] = gen; touched[ntouched++] = c; }
 }
 
-/* the play-out's log appended to the state's actors and history (see W.logging) */
+/* the play-out's log appended to the state's actors, history, passed and discards (see
+   W.logging) */
+static PyObject *seat_int[MAXSEATS];  /* the seats' numbers (made once) */
 static int flush_logs(W *w) {
     int r = 0;
     if (w->nactors) {
-        PyObject *more = PyList_New(w->nactors);
-        for (int i = 0; more != NULL && i < w->nactors; i++)
-            PyList_SET_ITEM(more, i, PyLong_FromLong(w->log_actor[i]));  /* small ints */
-        Py_ssize_t n = PyList_GET_SIZE(w->actors);
-        r = more == NULL ? -1 : PyList_SetSlice(w->actors, n, n, more);
-        Py_XDECREF(more);
+        PyObject *more[LOGN];
+        for (int i = 0; i < w->nactors; i++) {
+            int s = w->log_actor[i];
+            if (seat_int[s] == NULL && (seat_int[s] = PyLong_FromLong(s)) == NULL) {
+                for (int j = 0; j < i; j++) Py_DECREF(more[j]);
+                r = -1; break;
+            }
+            Py_INCREF(seat_int[s]);
+            more[i] = seat_int[s];
+        }
+        if (r == 0) r = list_extend(w->actors, more, w->nactors);
         w->nactors = 0;
     }
     if (w->nhist) {
-        PyObject *more = PyList_New(w->nhist);
-        for (int i = 0; i < w->nhist; i++) {
-            if (more != NULL) PyList_SET_ITEM(more, i, w->log_action[i]);  /* (stolen) */
-            else Py_DECREF(w->log_action[i]);
-        }
-        Py_ssize_t n = PyList_GET_SIZE(w->history);
-        if (r == 0) r = more == NULL ? -1 : PyList_SetSlice(w->history, n, n, more);
-        Py_XDECREF(more);
+        if (r == 0) r = list_extend(w->history, w->log_action, w->nhist);  /* (stolen) */
+        else for (int i = 0; i < w->nhist; i++) Py_DECREF(w->log_action[i]);
         w->nhist = 0;
+    }
+    if (w->npassed) {
+        if (r == 0) r = list_extend(w->passed, w->log_passed, w->npassed);
+        else for (int i = 0; i < w->npassed; i++) Py_DECREF(w->log_passed[i]);
+        w->npassed = 0;
+    }
+    if (w->ndisc) {
+        if (r == 0) r = list_extend(w->discards, w->log_disc, w->ndisc);
+        else for (int i = 0; i < w->ndisc; i++) Py_DECREF(w->log_disc[i]);
+        w->ndisc = 0;
     }
     return r;
 }
@@ -1127,6 +1142,7 @@ static int setup_round(W *w, uint64_t *rs) {
     if (set_obj(st, "hands", hands) < 0 || set_obj(st, "deck", PyList_New(0)) < 0
         || set_obj(st, "in_front", front) < 0 || set_obj(st, "seen", seen) < 0)
         return -1;
+    if (flush_logs(w) < 0) return -1;  /* (the last round's cards passed and discarded) */
     Py_XDECREF(w->discards); Py_XDECREF(w->passed);
     w->discards = PyList_New(0); w->passed = PyList_New(0);
     if (w->discards == NULL || w->passed == NULL) return -1;
@@ -1353,7 +1369,21 @@ static PyObject *cell_action(W *w, int card, int c) {
 }
 
 static int append_discard(W *w, int card) {
-    return PyList_Append(w->discards, w->t->codes[card]);
+    if (!w->logging) return PyList_Append(w->discards, w->t->codes[card]);
+    if (w->ndisc == LOGDISC && flush_logs(w) < 0) return -1;
+    Py_INCREF(w->t->codes[card]);
+    w->log_disc[w->ndisc++] = w->t->codes[card];
+    return 0;
+}
+
+/* a card passed face down by a seat (a pass, a discard): the state's passed, as the
+   discards */
+static inline int append_passed(W *w, int seat, int card) {
+    PyObject *p = w->t->passed_t[seat][card];
+    if (!w->logging) return PyList_Append(w->passed, p);
+    Py_INCREF(p);
+    w->log_passed[w->npassed++] = p;  /* (room: flushed with the actors, at most 3 a decision) */
+    return 0;
 }
 
 static int targets[MAXORDER];
@@ -1936,7 +1966,7 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
         if (action == NULL) return -1;
         w->last = seat;
         for (int k = 0; k < n; k++)
-            if (hand_remove(w, seat, cs[k]) < 0 || PyList_Append(w->passed, t->passed_t[seat][cs[k]]) < 0) {
+            if (hand_remove(w, seat, cs[k]) < 0 || append_passed(w, seat, cs[k]) < 0) {
                 Py_DECREF(action); return -1;
             }
         w->pending_draw = n;
@@ -1950,7 +1980,7 @@ static int act(W *w, Menu *m, Entry *e, int i, PyObject **action_out) {
         if (action == NULL) return -1;
         w->last = seat; w->pending_draw = 1;
         for (int k = 0; k < 2; k++)
-            if (hand_remove(w, seat, pair[k]) < 0 || PyList_Append(w->passed, t->passed_t[seat][pair[k]]) < 0) {
+            if (hand_remove(w, seat, pair[k]) < 0 || append_passed(w, seat, pair[k]) < 0) {
                 Py_DECREF(action); return -1;
             }
         int k = 0;
@@ -2651,7 +2681,7 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     w->bail = 0;
     w->nthieves = 0; Py_CLEAR(w->thefts);
     w->state = state;
-    w->logging = 1; w->nactors = w->nhist = 0;
+    w->logging = 1; w->nactors = w->nhist = w->npassed = w->ndisc = 0;
     if (!adopted) {
         w->deck_full = 0; w->unwritten = 0;
         w->seats = 0; w->tools_seen = 0; w->front_dirty = 0;
@@ -2771,7 +2801,9 @@ error:
         PyErr_Restore(et, ev, tb);
     }
     for (int i = 0; i < w->nhist; i++) Py_DECREF(w->log_action[i]);
-    w->logging = 0; w->nactors = w->nhist = 0;
+    for (int i = 0; i < w->npassed; i++) Py_DECREF(w->log_passed[i]);
+    for (int i = 0; i < w->ndisc; i++) Py_DECREF(w->log_disc[i]);
+    w->logging = 0; w->nactors = w->nhist = w->npassed = w->ndisc = 0;
     w->setup = w->pay = Py_None; w->rounds = 0;
     Py_CLEAR(w->discards); Py_CLEAR(w->passed); Py_CLEAR(w->history); Py_CLEAR(w->actors);
     return NULL;
@@ -3403,7 +3435,7 @@ static PyObject *first_round(PyObject *self, PyObject *args) {
     PyObject *srng = NULL, *result = NULL;
     w->t = t; w->state = state; w->setup = setup; w->pay = Py_None; w->rounds = 0;
     w->tools_seen = 0; w->bail = 0; w->deck_full = 0; w->front_dirty = 0; w->unwritten = 0;
-    w->nthieves = 0; w->logging = 0; w->nactors = w->nhist = 0;
+    w->nthieves = 0; w->logging = 0; w->nactors = w->nhist = w->npassed = w->ndisc = 0;
     w->discards = w->passed = w->actors = NULL;
     w->history = get_attr(state, "history");
     PyObject *game = get_attr(state, "game");

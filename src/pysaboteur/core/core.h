@@ -205,6 +205,20 @@ static inline int list_reserve(PyObject *l, Py_ssize_t n) {
     return 0;
 }
 
+/* k new references appended to a list (stolen, even on an error), room made as
+   list_resize makes it: no list made for them and let go, no reference counted twice */
+static inline int list_extend(PyObject *l, PyObject *const *items, Py_ssize_t k) {
+    PyListObject *o = (PyListObject *)l;
+    Py_ssize_t n = Py_SIZE(o), need = n + k;
+    if (need > o->allocated && list_reserve(l, need + (need >> 3) + 6) < 0) {
+        for (Py_ssize_t i = 0; i < k; i++) Py_DECREF(items[i]);
+        return -1;
+    }
+    memcpy(o->ob_item + n, items, (size_t)k * sizeof(PyObject *));
+    Py_SET_SIZE(o, need);
+    return 0;
+}
+
 /* a new empty list with room for n items (list_reserve) */
 static inline PyObject *list_with_room(Py_ssize_t n) {
     PyObject *l = PyList_New(0);
