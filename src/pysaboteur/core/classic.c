@@ -2459,6 +2459,27 @@ static int find_thieves(W *w) {
    ``written``: the state was written (sync_out) before, its maze is the round's; else the
    round's end gets an EndedBoard of the core's maze (the state is written when the
    play-out stops, after the next round's set-up) */
+/* a list of dwarf cards sorted (list.sort()), by their places in the game's dwarf cards
+   sorted (``order``, the round set-up's: the same objects); sorted by Python where one is
+   not among them */
+static int sort_roles(PyObject *list, PyObject *order) {
+    Py_ssize_t n = PyList_GET_SIZE(list), no = PyTuple_GET_SIZE(order);
+    if (n > 64) return PyList_Sort(list);
+    int rank[64];
+    PyObject *item[64];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyList_GET_ITEM(list, i);
+        Py_ssize_t r = 0;
+        while (r < no && PyTuple_GET_ITEM(order, r) != x) r++;
+        if (r == no) return PyList_Sort(list);
+        Py_ssize_t j = i;  /* (insertion: stable, as list.sort) */
+        while (j > 0 && rank[j - 1] > r) { rank[j] = rank[j - 1]; item[j] = item[j - 1]; j--; }
+        rank[j] = (int)r; item[j] = x;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) PyList_SET_ITEM(list, i, item[i]);  /* (the same references) */
+    return 0;
+}
+
 static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
     PyObject *st = w->state;
     PyObject *xp = PyTuple_GET_SIZE(pay) > 9 ? PyTuple_GET_ITEM(pay, 9) : NULL;
@@ -2479,7 +2500,7 @@ static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
     if (!(o = get_attr(st, "spare_roles"))) goto out;
     spare = PySequence_List(o);
     Py_DECREF(o);
-    if (spare == NULL || PyList_Sort(spare) < 0 || !(details = PyDict_New())
+    if (spare == NULL || sort_roles(spare, PyTuple_GET_ITEM(w->setup, 7)) < 0 || !(details = PyDict_New())
         || PyDict_SetItem(details, s_winners, winners) < 0
         || PyDict_SetItem(details, s_side, side) < 0
         || !(o = PyLong_FromLong(w->finder)))
