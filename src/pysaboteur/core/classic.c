@@ -1541,8 +1541,17 @@ static int seat_targets(W *w, int seat, int card, int *out, int *tool) {
 static uint32_t tc_gen[MAXCARDS];
 static int tc_n[MAXCARDS];
 static int target_count(W *w, int seat, int card, int *seats, int *tools) {
-    int e = w->t->effect[card];
-    if (e != E_BREAK && e != E_REPAIR && e != E_REMOVE) return seat_targets(w, seat, card, seats, tools);
+    Tables *t = w->t;
+    int n = 0, bit = t->front_bit[card];
+    switch (t->effect[card]) {  /* (counted as seat_targets finds them) */
+    case E_THEFT: return !(w->bits[seat] & bit);
+    case E_TRAPPED:
+        for (int s = 0; s < w->seats; s++) n += s != seat && !(w->bits[s] & bit);
+        return n;
+    case E_SWAP_HAND: case E_OTHER_SEAT: return w->seats - 1;
+    case E_BREAK: case E_REPAIR: case E_REMOVE: break;
+    default: return seat_targets(w, seat, card, seats, tools);
+    }
     if (tc_gen[card] != front_gen) {
         tc_n[card] = seat_targets(w, seat, card, seats, tools);
         tc_gen[card] = front_gen;
