@@ -922,9 +922,36 @@ static int flush_fronts(W *w);
 static PyObject *own_field(PyObject *st, const char *name);
 /* every hand and the pile written into the state whole (the pile: a round the core dealt),
    or the cards drawn from it taken off */
+static PyObject *codes_list(Tables *t, const int *ids, int n) {  /* the cards' codes, a new list */
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l != NULL && i < n; i++) {
+        Py_INCREF(t->codes[ids[i]]);
+        PyList_SET_ITEM(l, i, t->codes[ids[i]]);
+    }
+    return l;
+}
+
 static int write_piles(W *w) {
     Tables *t = w->t;
     PyObject *st = w->state;
+    if (w->deck_full) {  /* a round the core dealt: its hands and pile, new lists */
+        PyObject *hands = PyList_New(w->seats), *deck = codes_list(t, w->deck, w->ndeck);
+        for (int s = 0; hands != NULL && s < w->seats; s++) {
+            PyObject *h = codes_list(t, w->hand[s], w->hn[s]);
+            if (h == NULL) Py_CLEAR(hands);
+            else PyList_SET_ITEM(hands, s, h);
+        }
+        /* (into the state's dict: past a held state's properties, as the maze) */
+        PyObject *d = hands == NULL || deck == NULL ? NULL : PyObject_GenericGetDict(st, NULL);
+        int bad = d == NULL || PyDict_SetItem(d, name_of("hands"), hands) < 0
+                  || PyDict_SetItem(d, name_of("deck"), deck) < 0;
+        Py_XDECREF(d); Py_XDECREF(hands); Py_XDECREF(deck);
+        if (bad) return -1;
+        w->deck_full = 0;
+        w->ndeck0 = w->ndeck;
+        w->unwritten = 0; w->hdirty = 0;
+        return 0;
+    }
     PyObject *hands = own_field(st, "hands");
     if (hands == NULL) return -1;
     for (int s = 0; s < w->seats; s++) {
@@ -940,20 +967,7 @@ static int write_piles(W *w) {
         if (r < 0) { Py_DECREF(hands); return -1; }
     }
     Py_DECREF(hands);
-    if (w->deck_full) {  /* a round the core dealt: the whole pile */
-        PyObject *deck = own_field(st, "deck"), *nl = PyList_New(w->ndeck);
-        if (deck == NULL || nl == NULL) { Py_XDECREF(deck); Py_XDECREF(nl); return -1; }
-        for (int i = 0; i < w->ndeck; i++) {
-            PyObject *code = t->codes[w->deck[i]];
-            Py_INCREF(code);
-            PyList_SET_ITEM(nl, i, code);
-        }
-        int r = PyList_SetSlice(deck, 0, PY_SSIZE_T_MAX, nl);
-        Py_DECREF(nl); Py_DECREF(deck);
-        if (r < 0) return -1;
-        w->deck_full = 0;
-        w->ndeck0 = w->ndeck;
-    } else if (w->ndeck != w->ndeck0) {
+    if (w->ndeck != w->ndeck0) {
         PyObject *deck = own_field(st, "deck");
         int r = deck == NULL ? -1 : PyList_SetSlice(deck, w->ndeck, PY_SSIZE_T_MAX, NULL);
         Py_XDECREF(deck);
@@ -1128,20 +1142,14 @@ static int setup_round(W *w, uint64_t *rs) {
     }
     for (int s2 = 0; s2 < w->seats; s2++) hand_count(w, s2);
     w->ndeck -= k;
-    w->deck_full = 1;
-    PyObject *hands = PyList_New(w->seats), *seen = PyList_New(w->seats),
-             *front = PyTuple_New(w->seats);
-    if (hands == NULL || seen == NULL || front == NULL) {
-        Py_XDECREF(hands); Py_XDECREF(seen); Py_XDECREF(front); return -1;
-    }
+    w->deck_full = 1;  /* (the hands and the pile made in the state when written: write_piles) */
+    PyObject *seen = PyList_New(w->seats), *front = PyTuple_New(w->seats);
+    if (seen == NULL || front == NULL) { Py_XDECREF(seen); Py_XDECREF(front); return -1; }
     for (int s2 = 0; s2 < w->seats; s2++) {
-        PyList_SET_ITEM(hands, s2, PyList_New(0));
         PyList_SET_ITEM(seen, s2, PyDict_New());
         PyTuple_SET_ITEM(front, s2, PyTuple_New(0));
     }
-    if (set_obj(st, "hands", hands) < 0 || set_obj(st, "deck", PyList_New(0)) < 0
-        || set_obj(st, "in_front", front) < 0 || set_obj(st, "seen", seen) < 0)
-        return -1;
+    if (set_obj(st, "in_front", front) < 0 || set_obj(st, "seen", seen) < 0) return -1;
     if (flush_logs(w) < 0) return -1;  /* (the last round's cards passed and discarded) */
     Py_XDECREF(w->discards); Py_XDECREF(w->passed);
     w->discards = PyList_New(0); w->passed = PyList_New(0);
@@ -1151,7 +1159,7 @@ static int setup_round(W *w, uint64_t *rs) {
     /* where the round's moves begin in the log: after the action that ended the last round
        (logged already here; in Python it joins the log after this set-up, hence its + 1) */
     if (set_int(st, "round_start", (long)PyList_GET_SIZE(w->history)) < 0) return -1;
-    if (set_obj(st, "_mt", new_memo(t->memo_type)) < 0) return -1;
+    /* (its maze and the maze's memo, _mt, written with the hands: write_maze) */
     w->phase = MAIN; w->pend_n = 0; w->pending_draw = 0;
     w->last = w->turn; w->finder = -1; w->current = w->turn;
     return 0;
