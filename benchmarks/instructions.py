@@ -7,8 +7,10 @@ Plays MATCHES random matches of GAME (seeds 0, 1, ...) with one chooser, ``Rng(1
 either picking from ``legal_actions()`` every decision (MODE ``list``), taking
 ``random_action`` (``rollout``) or ``playout_action`` (``playout``) and applying it, or
 letting ``State.play_out`` play the whole match (``play_out``; ``play_out_playout``: with
-``policy="playout"``), the same games as ``rollout`` (``playout``); and prints the number of
-decisions on stderr.  MODE ``ismcts``: ``IsmctsBot(0, iterations=MATCHES,
+``policy="playout"``), the same games as ``rollout`` (``playout``), or as ``play_out`` with
+each state dropped once played out, as ``saboteur bench`` drops it (``play_out_dropped``:
+``play_out`` keeps it until the next match is made, so that a state the core holds is given
+back, written, first); and prints the number of decisions on stderr.  MODE ``ismcts``: ``IsmctsBot(0, iterations=MATCHES,
 leaf_values=False)`` chooses on 8 of ``saboteur bench``'s positions (seed 0); the count
 printed is the iterations (run 0 and 100).  Run it
 once with 0 matches and subtract that count (imports, set-up) before dividing by the
@@ -57,6 +59,9 @@ def main() -> None:
         return
     decisions = 0
     for seed in range(int(matches)):
+        if mode == "play_out_dropped":
+            decisions += game.new_state(seed).play_out(pick, until_round_end=False)
+            continue
         state = game.new_state(seed)
         if mode.startswith("play_out"):
             decisions += state.play_out(pick, until_round_end=False,

@@ -920,6 +920,8 @@ done:
 static int flush_fronts(W *w);
 
 static PyObject *own_field(PyObject *st, const char *name);
+static PyObject *own_attr(PyObject *st, const char *name);
+static int own_int(PyObject *st, const char *name, int *out);
 /* every hand and the pile written into the state whole (the pile: a round the core dealt),
    or the cards drawn from it taken off */
 static PyObject *codes_list(Tables *t, const int *ids, int n) {  /* the cards' codes, a new list */
@@ -1060,7 +1062,7 @@ static int setup_round(W *w, uint64_t *rs) {
     Tables *t = w->t;
     PyObject *st = w->state, *su = w->setup;
     int round_no;
-    if (attr_int(st, "_round", &round_no) < 0 || set_int(st, "_round", round_no + 1) < 0) return -1;
+    if (own_int(st, "_round", &round_no) < 0 || set_int(st, "_round", round_no + 1) < 0) return -1;
     PyObject *fresh = PyTuple_GET_ITEM(su, 10);  /* the game's own fields of a new round */
     if (fresh != Py_None && set_fresh(st, fresh, w->seats) < 0) return -1;
     grid_reset();
@@ -1497,7 +1499,7 @@ static int nth_fit(Tables *t, int card, const int *cells, const int *ks, int n, 
 }
 
 static int spare_roles(W *w) {
-    PyObject *v = get_attr(w->state, "spare_roles");
+    PyObject *v = own_attr(w->state, "spare_roles");
     if (v == NULL) return -1;
     Py_ssize_t n = PyObject_Length(v);
     Py_DECREF(v);
@@ -1731,7 +1733,7 @@ static int take_from_front(W *w, int seat, int k) {
 /* ExpansionState._play_on_player's inspection: ``inspected`` (a list of dicts, replaced, as
    is the seat's dict) with the target's role added to what the seat has seen */
 static int inspect_role(W *w, int seat, int target) {
-    PyObject *st = w->state, *old = get_attr(st, "inspected"), *roles = get_attr(st, "roles");
+    PyObject *st = w->state, *old = own_attr(st, "inspected"), *roles = own_attr(st, "roles");
     PyObject *seen = NULL, *who = NULL, *now = NULL;
     int r = -1;
     if (old != NULL && roles != NULL && PyList_Check(old) && PyList_Check(roles)
@@ -1753,8 +1755,8 @@ static int inspect_role(W *w, int seat, int target) {
    spare role (the last) takes its place, and nobody's inspection of the target stands;
    every list and dict replaced, not changed in place (clones share them) */
 static int swap_hats(W *w, int target) {
-    PyObject *st = w->state, *aside = get_attr(st, "hats_aside"), *roles0 = get_attr(st, "roles"),
-             *spare0 = get_attr(st, "spare_roles"), *insp0 = get_attr(st, "inspected");
+    PyObject *st = w->state, *aside = own_attr(st, "hats_aside"), *roles0 = own_attr(st, "roles"),
+             *spare0 = own_attr(st, "spare_roles"), *insp0 = own_attr(st, "inspected");
     PyObject *more = NULL, *roles = NULL, *spare = NULL, *insp = NULL, *who = NULL;
     int r = -1;
     Py_ssize_t ns;
@@ -2304,7 +2306,7 @@ static int pay_expansion(W *w, PyObject *xp, PyObject *roles, long *earned,
     /* each seat's role: 1 blue digger, 2 green, 3 boss, 4 profiteer, 5 saboteur, 6 geologist
        (pay_spec's table of them; 0 any other) */
     PyObject *named = PyTuple_GET_ITEM(xp, 14);
-    PyObject *fronts = get_attr(st, "in_front");
+    PyObject *fronts = own_attr(st, "in_front");
     if (fronts == NULL) return -1;
     int any_saboteur = 0;
     for (int s = 0; s < n; s++) {
@@ -2377,7 +2379,7 @@ static int pay_expansion(W *w, PyObject *xp, PyObject *roles, long *earned,
     for (int s = 0; s < n; s++)
         if (role[s] == 6 && !trap[s]) earned[s] += crystals / geologists;
     /* the purses, a new list; the details that follow spare_roles */
-    PyObject *purse = get_attr(st, "purse"), *np_l = purse ? PyList_New(n) : NULL;
+    PyObject *purse = own_attr(st, "purse"), *np_l = purse ? PyList_New(n) : NULL;
     for (int s = 0; np_l && s < n; s++) {
         PyObject *o = PyLong_FromLong(PyLong_AsLong(PyList_GET_ITEM(purse, s)) + earned[s]);
         if (o == NULL) { Py_CLEAR(np_l); break; }
@@ -2392,7 +2394,7 @@ static int pay_expansion(W *w, PyObject *xp, PyObject *roles, long *earned,
         if (o == NULL) return -1;
         PyTuple_SET_ITEM(*trapped, i, o);
     }
-    PyObject *o = get_attr(st, "hats_aside");
+    PyObject *o = own_attr(st, "hats_aside");
     if (o) { more->aside = PySequence_List(o); Py_DECREF(o); }
     return more->aside == NULL || PyList_Sort(more->aside) < 0 || PyErr_Occurred() ? -1 : 0;
 }
@@ -2476,6 +2478,27 @@ static int find_thieves(W *w) {
    ``written``: the state was written (sync_out) before, its maze is the round's; else the
    round's end gets an EndedBoard of the core's maze (the state is written when the
    play-out stops, after the next round's set-up) */
+/* a state's field that is its own (in its dict: no class of the state's defines it), read
+   from its dict: past the type's attribute look-up (a few dictionaries of the classes'
+   when Python's cache of it misses), as getattr gives it; getattr where it is not there */
+static PyObject *own_attr(PyObject *st, const char *name) {  /* a new reference */
+    PyObject *d = PyObject_GenericGetDict(st, NULL);
+    if (d == NULL) return NULL;
+    PyObject *v = PyDict_GetItemWithError(d, name_of(name));
+    Py_DECREF(d);
+    if (v != NULL) { Py_INCREF(v); return v; }
+    return PyErr_Occurred() ? NULL : get_attr(st, name);
+}
+static int own_int(PyObject *st, const char *name, int *out) {
+    PyObject *v = own_attr(st, name);
+    if (v == NULL) return -1;
+    long x = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = (int)x;
+    return 0;
+}
+
 /* a list of dwarf cards sorted (list.sort()), by their places in the game's dwarf cards
    sorted (``order``, the round set-up's: the same objects); sorted by Python where one is
    not among them */
@@ -2507,14 +2530,14 @@ static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
     PyObject *roles = NULL, *spare = NULL, *winners = NULL, *trapped = NULL,
              *side = NULL, *details = NULL, *earned_l = NULL, *result = NULL, *results = NULL,
              *front = NULL, *extra = NULL, *maze = NULL, *later = NULL, *mt = NULL, *o;
-    if (attr_int(st, "_round", &round_no) < 0) return -1;
-    if (!(roles = get_attr(st, "roles")) || !PyList_Check(roles) || PyList_GET_SIZE(roles) != n)
+    if (own_int(st, "_round", &round_no) < 0) return -1;
+    if (!(roles = own_attr(st, "roles")) || !PyList_Check(roles) || PyList_GET_SIZE(roles) != n)
         goto out;
     if ((xp ? pay_expansion(w, xp, roles, earned, &winners, &side, &more, &trapped)
             : pay_classic(w, pay, roles, earned, &winners, &side)) < 0)
         goto out;
     /* the details as _end_round orders them: winners, side, finder, roles, spare roles */
-    if (!(o = get_attr(st, "spare_roles"))) goto out;
+    if (!(o = own_attr(st, "spare_roles"))) goto out;
     spare = PySequence_List(o);
     Py_DECREF(o);
     if (spare == NULL || sort_roles(spare, PyTuple_GET_ITEM(w->setup, 7)) < 0 || !(details = PyDict_New())
@@ -2545,14 +2568,14 @@ static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
         PyList_SET_ITEM(earned_l, s, o);
     }
     result = new_round_result(PyTuple_GET_ITEM(pay, 5), round_no, earned_l, details);
-    if (result == NULL || !(o = get_attr(st, "results"))) goto out;
+    if (result == NULL || !(o = own_attr(st, "results"))) goto out;
     results = PySequence_List(o);  /* a new list: [*results, the round's] */
     Py_DECREF(o);
     if (results == NULL || PyList_Append(results, result) < 0
         || set_attr(st, "results", results) < 0)
         goto out;
     /* last_round: the round's end, its board made when first read; the maze marked shared */
-    if (!(front = get_attr(st, "in_front")) || !(extra = PyDict_New())
+    if (!(front = own_attr(st, "in_front")) || !(extra = PyDict_New())
         || PyDict_SetItem(extra, s_in_front, front) < 0
         || (trapped && PyDict_SetItem(extra, s_trapped, trapped) < 0)
         || !(maze = written ? get_attr(st, "maze") : ended_board(w, pay)))
@@ -2567,7 +2590,7 @@ static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
         || set_int(st, "next_turn", (w->last + 1) % n) < 0)
         goto out;
     if (xp && !own_thefts) {  /* the rollout API's thefts: Python's, one at a time */
-        if (!(o = get_attr(st, "theft_order"))) goto out;
+        if (!(o = own_attr(st, "theft_order"))) goto out;
         Py_ssize_t k = PyObject_Length(o);
         Py_DECREF(o);
         if (k < 0) goto out;
@@ -2615,7 +2638,7 @@ static int core_steals(W *w, PyObject *rng, int even, long *played) {
     int n = w->seats, k = w->nthieves, who = -1, rc = -1;
     uint64_t s;
     w->nthieves = 0; w->thefts = NULL;
-    if (!(old = get_attr(st, "purse"))) goto out;
+    if (!(old = own_attr(st, "purse"))) goto out;
     if (!PyList_Check(old) || PyList_GET_SIZE(old) != n || PyTuple_GET_SIZE(steal) != n) {
         PyErr_SetString(PyExc_ValueError, "core: the purses or the thefts' table");
         goto out;
