@@ -922,6 +922,25 @@ static int flush_fronts(W *w);
 static PyObject *own_field(PyObject *st, const char *name);
 static PyObject *own_attr(PyObject *st, const char *name);
 static int own_int(PyObject *st, const char *name, int *out);
+
+/* a state's own field written into its dict, past the type's attribute look-up (none of
+   the state classes defines the names written so: what setattr would do); ``v`` borrowed */
+static int own_set(PyObject *st, const char *name, PyObject *v) {
+    PyObject *d = PyObject_GenericGetDict(st, NULL);
+    if (d == NULL) return -1;
+    int r = PyDict_SetItem(d, name_of(name), v);
+    Py_DECREF(d);
+    return r;
+}
+static int own_put(PyObject *st, const char *name, PyObject *v) {  /* steals v */
+    if (v == NULL) return -1;
+    int r = own_set(st, name, v);
+    Py_DECREF(v);
+    return r;
+}
+static int own_set_int(PyObject *st, const char *name, long v) {
+    return own_put(st, name, PyLong_FromLong(v));
+}
 /* every hand and the pile written into the state whole (the pile: a round the core dealt),
    or the cards drawn from it taken off */
 static PyObject *codes_list(Tables *t, const int *ids, int n) {  /* the cards' codes, a new list */
@@ -983,9 +1002,9 @@ static int write_piles(W *w) {
 /* the phase, the seats and a card being oriented written into the state */
 static int write_scalars(W *w) {
     PyObject *st = w->state;
-    if (set_int(st, "phase", w->phase) || set_int(st, "pending_draw", w->pending_draw)
-        || set_int(st, "last", w->last) || set_int(st, "finder", w->finder)
-        || set_int(st, "turn", w->turn) || set_int(st, "current", w->current))
+    if (own_set_int(st, "phase", w->phase) || own_set_int(st, "pending_draw", w->pending_draw)
+        || own_set_int(st, "last", w->last) || own_set_int(st, "finder", w->finder)
+        || own_set_int(st, "turn", w->turn) || own_set_int(st, "current", w->current))
         return -1;
     return write_pending(st, w->phase == ORIENT, w->pend_g, w->pend_n, w->pend_opt);
 }
@@ -1034,24 +1053,26 @@ static PyObject *marker;
    list, the fields set to an empty dict per seat), in that order */
 static int set_fresh(PyObject *st, PyObject *fresh, int seats) {
     PyObject *lists = PyTuple_GET_ITEM(fresh, 0), *dicts = PyTuple_GET_ITEM(fresh, 1);
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(lists); i++) {
+    PyObject *own = PyObject_GenericGetDict(st, NULL);  /* (as own_set: its own fields) */
+    if (own == NULL) return -1;
+    int bad = 0;
+    for (Py_ssize_t i = 0; !bad && i < PyTuple_GET_SIZE(lists); i++) {
         PyObject *l = PyList_New(0);
-        int bad = l == NULL || PyObject_SetAttr(st, PyTuple_GET_ITEM(lists, i), l) < 0;
+        bad = l == NULL || PyDict_SetItem(own, PyTuple_GET_ITEM(lists, i), l) < 0;
         Py_XDECREF(l);
-        if (bad) return -1;
     }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(dicts); i++) {
+    for (Py_ssize_t i = 0; !bad && i < PyTuple_GET_SIZE(dicts); i++) {
         PyObject *l = PyList_New(seats);
         for (int s = 0; l && s < seats; s++) {
             PyObject *d = PyDict_New();
             if (d == NULL) { Py_CLEAR(l); break; }
             PyList_SET_ITEM(l, s, d);
         }
-        int bad = l == NULL || PyObject_SetAttr(st, PyTuple_GET_ITEM(dicts, i), l) < 0;
+        bad = l == NULL || PyDict_SetItem(own, PyTuple_GET_ITEM(dicts, i), l) < 0;
         Py_XDECREF(l);
-        if (bad) return -1;
     }
-    return 0;
+    Py_DECREF(own);
+    return bad ? -1 : 0;
 }
 
 /* ClassicState._setup_round for a round without a fixed deal, from w->setup: (start cell,
@@ -1062,7 +1083,7 @@ static int setup_round(W *w, uint64_t *rs) {
     Tables *t = w->t;
     PyObject *st = w->state, *su = w->setup;
     int round_no;
-    if (own_int(st, "_round", &round_no) < 0 || set_int(st, "_round", round_no + 1) < 0) return -1;
+    if (own_int(st, "_round", &round_no) < 0 || own_set_int(st, "_round", round_no + 1) < 0) return -1;
     PyObject *fresh = PyTuple_GET_ITEM(su, 10);  /* the game's own fields of a new round */
     if (fresh != Py_None && set_fresh(st, fresh, w->seats) < 0) return -1;
     grid_reset();
@@ -1110,8 +1131,8 @@ static int setup_round(W *w, uint64_t *rs) {
         Py_INCREF(x);
         PyList_SET_ITEM(dealt, i, x);
     }
-    if (PyList_SetSlice(roles, nr - w->seats, nr, NULL) < 0 || set_obj(st, "roles", dealt) < 0
-        || set_obj(st, "spare_roles", roles) < 0)
+    if (PyList_SetSlice(roles, nr - w->seats, nr, NULL) < 0 || own_put(st, "roles", dealt) < 0
+        || own_put(st, "spare_roles", roles) < 0)
         return -1;
     /* the pile, shuffled; the cards set aside from its top; the hands dealt */
     PyObject *dcards = PyTuple_GET_ITEM(su, 4);
@@ -1130,7 +1151,7 @@ static int setup_round(W *w, uint64_t *rs) {
         Py_INCREF(code);
         PyList_SET_ITEM(aside, i, code);
     }
-    if (set_obj(st, "aside", aside) < 0) return -1;
+    if (own_put(st, "aside", aside) < 0) return -1;
     for (int s2 = 0; s2 < w->seats; s2++) {
         hand_clear(w, s2);
         w->nfront[s2] = 0; w->bits[s2] = 0;
@@ -1151,16 +1172,16 @@ static int setup_round(W *w, uint64_t *rs) {
         PyList_SET_ITEM(seen, s2, PyDict_New());
         PyTuple_SET_ITEM(front, s2, PyTuple_New(0));
     }
-    if (set_obj(st, "in_front", front) < 0 || set_obj(st, "seen", seen) < 0) return -1;
+    if (own_put(st, "in_front", front) < 0 || own_put(st, "seen", seen) < 0) return -1;
     if (flush_logs(w) < 0) return -1;  /* (the last round's cards passed and discarded) */
     Py_XDECREF(w->discards); Py_XDECREF(w->passed);
     w->discards = PyList_New(0); w->passed = PyList_New(0);
     if (w->discards == NULL || w->passed == NULL) return -1;
     Py_INCREF(w->discards); Py_INCREF(w->passed);
-    if (set_obj(st, "discards", w->discards) < 0 || set_obj(st, "passed", w->passed) < 0) return -1;
+    if (own_put(st, "discards", w->discards) < 0 || own_put(st, "passed", w->passed) < 0) return -1;
     /* where the round's moves begin in the log: after the action that ended the last round
        (logged already here; in Python it joins the log after this set-up, hence its + 1) */
-    if (set_int(st, "round_start", (long)PyList_GET_SIZE(w->history)) < 0) return -1;
+    if (own_set_int(st, "round_start", (long)PyList_GET_SIZE(w->history)) < 0) return -1;
     /* (its maze and the maze's memo, _mt, written with the hands: write_maze) */
     w->phase = MAIN; w->pend_n = 0; w->pending_draw = 0;
     w->last = w->turn; w->finder = -1; w->current = w->turn;
@@ -2386,7 +2407,7 @@ static int pay_expansion(W *w, PyObject *xp, PyObject *roles, long *earned,
         PyList_SET_ITEM(np_l, s, o);
     }
     Py_XDECREF(purse);
-    int bad = np_l == NULL || set_attr(st, "purse", np_l) < 0;
+    int bad = np_l == NULL || own_set(st, "purse", np_l) < 0;
     Py_XDECREF(np_l);
     if (bad || !(*winners = seat_list(paid, np)) || !(*trapped = PyTuple_New(ntrap))) return -1;
     for (int i = 0; i < ntrap; i++) {
@@ -2572,7 +2593,7 @@ static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
     results = PySequence_List(o);  /* a new list: [*results, the round's] */
     Py_DECREF(o);
     if (results == NULL || PyList_Append(results, result) < 0
-        || set_attr(st, "results", results) < 0)
+        || own_set(st, "results", results) < 0)
         goto out;
     /* last_round: the round's end, its board made when first read; the maze marked shared */
     if (!(front = own_attr(st, "in_front")) || !(extra = PyDict_New())
@@ -2582,12 +2603,12 @@ static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
         goto out;
     later = later_round_end(PyTuple_GET_ITEM(pay, 6), round_no,
                             w->finder >= 0 ? s_gold : s_exhausted, maze, extra);
-    if (later == NULL || set_attr(st, "_last_round", later) < 0
+    if (later == NULL || own_set(st, "_last_round", later) < 0
         || (written && (!(mt = get_attr(st, "_mt")) || set_attr(mt, "shared", Py_True) < 0)))
         goto out;
     /* phase MAIN, nothing pending, the next round's first seat; no thefts: _next_round */
-    if (set_int(st, "phase", MAIN) < 0 || set_attr(st, "pending", Py_None) < 0
-        || set_int(st, "next_turn", (w->last + 1) % n) < 0)
+    if (own_set_int(st, "phase", MAIN) < 0 || own_set(st, "pending", Py_None) < 0
+        || own_set_int(st, "next_turn", (w->last + 1) % n) < 0)
         goto out;
     if (xp && !own_thefts) {  /* the rollout API's thefts: Python's, one at a time */
         if (!(o = own_attr(st, "theft_order"))) goto out;
@@ -2670,7 +2691,7 @@ static int core_steals(W *w, PyObject *rng, int even, long *played) {
             if (!(o = PyLong_FromLong(purse[v]))) { Py_CLEAR(np_l); break; }
             PyList_SET_ITEM(np_l, v, o);
         }
-        int bad = np_l == NULL || set_attr(st, "purse", np_l) < 0 || set_int(st, "current", who) < 0;
+        int bad = np_l == NULL || own_set(st, "purse", np_l) < 0 || own_set_int(st, "current", who) < 0;
         Py_XDECREF(np_l);
         if (bad) goto out;
     }
