@@ -3,7 +3,7 @@ as the rollout API holds one (``core/resident.py``): a new match's first round a
 play-out's last position are written only when something reads them, so that a play-out of
 a new match reads nothing back and a state dropped after its play-out is never written.
 Whatever reads a held state, plays it on or steps it gets exactly the pure engine's state
-and games (issue 24)."""
+and games (issue 24; the checks are ``tests/held_checks.py``, every family's)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,9 @@ from typing import Any
 
 import pytest
 
+import held_checks as check
 from pysaboteur import core
 from pysaboteur.core.differential import difference
-from pysaboteur.engine.errors import GameOver
-from pysaboteur.engine.rng import Rng
 from pysaboteur.games.duel.state import DuelState
 from pysaboteur.registry import make_game
 
@@ -26,17 +25,14 @@ pytestmark = pytest.mark.skipif(not core.active(), reason="the compiled core is 
 GAMES = ["duel", "solo"]
 
 
-def held(state: Any) -> bool:
-    """Does the core hold the state's position now?  (Its class is the held subclass.)"""
-    return "_plain" in type(state).__dict__
+def pairs(game: str) -> check.Pair:
+    """A new match of ``game`` on the core (held) and the same on the pure path."""
+    def pair(seed: int) -> tuple[Any, Any]:
+        with core.use_pure():
+            slow = make_game(game).new_state(seed)
+        return make_game(game).new_state(seed), slow
 
-
-def pair(game: str, seed: int) -> tuple[Any, Any]:
-    """A new match on the core (held) and the same on the pure path (``use_pure`` gives a
-    held state back: the pure one first)."""
-    with core.use_pure():
-        slow = make_game(game).new_state(seed)
-    return make_game(game).new_state(seed), slow
+    return pair
 
 
 def same(fast: Any, slow: Any) -> None:
@@ -46,65 +42,22 @@ def same(fast: Any, slow: Any) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_new_match_and_its_play_outs_are_left_held_and_read_as_the_pure_ones(game: str) -> None:
-    for seed in range(6):
-        fast, slow = pair(game, seed)
-        assert held(fast)
-        whole = seed % 2 == 0
-        expected = slow._pure_play_out(Rng(seed), not whole, "random")
-        assert fast.play_out(Rng(seed), until_round_end=not whole) == expected
-        assert held(fast)  # the last position left on the core
-        assert fast.is_terminal == slow.is_terminal and fast.results == slow.results
-        assert fast.history == slow.history and fast.rng.state == slow.rng.state
-        same(fast, slow)
+    check.new_match_and_its_play_outs(pairs(game), same)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_play_outs_of_a_held_state_go_on_from_the_cores_copy(game: str) -> None:
-    fast, slow = pair(game, 4)
-    rng_f, rng_s = Rng(9), Rng(9)
-    while not slow.is_terminal:
-        assert fast.play_out(rng_f, until_round_end=True) == \
-            slow._pure_play_out(rng_s, True, "random")
-        assert fast.history == slow.history and fast.gold == slow.gold
-    assert held(fast) and fast.is_terminal
-    assert fast.play_out(rng_f, until_round_end=False) == 0  # over: nothing played
-    assert rng_f.state == rng_s.state
-    same(fast, slow)
+    check.play_outs_go_on_from_the_cores_copy(pairs(game), same)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_rollout_api_goes_on_from_a_held_state(game: str) -> None:
-    for seed in range(4):
-        fast, slow = pair(game, seed)
-        if seed % 2:
-            slow._pure_play_out(Rng(seed), True, "random")
-            fast.play_out(Rng(seed), until_round_end=True)
-        rng_f, rng_s = Rng(seed + 7), Rng(seed + 7)
-        pure = []
-        for _ in range(30):  # the pure game first (use_pure would give the held one back)
-            if slow.is_terminal:
-                break
-            with core.use_pure():
-                pure.append(slow.legal_actions())
-                slow.apply(slow.random_action(rng_s), check=False)
-        for legal in pure:
-            assert fast.legal_actions() == legal
-            fast.apply(fast.random_action(rng_f), check=False)
-        assert held(fast) or fast.is_terminal
-        same(fast, slow)
+    check.the_rollout_api_goes_on(pairs(game), same, steps=30)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_held_match_over_is_given_back_to_whatever_steps_it(game: str) -> None:
-    fast, slow = pair(game, 2)
-    slow._pure_play_out(Rng(2), False, "random")
-    fast.play_out(Rng(2), until_round_end=False)
-    assert held(fast) and fast.is_terminal
-    assert fast.legal_actions() == slow.legal_actions()
-    fast.play_out(Rng(1), until_round_end=False)
-    with pytest.raises(GameOver):
-        fast.apply(slow.history[-1])
-    same(fast, slow)
+    check.a_match_over_is_given_back(pairs(game), same)
 
 
 READS = [lambda s: s.maze, lambda s: s.hands, lambda s: s.deck, lambda s: s.in_front,
@@ -117,35 +70,12 @@ READS = [lambda s: s.maze, lambda s: s.hands, lambda s: s.deck, lambda s: s.in_f
 @pytest.mark.parametrize("read", range(len(READS)))
 @pytest.mark.parametrize("after", ["new", "round", "match"])
 def test_reading_a_held_state_gives_it_back_whole(game: str, read: int, after: str) -> None:
-    fast, slow = pair(game, 5)
-    if after != "new":
-        slow._pure_play_out(Rng(5), after == "round", "random")
-        fast.play_out(Rng(5), until_round_end=after == "round")
-    assert held(fast)
-    READS[read](fast)
-    assert not held(fast)
-    same(fast, slow)
+    check.reading_gives_it_back_whole(pairs(game), same, READS[read], after)
 
 
 def test_a_held_state_is_given_back_when_another_comes() -> None:
-    a, a_ref = pair("duel", 1)
-    assert held(a)
-    b, b_ref = pair("duel", 2)  # a given back (by use_pure, else by b's set-up), b held
-    assert held(b) and not held(a)
-    a_ref._pure_play_out(Rng(3), True, "random")
-    a.play_out(Rng(3), until_round_end=True)  # b given back, a held
-    assert held(a) and not held(b)
-    same(b, b_ref)
-    same(a, a_ref)
+    check.given_back_when_another_comes(pairs("duel"), same)
 
 
 def test_a_held_state_dropped_is_never_written() -> None:
-    import gc
-
-    state = make_game("duel").new_state(8)
-    state.play_out(Rng(8), until_round_end=True)
-    assert held(state)
-    del state
-    gc.collect()
-    other, ref = pair("duel", 9)  # the core forgets the dead one and holds the new one
-    same(other, ref)
+    check.dropped_is_never_written(make_game("duel").new_state, pairs("duel"), same)

@@ -531,15 +531,18 @@ static inline int constraint_of(W *w, int c) {
     return constraint_at(tile, w->t->open_mask, c);
 }
 
-/* where c is in the frontier (sorted by cell), or where it would go: -1 - that index */
-static int fr_find(W *w, int c) {
-    int lo = 0, hi = w->nfr;
+/* where c is in a sorted list of n cells, or where it would go: -1 - that index */
+static int cell_find(const int *cells, int n, int c) {
+    int lo = 0, hi = n;
     while (lo < hi) {
         int mid = (lo + hi) >> 1;
-        if (w->fr[mid] < c) lo = mid + 1; else hi = mid;
+        if (cells[mid] < c) lo = mid + 1; else hi = mid;
     }
-    return lo < w->nfr && w->fr[lo] == c ? lo : -1 - lo;
+    return lo < n && cells[lo] == c ? lo : -1 - lo;
 }
+
+/* where c is in the frontier (sorted by cell), or where it would go */
+static int fr_find(W *w, int c) { return cell_find(w->fr, w->nfr, c); }
 
 /* the frontier after a tile laid on c: c leaves it, the cells the spread reached first
    join it, and the constraints of c's neighbours change (a constraint is made of the four
@@ -1465,15 +1468,8 @@ static int ladder_cells(W *w) {
     return n;
 }
 
-/* where c is among the ladder cells (sorted), or where it would go: -1 - that index */
-static int lc_find(W *w, int c) {
-    int lo = 0, hi = w->nlc;
-    while (lo < hi) {
-        int mid = (lo + hi) >> 1;
-        if (w->lc[mid] < c) lo = mid + 1; else hi = mid;
-    }
-    return lo < w->nlc && w->lc[lo] == c ? lo : -1 - lo;
-}
+/* where c is among the ladder cells (sorted), or where it would go (cell_find) */
+static inline int lc_find(W *w, int c) { return cell_find(w->lc, w->nlc, c); }
 
 /* the ladder cells after a card laid face up on c (a path card, a ladder or a goal turned
    over): c leaves them, its empty neighbours away from the goals join them, and those
@@ -2511,13 +2507,7 @@ static PyObject *own_attr(PyObject *st, const char *name) {  /* a new reference 
     return PyErr_Occurred() ? NULL : get_attr(st, name);
 }
 static int own_int(PyObject *st, const char *name, int *out) {
-    PyObject *v = own_attr(st, name);
-    if (v == NULL) return -1;
-    long x = PyLong_AsLong(v);
-    Py_DECREF(v);
-    if (x == -1 && PyErr_Occurred()) return -1;
-    *out = (int)x;
-    return 0;
+    return int_of(own_attr(st, name), out);
 }
 
 /* a list of dwarf cards sorted (list.sort()), by their places in the game's dwarf cards

@@ -167,14 +167,18 @@ static inline PyObject *new_memo(PyObject *type) {
     return m;
 }
 
-static inline int attr_int(PyObject *o, const char *name, int *out) {
-    PyObject *v = get_attr(o, name);
+/* an int read from ``v`` (a new reference, let go; NULL: an error set already) */
+static inline int int_of(PyObject *v, int *out) {
     if (v == NULL) return -1;
     long x = PyLong_AsLong(v);
     Py_DECREF(v);
     if (x == -1 && PyErr_Occurred()) return -1;
     *out = (int)x;
     return 0;
+}
+
+static inline int attr_int(PyObject *o, const char *name, int *out) {
+    return int_of(get_attr(o, name), out);
 }
 
 static inline int set_int(PyObject *o, const char *name, long v) {
