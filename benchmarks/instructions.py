@@ -10,12 +10,12 @@ letting ``State.play_out`` play the whole match (``play_out``; ``play_out_playou
 ``policy="playout"``), the same games as ``rollout`` (``playout``), or as ``play_out`` with
 each state dropped once played out, as ``saboteur bench`` drops it (``play_out_dropped``:
 ``play_out`` keeps it until the next match is made, so that a state the core holds is given
-back, written, first); and prints the number of decisions on stderr.  MODE ``ismcts``: ``IsmctsBot(0, iterations=MATCHES,
-leaf_values=False)`` chooses on 8 of ``saboteur bench``'s positions (seed 0); the count
-printed is the iterations (run 0 and 100).  Run it
-once with 0 matches and subtract that count (imports, set-up) before dividing by the
-decisions.  MODE ``determinize``: the bots' determinizer of each of ``saboteur bench``'s
-64 positions samples MATCHES times (the count printed is the samples; run 0 and 5).
+back, written, first); and prints the number of decisions on stderr.  MODE ``ismcts``:
+``IsmctsBot(0, iterations=MATCHES, leaf_values=False)`` chooses on 8 of ``saboteur bench``'s
+positions (seed 0); the count printed is the iterations (run 0 and 100).  Run it once with 0
+matches and subtract that count (imports, set-up) before dividing by the decisions.  MODE
+``determinize``: the bots' determinizer of each of ``saboteur bench``'s 64 positions samples
+MATCHES times (the count printed is the samples; run 0 and 5).
 ``TREE/src`` goes first on the import path, so that an installed copy of the package is
 not what gets measured.  PLAYERS may be empty for the game's default.
 """
