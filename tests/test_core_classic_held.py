@@ -80,3 +80,25 @@ def test_a_held_state_is_given_back_when_another_comes() -> None:
 
 def test_a_held_state_dropped_is_never_written() -> None:
     check.dropped_is_never_written(make_game("classic", 5).new_state, pairs("classic", 5), same)
+
+
+#: the fields classic.c reads and writes in a state's dict, past its classes (``own_item``,
+#: ``own_attr``, ``own_set``): as getattr and setattr would only where no class of the
+#: state's makes them a data descriptor (a property), which this test would catch
+OWN_FIELDS = ("phase", "pending_draw", "last", "finder", "turn", "current", "pending",
+              "_round", "roles", "spare_roles", "aside", "in_front", "seen", "discards",
+              "passed", "round_start", "purse", "results", "_last_round", "next_turn",
+              "theft_order", "hats_aside", "thieves", "inspected", "hands", "deck", "maze",
+              "_mt", "_end_round", "_fronts_memo")
+
+
+def test_the_fields_the_core_keeps_in_a_states_dict_are_no_classs_descriptors() -> None:
+    import inspect
+
+    from pysaboteur.games.classic.state import ClassicState
+    from pysaboteur.games.expansion.state import ExpansionState
+
+    for cls in (ClassicState, ExpansionState):
+        for name in OWN_FIELDS:
+            found = inspect.getattr_static(cls, name, None)
+            assert not hasattr(type(found), "__set__"), (cls.__name__, name)

@@ -30,6 +30,7 @@
 #define MAXNUGGETS 256   /* nugget cards a pay-out takes */
 #define LCLATE 8         /* cards laid the ladder cells are updated for, at most */
 #define LOGDISC 64       /* cards discarded a play-out logs before it writes them */
+#define LOGPASSED 256    /* cards passed a play-out logs before it writes them */
 #define LOGN 256         /* decisions a play-out logs before it writes them to the state */
 
 enum { K_PATH = 0, K_LADDER, K_TOOL, K_CELL, K_SEAT };
@@ -309,7 +310,7 @@ typedef struct {
     PyObject *log_action[LOGN];  /* new references */
     /* and the cards passed and discarded since (new references), for the state's passed
        and discards as they are (a round's set-up flushes them before it makes new ones) */
-    PyObject *log_passed[3 * LOGN], *log_disc[LOGDISC];
+    PyObject *log_passed[LOGPASSED], *log_disc[LOGDISC];
     /* Saboteur 2's thefts after a round's end (end_round_classic finds the thieves, steals()
        plays them): the thieves in turn, who is trapped, the round's details["thefts"] */
     int nthieves, thieves[MAXSEATS], trap[MAXSEATS];
@@ -922,12 +923,41 @@ done:
 
 static int flush_fronts(W *w);
 
-static PyObject *own_field(PyObject *st, const char *name);
-static PyObject *own_attr(PyObject *st, const char *name);
-static int own_int(PyObject *st, const char *name, int *out);
+/* ------------------------------------------------------------------ a state's own fields */
+/* The fields a state keeps in its dict, read and written there: past the type's attribute
+   look-up (a few of its classes' dictionaries where Python's cache of it misses) and past a
+   held state's class's properties (which give the state back to Python).  No state class
+   defines these names (tests/test_core_classic_held.py checks it), so this is what getattr
+   and setattr do. */
 
-/* a state's own field written into its dict, past the type's attribute look-up (none of
-   the state classes defines the names written so: what setattr would do); ``v`` borrowed */
+/* the field ``name`` from the state's dict (a new reference), or NULL: not there (no error
+   set) or an error */
+static PyObject *own_item(PyObject *st, const char *name) {
+    PyObject *d = PyObject_GenericGetDict(st, NULL);
+    if (d == NULL) return NULL;
+    PyObject *v = PyDict_GetItemWithError(d, name_of(name));
+    Py_XINCREF(v);
+    Py_DECREF(d);
+    return v;
+}
+
+/* a held state's own field (its hands, its pile), which must be there */
+static PyObject *own_field(PyObject *st, const char *name) {
+    PyObject *v = own_item(st, name);
+    if (v == NULL && !PyErr_Occurred()) PyErr_SetString(PyExc_AttributeError, name);
+    return v;
+}
+
+/* a state's own field, or getattr's where the dict does not have it */
+static PyObject *own_attr(PyObject *st, const char *name) {
+    PyObject *v = own_item(st, name);
+    return v != NULL || PyErr_Occurred() ? v : get_attr(st, name);
+}
+static int own_int(PyObject *st, const char *name, int *out) {
+    return int_of(own_attr(st, name), out);
+}
+
+/* a state's own field written into its dict; ``v`` borrowed */
 static int own_set(PyObject *st, const char *name, PyObject *v) {
     PyObject *d = PyObject_GenericGetDict(st, NULL);
     if (d == NULL) return -1;
@@ -944,8 +974,8 @@ static int own_put(PyObject *st, const char *name, PyObject *v) {  /* steals v *
 static int own_set_int(PyObject *st, const char *name, long v) {
     return own_put(st, name, PyLong_FromLong(v));
 }
-/* every hand and the pile written into the state whole (the pile: a round the core dealt),
-   or the cards drawn from it taken off */
+
+/* ------------------------------------------------------------------ Python state out */
 static PyObject *codes_list(Tables *t, const int *ids, int n) {  /* the cards' codes, a new list */
     PyObject *l = PyList_New(n);
     for (int i = 0; l != NULL && i < n; i++) {
@@ -955,6 +985,8 @@ static PyObject *codes_list(Tables *t, const int *ids, int n) {  /* the cards' c
     return l;
 }
 
+/* every hand and the pile written into the state: a round the core dealt as new lists, else
+   the hands whole and the cards drawn from the pile taken off */
 static int write_piles(W *w) {
     Tables *t = w->t;
     PyObject *st = w->state;
@@ -965,11 +997,9 @@ static int write_piles(W *w) {
             if (h == NULL) Py_CLEAR(hands);
             else PyList_SET_ITEM(hands, s, h);
         }
-        /* (into the state's dict: past a held state's properties, as the maze) */
-        PyObject *d = hands == NULL || deck == NULL ? NULL : PyObject_GenericGetDict(st, NULL);
-        int bad = d == NULL || PyDict_SetItem(d, name_of("hands"), hands) < 0
-                  || PyDict_SetItem(d, name_of("deck"), deck) < 0;
-        Py_XDECREF(d); Py_XDECREF(hands); Py_XDECREF(deck);
+        int bad = hands == NULL || deck == NULL || own_set(st, "hands", hands) < 0
+                  || own_set(st, "deck", deck) < 0;
+        Py_XDECREF(hands); Py_XDECREF(deck);
         if (bad) return -1;
         w->deck_full = 0;
         w->ndeck0 = w->ndeck;
@@ -1028,10 +1058,8 @@ static int write_maze(W *w) {
                  *memo = maze == NULL ? NULL : new_memo(t->memo_type);
         Py_XDECREF(packed);
         /* (maze, memo) into the state's dict: past a held state's properties (release) */
-        PyObject *d = memo == NULL ? NULL : PyObject_GenericGetDict(st, NULL);
-        int bad = d == NULL || PyDict_SetItem(d, name_of("maze"), maze) < 0
-                  || PyDict_SetItem(d, name_of("_mt"), memo) < 0;
-        Py_XDECREF(d); Py_XDECREF(maze); Py_XDECREF(memo);
+        int bad = memo == NULL || own_set(st, "maze", maze) < 0 || own_set(st, "_mt", memo) < 0;
+        Py_XDECREF(maze); Py_XDECREF(memo);
         if (bad) return -1;
         w->maze_dirty = 0;
     }
@@ -1415,8 +1443,9 @@ static int append_discard(W *w, int card) {
 static inline int append_passed(W *w, int seat, int card) {
     PyObject *p = w->t->passed_t[seat][card];
     if (!w->logging) return PyList_Append(w->passed, p);
+    if (w->npassed == LOGPASSED && flush_logs(w) < 0) return -1;
     Py_INCREF(p);
-    w->log_passed[w->npassed++] = p;  /* (room: flushed with the actors, at most 3 a decision) */
+    w->log_passed[w->npassed++] = p;
     return 0;
 }
 
@@ -2487,29 +2516,6 @@ static int find_thieves(W *w) {
     return 0;
 }
 
-/* ClassicState._end_round on the core, Saboteur's (``pay`` of 9 items) or Saboteur 2's
-   (``pay``'s item 9: expansion.py's pay_spec): the pay-out, the details in _end_round's
-   order, the round's RoundResult, last_round's holder, the fields it sets, then Saboteur
-   2's thefts (found here and played by steals() where ``own_thefts``, else its own
-   _start_thefts: the rollout API's) or the next round (next_round_called).
-   ``written``: the state was written (sync_out) before, its maze is the round's; else the
-   round's end gets an EndedBoard of the core's maze (the state is written when the
-   play-out stops, after the next round's set-up) */
-/* a state's field that is its own (in its dict: no class of the state's defines it), read
-   from its dict: past the type's attribute look-up (a few dictionaries of the classes'
-   when Python's cache of it misses), as getattr gives it; getattr where it is not there */
-static PyObject *own_attr(PyObject *st, const char *name) {  /* a new reference */
-    PyObject *d = PyObject_GenericGetDict(st, NULL);
-    if (d == NULL) return NULL;
-    PyObject *v = PyDict_GetItemWithError(d, name_of(name));
-    Py_DECREF(d);
-    if (v != NULL) { Py_INCREF(v); return v; }
-    return PyErr_Occurred() ? NULL : get_attr(st, name);
-}
-static int own_int(PyObject *st, const char *name, int *out) {
-    return int_of(own_attr(st, name), out);
-}
-
 /* a list of dwarf cards sorted (list.sort()), by their places in the game's dwarf cards
    sorted (``order``, the round set-up's: the same objects); sorted by Python where one is
    not among them */
@@ -2531,6 +2537,14 @@ static int sort_roles(PyObject *list, PyObject *order) {
     return 0;
 }
 
+/* ClassicState._end_round on the core, Saboteur's (``pay`` of 9 items) or Saboteur 2's
+   (``pay``'s item 9: expansion.py's pay_spec): the pay-out, the details in _end_round's
+   order, the round's RoundResult, last_round's holder, the fields it sets, then Saboteur
+   2's thefts (found here and played by steals() where ``own_thefts``, else its own
+   _start_thefts: the rollout API's) or the next round (next_round_called).
+   ``written``: the state was written (sync_out) before, its maze is the round's; else the
+   round's end gets an EndedBoard of the core's maze (the state is written when the
+   play-out stops, after the next round's set-up) */
 static int end_round_classic(W *w, PyObject *pay, int written, int own_thefts) {
     PyObject *st = w->state;
     PyObject *xp = PyTuple_GET_SIZE(pay) > 9 ? PyTuple_GET_ITEM(pay, 9) : NULL;
@@ -2743,11 +2757,9 @@ static PyObject *play(PyObject *state, PyObject *rng, int until, int even, Table
     w->rounds = setup == Py_None ? 0 : (int)PyLong_AsLong(PyTuple_GET_ITEM(setup, 9));
     w->pay = setup == Py_None ? Py_None : PyTuple_GET_ITEM(setup, 11);
     if (w->pay != Py_None) {  /* a round's end of the state's own (tests): it is called */
-        PyObject *d = PyObject_GenericGetDict(state, NULL);
-        int own = d == NULL ? -1 : PyDict_Contains(d, name_of("_end_round"));
-        Py_XDECREF(d);
-        if (own < 0) return NULL;
-        if (own) w->pay = Py_None;
+        PyObject *mine = own_item(state, "_end_round");
+        if (mine == NULL && PyErr_Occurred()) return NULL;
+        if (mine != NULL) { Py_DECREF(mine); w->pay = Py_None; }
     }
     w->t = t;
     w->bail = 0;
@@ -3049,19 +3061,6 @@ miscount:
 }
 #undef PUT
 
-/* the resident state's own field ``name`` (a new reference): read from its dict, past its
-   class's properties (which give the state back to Python) */
-static PyObject *own_field(PyObject *st, const char *name) {
-    PyObject *d = PyObject_GenericGetDict(st, NULL), *v = NULL;
-    if (d == NULL) return NULL;
-    PyObject *k = name_of(name);
-    if (k != NULL && (v = PyDict_GetItemWithError(d, k)) == NULL && !PyErr_Occurred())
-        PyErr_SetString(PyExc_AttributeError, name);
-    Py_XINCREF(v);
-    Py_DECREF(d);
-    return v;
-}
-
 /* what a decision changed written into the resident state: all but the maze (sync_out's
    writes, only of what changed) */
 static int write_step(W *w) {
@@ -3116,11 +3115,9 @@ static int write_step(W *w) {
    is the same on both paths) */
 static int leave_memo(PyObject *st) {
     if (!rw.tools_seen) return 0;
-    PyObject *d = PyObject_GenericGetDict(st, NULL);
-    int has = d == NULL ? -1 : PyDict_Contains(d, name_of("_fronts_memo"));
-    if (has == 0) has = PyDict_SetItem(d, name_of("_fronts_memo"), rw.t->no_fronts);  /* (classic.py NO_FRONTS) */
-    Py_XDECREF(d);
-    return has < 0 ? -1 : 0;
+    PyObject *memo = own_item(st, "_fronts_memo");
+    if (memo != NULL) { Py_DECREF(memo); return 0; }
+    return PyErr_Occurred() ? -1 : own_set(st, "_fronts_memo", rw.t->no_fronts);  /* (classic.py NO_FRONTS) */
 }
 
 /* nothing resident any more */

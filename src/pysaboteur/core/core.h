@@ -595,8 +595,8 @@ static inline PyObject *held_apply(const HeldCalls *f, PyObject *self, PyObject 
     return PyObject_CallMethod(self, "apply", "OO", action, check ? Py_True : Py_False);
 }
 
-/* {name: method} of ``defs``, made for the state's own class ``cls`` (they take a state of
-   either class: its own and the held one) */
+/* {name: method} of ``defs``, made as methods of ``cls`` (a state's own class: they take a
+   state of either class, its own and the held one; engine.rng.Rng: module.c's) */
 static inline PyObject *held_methods(PyMethodDef *defs, PyObject *cls) {
     if (!PyType_Check(cls)) { PyErr_SetString(PyExc_TypeError, "core: a class"); return NULL; }
     PyObject *out = PyDict_New();

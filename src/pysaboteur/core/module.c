@@ -64,14 +64,7 @@ static PyMethodDef rng_defs[] = {
 
 static PyObject *rng_methods(PyObject *self, PyObject *cls) {
     (void)self;
-    if (!PyType_Check(cls)) { PyErr_SetString(PyExc_TypeError, "core: a class"); return NULL; }
-    PyObject *out = PyDict_New();
-    for (PyMethodDef *d = rng_defs; out != NULL && d->ml_name != NULL; d++) {
-        PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, d);
-        if (descr == NULL || PyDict_SetItemString(out, d->ml_name, descr) < 0) Py_CLEAR(out);
-        Py_XDECREF(descr);
-    }
-    return out;
+    return held_methods(rng_defs, cls);  /* (core.h: a class's methods made of C functions) */
 }
 
 static PyMethodDef module_methods[] = {
