@@ -122,9 +122,14 @@ FAST = {"force": True, "no_wait_after": True, "timeout": 5000}
 
 
 def _click_first_target(page: Any) -> bool:
+    """Click the first highlighted cell; where the page then asks which way (a pawn that
+    can reach the cell by more than one route), take the first way it offers."""
     targets = page.locator("#board-svg [data-testid^=target-]")
     if targets.count():
         targets.first.click(**FAST)
+        ways = page.locator("[data-testid=choice] [data-act]")
+        if ways.count():
+            ways.first.click(**FAST)
         return True
     return False
 
@@ -215,7 +220,7 @@ def try_one_move(page: Any, n: int = 0, **kw: Any) -> bool:
         wait_after_move(page, index)
         return True
     except sync_api.TimeoutError:
-        for kind in ("cancel-pass",):
+        for kind in ("cancel-pass", "cancel-choice"):
             loc = page.locator(f"[data-testid={kind}]")
             if loc.count():
                 loc.first.click(**FAST)
