@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +22,14 @@ import pytest
 from e2e_support import (
     DESKTOP,
     PHONE,
+    ROUND_PANELS,
     Page,
     browser,
+    my_turn,
     screenshot,
     server,
     shot_dirs,
+    start_server,
     state,
     try_one_move,
 )
@@ -243,5 +247,76 @@ def test_an_open_seat_says_not_joined_yet(server: str, browser: Any) -> None:
         page.wait_for_selector("[data-testid=player-1]")
         assert "not joined yet" in page.locator("[data-testid=player-1]").inner_text()
         assert "offline" not in page.locator("#players").inner_text()
+    finally:
+        pg.close()
+
+
+@pytest.fixture(scope="module")
+def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server that takes chosen seeds: the same seed, the same bots' moves."""
+    proc, url = start_server(tmp_path_factory.mktemp("e2e-seeded") / "e2e.sqlite3",
+                             "--allow-seed")
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _two_ways(msg: Any) -> list[Any]:
+    """The Move actions of the first cell my pawn can reach by more than one route."""
+    ways: dict[tuple[int, int], list[Any]] = {}
+    for a in msg["legal"] if msg else []:
+        if a["kind"] == "Move":
+            ways.setdefault(tuple(a["route"][-1]), []).append(a)
+    return next((w for w in ways.values() if len(w) > 1), [])
+
+
+def test_which_way_shows_each_route_on_the_board(seeded_server: str, browser: Any,
+                                                 tmp_path: Path) -> None:
+    """The Lost Mines: a cell my pawn can reach two ways asks "Which way?"; each way is drawn
+    on the board, lit while its button is pointed at, and the one clicked is the move made.
+    Tables of seeds 1, 2, ... are played by clicking until one offers such a cell."""
+    dirs = shot_dirs(tmp_path)
+    pg = Page(browser, DESKTOP)
+    page = pg.page
+    try:
+        for seed in range(1, 40):
+            body = {"game": "lost-mines", "players": 3, "start": True, "public": False,
+                    "seed": seed, "options": {"rounds": 1},
+                    "seats": [{"kind": "human"}] + [{"kind": "bot", "difficulty": "easy"}] * 2}
+            made = page.request.post(seeded_server + "api/tables", data=body).json()
+            page.goto(seeded_server.rstrip("/") + made["seats"][0]["link"])
+            page.wait_for_selector("[data-testid=hand-0]")
+            n = 0
+            while not page.locator(ROUND_PANELS).count() and n < 60:
+                page.wait_for_function("() => window.__state() && (window.__state().legal.length"
+                                       " || document.querySelector('[data-testid=round-over],"
+                                       "[data-testid=match-over]'))")
+                ways = _two_ways(state(page))
+                if ways:
+                    break
+                if my_turn(page) and try_one_move(page, n, play_every=1):
+                    n += 1
+            if ways:
+                break
+        else:
+            raise AssertionError("no table of seeds 1-39 offered a cell reachable two ways")
+        x, y = ways[0]["route"][-1]
+        page.locator(f"[data-testid=target-{x}_{y}]").click()
+        buttons = page.locator("[data-testid=choice] [data-route]")
+        assert buttons.count() == len(ways)
+        assert page.locator("#board-world .choice-route").count() == len(ways)
+        buttons.nth(1).hover()
+        assert "lit" in (page.locator("[data-testid=route-1]").get_attribute("class") or "")
+        assert "dim" in (page.locator("[data-testid=route-0]").get_attribute("class") or "")
+        screenshot(page, dirs, "games-which-way")
+        page.mouse.move(5, 5)
+        assert "lit" not in (page.locator("[data-testid=route-1]").get_attribute("class") or "")
+        index = state(page)["index"]
+        buttons.nth(1).click()
+        page.wait_for_function("i => window.__state().index !== i", arg=index)
+        assert page.locator("[data-testid=choice]").count() == 0
+        assert state(page)["view"]["pawns"][0] == [x, y]  # the pawn went where the way led
     finally:
         pg.close()

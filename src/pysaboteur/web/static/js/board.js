@@ -107,7 +107,7 @@ const at = (x, y, inner, extra = "", title = "") =>
  * The world of one view as SVG (in world units).  ``last``: draw the board as the last
  * round ended instead (view.last_round), with no targets.
  */
-export function worldSvg(view, game, {targets = new Map(), last = null, marks = new Map(), fresh = new Set()} = {}) {
+export function worldSvg(view, game, {targets = new Map(), last = null, marks = new Map(), fresh = new Set(), routes = []} = {}) {
   const cards = S.cards[game];
   const [x0, y0, x1, y1] = boundsOf(view, game, targets, last);
   const parts = [];
@@ -166,10 +166,11 @@ export function worldSvg(view, game, {targets = new Map(), last = null, marks = 
     const [x, y] = k.split(",").map(Number);
     parts.push(at(x, y, `<rect class="lastmove${fresh.has(k) ? " landing" : ""}" x="2" y="2" width="${CW - 4}" height="${CH - 4}" rx="9" style="stroke:${seatColour(view, seat)}"/>`, `data-lastmove="${seat}" data-testid="lastmove-${x}_${y}"`));
   }
-  if (B.preview) {
-    const pts = B.preview.map(([x, y]) => `${x * CW + CW / 2},${y * CH + CH / 2}`).join(" ");
-    parts.push(`<polyline class="route" points="${pts}"/>`);
-  }
+  const line = (cells) => cells.map(([x, y]) => `${x * CW + CW / 2},${y * CH + CH / 2}`).join(" ");
+  // the ways offered by "Which way?" (each lit while its button is pointed at), else the
+  // route to the hovered cell
+  routes.forEach((r, i) => parts.push(`<polyline class="route choice-route" data-testid="route-${i}" points="${line(r)}"/>`));
+  if (B.preview && !routes.length) parts.push(`<polyline class="route" points="${line(B.preview)}"/>`);
   if (B.coords) {
     for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++)
       parts.push(`<text class="coord" x="${x * CW + 6}" y="${y * CH + 18}">${x},${y}</text>`);
@@ -310,7 +311,9 @@ export function renderBoard(ctx) {
   const marks = recentMoves(view);
   const fresh = new Set([...marks.keys()].filter((k) => !B.marked.has(k)));
   B.marked = new Set(marks.keys());
-  const world = worldSvg(view, game, {targets, marks, fresh});
+  const me = view.pawns && view.pawns[view.seat];
+  const routes = me && S.choice ? S.choice.actions.filter((a) => a.kind === "Move").map((a) => [me, ...a.route]) : [];
+  const world = worldSvg(view, game, {targets, marks, fresh, routes});
   $("#board-world").innerHTML = world.svg;
   const grew = !B.bounds || world.bounds.some((v, i) => v !== B.bounds[i]);
   B.bounds = world.bounds;
@@ -328,6 +331,16 @@ export function renderBoard(ctx) {
   $("#board-treasures").innerHTML = (view.treasures || []).map(([slot, kind, holder]) =>
     `<span class="treasure ${esc(kind)}" data-testid="treasure-${slot}" title="${esc(`${t("treasure")} ${slot + 1}: ${tr("treasures", kind, kind)}${holder >= 0 ? ` (${seatName(holder)})` : ""}`)}">`
     + `${slot + 1} ${esc(tr("treasures", kind, kind))}${holder >= 0 ? ` <svg width="18" height="18" viewBox="0 0 30 30" aria-hidden="true">${seatDisc(view, holder, 15, 15, 12)}</svg>` : ""}</span>`).join("");
+}
+
+/** Light one of the ways drawn for "Which way?" (its index among them) and dim the others;
+ * null: all alike again.  Classes only, no new frame: the button pointed at keeps its focus. */
+export function lightRoute(i) {
+  for (const el of document.querySelectorAll("#board-world .choice-route")) {
+    const mine = i !== null && el.dataset.testid === `route-${i}`;
+    el.classList.toggle("lit", mine);
+    el.classList.toggle("dim", i !== null && !mine);
+  }
 }
 
 /* -- acting on a cell (mouse, touch or keyboard) ------------------------------------------------ */
