@@ -240,29 +240,14 @@ def _ctx_of(cls: type, cat: Any, rules: Callable[[], Rules]) -> tuple[Any, type,
     if known is not None and known[0] is cat:
         return known[1]
     assert _ext is not None
-    resident = resident_class(cls, _calls())
-    # the rollout API's hot methods in C (no Python frame a call; the same behaviour as
-    # resident.py's, which they replace)
-    # (made for ``cls``: a method looked up while the state was held is called on it as
-    # Python's own once the state is given back)
-    for name, method in _ext.classic_held_methods(cls).items():
-        setattr(resident, name, method)
-    # a play-out goes on from the core's copy (``adopt`` in classic.c), not given back first
-    resident.play_out = _held_play_out(play_out_for(cls))  # type: ignore[attr-defined]
+    # the rollout API's hot methods in C (no Python frame a call); a play-out goes on from
+    # the core's copy (``adopt`` in classic.c), not given back first
+    resident = resident_class(cls, _calls(), methods=_ext.classic_held_methods(cls),
+                              play_out=play_out_for(cls))
     ctx = (core_tables(cls, cat, rules), resident, _next_setup)
     resident._ctx = ctx  # type: ignore[attr-defined]
     _CTXS[cls] = (cat, ctx)
     return ctx
-
-
-def _held_play_out(fast: Callable[..., int]) -> Callable[..., int]:
-    """``play_out`` of a state the core holds (``fast``: its class's compiled play-out):
-    played on from the core's copy, not given back to Python and read again first."""
-    def play_out(state: ClassicState, rng: Rng, until_round_end: bool = True,
-                 policy: str = "random") -> int:
-        return fast(state, rng, until_round_end, policy)
-
-    return play_out
 
 
 def _next_setup(state: ClassicState) -> tuple[Any, ...] | None:
@@ -370,7 +355,8 @@ def first_round(state: ClassicState, plan: Plan | None) -> None:
         state._setup_round()
 
 
-def _classic_play_out(state: ClassicState, rng: Rng, until_round_end: bool, policy: str) -> int:
+def _classic_play_out(state: ClassicState, rng: Rng, until_round_end: bool = True,
+                      policy: str = "random") -> int:
     plan = plan_of(ClassicState, state.game, _classic_takes, _classic_rules, None)
     return play_out(state, rng, until_round_end, policy, plan)
 

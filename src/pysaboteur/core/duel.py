@@ -242,7 +242,8 @@ def _duel_first_round(state: DuelState) -> None:
         state._setup_round()
 
 
-def _duel_play_out(state: DuelState, rng: Rng, until_round_end: bool, policy: str) -> int:
+def _duel_play_out(state: DuelState, rng: Rng, until_round_end: bool = True,
+                   policy: str = "random") -> int:
     if type(rng) is not Rng or _ext is None or state.game.catalogue is not S.CAT:
         if _ext is not None:
             _ext.duel_release(state)  # (a held state given back first)
@@ -288,26 +289,16 @@ def _duel_ctx(state: DuelState) -> tuple[Any, type, Any] | None:
     if state.game.catalogue is not S.CAT:
         return None
     if not _CTX:
-        resident = resident_class(DuelState, _calls(), FIELDS)
-        # the rollout API's hot methods in C, as Saboteur's (core/classic.py's _ctx_of: no
-        # Python frame a call; made for DuelState, so that a method looked up while the state
-        # was held is Python's own once the state is given back)
+        # the rollout API's hot methods in C, as Saboteur's; a play-out goes on from the
+        # core's copy (``adopt`` in duel.c), not given back first
         assert _ext is not None
-        for name, method in _ext.duel_held_methods(DuelState).items():
-            setattr(resident, name, method)
-        # a play-out goes on from the core's copy, not given back first
-        resident.play_out = _held_play_out  # type: ignore[attr-defined]
+        resident = resident_class(DuelState, _calls(), FIELDS,
+                                  methods=_ext.duel_held_methods(DuelState),
+                                  play_out=_duel_play_out)
         ctx = (core_tables(), resident, _game_of_state)
         resident._ctx = ctx  # type: ignore[attr-defined]
         _CTX.append(ctx)
     return _CTX[0]
-
-
-def _held_play_out(state: DuelState, rng: Rng, until_round_end: bool = True,
-                   policy: str = "random") -> int:
-    """``play_out`` of a Duel state the core holds: played on from the core's copy
-    (``adopt`` in duel.c), not given back to Python and read again first."""
-    return _duel_play_out(state, rng, until_round_end, policy)
 
 
 def steps_for(cls: type) -> Steps | None:

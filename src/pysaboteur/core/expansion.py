@@ -96,8 +96,8 @@ def _expansion_first_round(state: ExpansionState) -> None:
                                                FRESH_ROUND))
 
 
-def _expansion_play_out(state: ExpansionState, rng: Rng, until_round_end: bool,
-                        policy: str) -> int:
+def _expansion_play_out(state: ExpansionState, rng: Rng, until_round_end: bool = True,
+                        policy: str = "random") -> int:
     plan = classic.plan_of(ExpansionState, state.game, _takes, _rules, FRESH_ROUND)
     return classic.play_out(state, rng, until_round_end, policy, plan)
 

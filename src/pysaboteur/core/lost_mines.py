@@ -329,14 +329,12 @@ def _ctx_of(state: S.LostMinesState) -> tuple[Any, type, Any] | None:
     if state.game.catalogue is not S.CAT:
         return None
     if not _CTX:
-        resident = resident_class(S.LostMinesState, _calls(), _RESIDENT_FIELDS)
-        # the rollout API's hot methods in C, as Saboteur's and the Duel's (core.h's
-        # HELD_METHODS: no Python frame a call; made for LostMinesState, so that a method
-        # looked up while the state was held is Python's own once the state is given back)
+        # the rollout API's hot methods in C, as Saboteur's and the Duel's; a play-out
+        # goes on from where the core holds the state
         assert _ext is not None
-        for name, method in _ext.lost_mines_held_methods(S.LostMinesState).items():
-            setattr(resident, name, method)
-        resident.play_out = _held_play_out  # type: ignore[attr-defined]
+        resident = resident_class(S.LostMinesState, _calls(), _RESIDENT_FIELDS,
+                                  methods=_ext.lost_mines_held_methods(S.LostMinesState),
+                                  play_out=_held_play_out)
         ctx = (_tables(), resident, _next_setup)
         resident._ctx = ctx  # type: ignore[attr-defined]
         _CTX.append(ctx)

@@ -25,7 +25,7 @@ state classes it plays (``steps_for``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, NamedTuple
 
 from ..engine.actions import Action
@@ -94,12 +94,17 @@ class Steps:
 FIELDS = ("maze", "_mt", "hands", "deck")
 
 
-def resident_class(plain: type, calls: Calls, fields: tuple[str, ...] = FIELDS) -> type:
+def resident_class(plain: type, calls: Calls, fields: tuple[str, ...] = FIELDS,
+                   methods: Mapping[str, Any] | None = None,
+                   play_out: Callable[..., int] | None = None) -> type:
     """The class a state of ``plain`` has while the core holds its position: every way
     of reading the state gives it back to Python first; the rollout API goes to the core.
     ``fields``: what the core keeps a copy of and Python could change in place (lists,
     sets, dicts) or what it writes only when read (the maze): reading one gives the state
-    back first.  Its ``_ctx`` is set by the caller (the family's tables and this class)."""
+    back first.  ``methods``: the rollout API's hot methods in C (core.h's ``held_methods``,
+    made for ``plain``), in place of the Python ones below; ``play_out``: the family's
+    compiled play-out, which goes on from the core's copy (else the state is given back
+    first).  Its ``_ctx`` is set by the caller (the family's tables and this class)."""
     release = calls.release
 
     def field(name: str) -> property:
@@ -193,6 +198,12 @@ def resident_class(plain: type, calls: Calls, fields: tuple[str, ...] = FIELDS) 
 
     for name in fields:  # the fields the core keeps a copy of (see above)
         setattr(Resident, name, field(name))
+    # (made for ``plain``, the C methods take a state of either class: a method looked up
+    # while the state was held is called as Python's own once the state is given back)
+    for name, method in (methods or {}).items():
+        setattr(Resident, name, method)
+    if play_out is not None:
+        Resident.play_out = play_out
     Resident.__name__ = Resident.__qualname__ = plain.__name__
     Resident.__module__ = plain.__module__
     return Resident
