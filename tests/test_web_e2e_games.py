@@ -275,7 +275,8 @@ def _two_ways(msg: Any) -> list[Any]:
 def test_which_way_shows_each_route_on_the_board(seeded_server: str, browser: Any,
                                                  tmp_path: Path) -> None:
     """The Lost Mines: a cell my pawn can reach two ways asks "Which way?"; each way is drawn
-    on the board, lit while its button is pointed at, and the one clicked is the move made.
+    on the board in the colour of its button's swatch, lit while its button is pointed at,
+    and the one clicked is the move made.
     Tables of seeds 1, 2, ... are played by clicking until one offers such a cell."""
     dirs = shot_dirs(tmp_path)
     pg = Page(browser, DESKTOP)
@@ -308,6 +309,14 @@ def test_which_way_shows_each_route_on_the_board(seeded_server: str, browser: An
         buttons = page.locator("[data-testid=choice] [data-route]")
         assert buttons.count() == len(ways)
         assert page.locator("#board-world .choice-route").count() == len(ways)
+        for i in range(len(ways)):  # each way's colour: its line and its button's swatch
+            colour = page.locator(f"[data-testid=route-{i}]").evaluate(
+                "e => getComputedStyle(e).stroke")
+            swatch = buttons.nth(i).locator(".way-swatch").evaluate(
+                "e => getComputedStyle(e).backgroundColor")
+            assert colour == swatch
+        assert len({page.locator(f"[data-testid=route-{i}]").evaluate(
+            "e => getComputedStyle(e).stroke") for i in range(len(ways))}) == len(ways)
         buttons.nth(1).hover()
         assert "lit" in (page.locator("[data-testid=route-1]").get_attribute("class") or "")
         assert "dim" in (page.locator("[data-testid=route-0]").get_attribute("class") or "")

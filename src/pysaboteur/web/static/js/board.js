@@ -169,7 +169,7 @@ export function worldSvg(view, game, {targets = new Map(), last = null, marks = 
   const line = (cells) => cells.map(([x, y]) => `${x * CW + CW / 2},${y * CH + CH / 2}`).join(" ");
   // the ways offered by "Which way?" (each lit while its button is pointed at), else the
   // route to the hovered cell
-  routes.forEach((r, i) => parts.push(`<polyline class="route choice-route" data-testid="route-${i}" points="${line(r)}"/>`));
+  routes.forEach((r, i) => parts.push(`<polyline class="route choice-route ${wayClass(i)}" data-testid="route-${i}" points="${line(r)}"/>`));
   if (B.preview && !routes.length) parts.push(`<polyline class="route" points="${line(B.preview)}"/>`);
   if (B.coords) {
     for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++)
@@ -332,6 +332,12 @@ export function renderBoard(ctx) {
     `<span class="treasure ${esc(kind)}" data-testid="treasure-${slot}" title="${esc(`${t("treasure")} ${slot + 1}: ${tr("treasures", kind, kind)}${holder >= 0 ? ` (${seatName(holder)})` : ""}`)}">`
     + `${slot + 1} ${esc(tr("treasures", kind, kind))}${holder >= 0 ? ` <svg width="18" height="18" viewBox="0 0 30 30" aria-hidden="true">${seatDisc(view, holder, 15, 15, 12)}</svg>` : ""}</span>`).join("");
 }
+
+/** The colour class of the i-th way offered by "Which way?": its line on the board and the
+ * swatch on its button (where nothing can be pointed at, as on a phone, the colour tells
+ * the ways apart). */
+export const WAY_COLOURS = 6;
+export const wayClass = (i) => `way-${i % WAY_COLOURS}`;
 
 /** Light one of the ways drawn for "Which way?" (its index among them) and dim the others;
  * null: all alike again.  Classes only, no new frame: the button pointed at keeps its focus. */

@@ -3,7 +3,7 @@
 import {S, $, $$, esc, render} from "./store.js";
 import {t, tr, cardName, seatLabel} from "./i18n.js";
 import {send, feedback} from "./net.js";
-import {cursorToFirstTarget, lightRoute} from "./board.js";
+import {cursorToFirstTarget, lightRoute, wayClass} from "./board.js";
 import {cardTitle} from "./help.js";
 import {hintTools, bindHint} from "./hint.js";
 
@@ -94,7 +94,7 @@ export function renderHand(ctx) {
       ${discards.map((a) => `<button data-act="${esc(a.text)}">${esc(actionLabel(a, game))}</button>`).join("")}
       <button data-testid="cancel-pass" id="cancel-pass">${t("cancel")}</button></div>`;
   }
-  if (S.choice) prompt += `<div class="choice" role="group" data-testid="choice"><b>${esc(S.choice.title)}</b> ${S.choice.actions.map((a, i) => `<button data-act="${esc(a.text)}"${a.kind === "Move" ? ` data-route="${i}"` : ""}>${esc(actionLabel(a, game))}</button>`).join("")} <button data-testid="cancel-choice" id="cancel-choice">${t("cancel")}</button></div>`;
+  if (S.choice) prompt += `<div class="choice" role="group" data-testid="choice"><b>${esc(S.choice.title)}</b> ${S.choice.actions.map((a, i) => `<button data-act="${esc(a.text)}"${a.kind === "Move" ? ` data-route="${i}"` : ""}>${a.kind === "Move" ? `<span class="way-swatch ${wayClass(i)}" aria-hidden="true"></span>` : ""}${esc(actionLabel(a, game))}</button>`).join("")} <button data-testid="cancel-choice" id="cancel-choice">${t("cancel")}</button></div>`;
   const orients = msg.legal.filter((a) => a.kind === "Orient");
   const pend = view.pending_goal || (view.pending && view.pending.length >= 3 && typeof view.pending[2] === "string" ? view.pending : null);
   if (orients.length && pend) prompt += `<div class="choice" role="group"><b>${t("choose_orientation")}</b> ${orients.map((a) => `<button class="orient" data-act="${esc(a.text)}" data-testid="orient-${a.rotated ? "r" : "n"}" aria-label="${esc(actionLabel(a, game))}">${cardSvg(game, pend[2], a.rotated, "orient-card")}</button>`).join("")}</div>`;
